@@ -1,0 +1,209 @@
+/*
+ * backend.c — implementation of backend.h: configuration globs, the marker
+ * directory walk-up with its per-directory cache, and the stem fallback.
+ */
+#include "backend.h"
+#include "util.h"
+
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const marker_files[] = {"sandbox.py", "provider.py", "client.py", "backend.py"};
+
+typedef struct dir_slot {
+    char *dir; /* NULL = empty slot */
+    int has_marker;
+} dir_slot;
+
+struct ca_backend_cache {
+    pthread_mutex_t mu;
+    ca_backend_map *maps; /* deep copies */
+    size_t nmaps;
+    dir_slot *slots; /* open addressing, power-of-two size */
+    size_t nslots, used;
+};
+
+ca_backend_cache *ca_backend_cache_new(const ca_backend_map *maps, size_t nmaps)
+{
+    ca_backend_cache *c = ca_xcalloc(1, sizeof(*c));
+    pthread_mutex_init(&c->mu, NULL);
+    if (nmaps) {
+        c->maps = ca_xcalloc(nmaps, sizeof(*c->maps));
+        for (size_t i = 0; i < nmaps; i++) {
+            c->maps[i].name = ca_xstrdup(maps[i].name);
+            c->maps[i].glob = ca_xstrdup(maps[i].glob);
+        }
+        c->nmaps = nmaps;
+    }
+    c->nslots = 64;
+    c->slots = ca_xcalloc(c->nslots, sizeof(*c->slots));
+    return c;
+}
+
+void ca_backend_cache_free(ca_backend_cache *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->nmaps; i++) {
+        free((char *)c->maps[i].name);
+        free((char *)c->maps[i].glob);
+    }
+    free(c->maps);
+    for (size_t i = 0; i < c->nslots; i++) free(c->slots[i].dir);
+    free(c->slots);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+/* Caller holds c->mu. Index of dir's slot, or of the empty slot for it. */
+static size_t slot_for(const ca_backend_cache *c, const char *dir)
+{
+    size_t i = (size_t)ca_hash64(dir, strlen(dir), CA_HASH_SEED) & (c->nslots - 1);
+    while (c->slots[i].dir && strcmp(c->slots[i].dir, dir) != 0) i = (i + 1) & (c->nslots - 1);
+    return i;
+}
+
+/* Caller holds c->mu. */
+static void cache_put(ca_backend_cache *c, const char *dir, int has)
+{
+    size_t i = slot_for(c, dir);
+    if (c->slots[i].dir) return; /* another thread got there first */
+    if ((c->used + 1) * 2 > c->nslots) {
+        dir_slot *old = c->slots;
+        size_t oldn = c->nslots;
+        c->nslots *= 2;
+        c->slots = ca_xcalloc(c->nslots, sizeof(*c->slots));
+        for (size_t k = 0; k < oldn; k++)
+            if (old[k].dir) c->slots[slot_for(c, old[k].dir)] = old[k];
+        free(old);
+        i = slot_for(c, dir);
+    }
+    c->slots[i].dir = ca_xstrdup(dir);
+    c->slots[i].has_marker = has;
+    c->used++;
+}
+
+static int has_marker(ca_backend_cache *c, const char *dir)
+{
+    pthread_mutex_lock(&c->mu);
+    size_t i = slot_for(c, dir);
+    int known = c->slots[i].dir != NULL, has = known ? c->slots[i].has_marker : 0;
+    pthread_mutex_unlock(&c->mu);
+    if (known) return has;
+
+    /* The disk check runs unlocked; two threads may both do it, harmlessly. */
+    for (size_t k = 0; k < sizeof(marker_files) / sizeof(marker_files[0]) && !has; k++) {
+        char *p = ca_xasprintf("%s/%s", dir, marker_files[k]);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) has = 1;
+        free(p);
+    }
+    pthread_mutex_lock(&c->mu);
+    cache_put(c, dir, has);
+    pthread_mutex_unlock(&c->mu);
+    return has;
+}
+
+/* Drop "./" components and duplicate '/' (".." kept); "" stays "". */
+static char *clean_path(const char *p)
+{
+    ca_sb sb = {0};
+    if (p[0] == '/') ca_sb_addc(&sb, '/');
+    const char *s = p;
+    while (*s) {
+        while (*s == '/') s++;
+        if (!*s) break;
+        const char *e = s;
+        while (*e && *e != '/') e++;
+        if (!(e - s == 1 && s[0] == '.')) {
+            if (sb.len && sb.buf[sb.len - 1] != '/') ca_sb_addc(&sb, '/');
+            ca_sb_add(&sb, s, (size_t)(e - s));
+        }
+        s = e;
+    }
+    return ca_sb_detach(&sb);
+}
+
+static char *base_name(const char *p, size_t n)
+{
+    size_t s = n;
+    while (s > 0 && p[s - 1] != '/') s--;
+    return ca_xstrndup(p + s, n - s);
+}
+
+char *ca_backend_name(ca_backend_cache *c, const char *path)
+{
+    char *p = clean_path(path ? path : "");
+    for (size_t i = 0; i < c->nmaps; i++) {
+        if (fnmatch(c->maps[i].glob, p, 0) == 0) {
+            free(p);
+            return ca_xstrdup(c->maps[i].name);
+        }
+    }
+
+    size_t len = strlen(p);
+    size_t slash = len;
+    while (slash > 0 && p[slash - 1] != '/') slash--;
+    const char *file = p + slash;
+
+    /* Candidate directories: the file's own, then each parent, down to the
+     * path's first component (".", "/" and ".." components excluded). */
+    size_t first_end = 0; /* end of the first usable component */
+    {
+        const char *s = p;
+        while (*s == '/') s++;
+        for (;;) {
+            const char *e = strchr(s, '/');
+            if (!e) break; /* s is the file itself: there is no directory */
+            if (!(e - s == 2 && s[0] == '.' && s[1] == '.')) {
+                first_end = (size_t)(e - p);
+                break;
+            }
+            s = e + 1;
+        }
+    }
+    if (first_end) {
+        size_t dir_end = slash ? slash - 1 : 0;
+        while (dir_end >= first_end) {
+            char *dir = ca_xstrndup(p, dir_end);
+            char *name = base_name(p, dir_end);
+            int has = strcmp(name, "..") != 0 && has_marker(c, dir);
+            free(dir);
+            if (has) {
+                free(p);
+                return name;
+            }
+            free(name);
+            size_t up = dir_end;
+            while (up > 0 && p[up - 1] != '/') up--;
+            if (up == 0) break;
+            dir_end = up - 1;
+        }
+    }
+
+    char *name;
+    if (strcmp(file, "__init__.py") == 0 || strcmp(file, "__init__.pyi") == 0) {
+        name = slash > 1 ? base_name(p, slash - 1) : ca_xstrdup("");
+        if (!name[0] || strcmp(name, "..") == 0) {
+            /* "__init__.py" or "../__init__.py": the directory's real name. */
+            char *dir = slash > 1 ? ca_xstrndup(p, slash - 1) : ca_xstrdup(slash == 1 ? "/" : ".");
+            char *real = realpath(dir, NULL);
+            free(name);
+            name = real && strlen(real) > 1 ? base_name(real, strlen(real)) : ca_xstrdup("__init__");
+            free(real);
+            free(dir);
+        }
+    } else {
+        const char *dot = strrchr(file, '.');
+        name = dot && dot != file ? ca_xstrndup(file, (size_t)(dot - file)) : ca_xstrdup(file[0] ? file : p);
+    }
+    free(p);
+    if (!name[0]) {
+        free(name);
+        name = ca_xstrdup(".");
+    }
+    return name;
+}

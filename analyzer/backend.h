@@ -1,0 +1,49 @@
+/*
+ * backend.h — which provider backend a file belongs to (DESIGN §4), the row
+ * key of the coverage matrix. Sits beside discovery: the scan driver names
+ * each discovered file's backend once, workers do it in parallel.
+ *
+ * Rules, in order:
+ *   1. configuration maps (name, glob): the first whose glob matches the
+ *      path (fnmatch without FNM_PATHNAME, so '*' spans '/') wins;
+ *   2. the nearest directory, walking up from the file's own, that holds a
+ *      `sandbox.py`, `provider.py`, `client.py` or `backend.py` names the
+ *      backend (`blaxel/sandbox.py`, `blaxel/mounts.py` → `blaxel`). The walk
+ *      stops at the path's first component: the current directory and
+ *      anything above it, and ".." components, are never candidates, so a
+ *      marker there cannot make the whole scan one backend;
+ *   3. otherwise the file's stem (`sandboxes/unix_local.py` → `unix_local`),
+ *      and for an `__init__.py` its directory (`pkg/__init__.py` → `pkg`; at
+ *      top level, the current directory's name).
+ * Paths are as discovery shows them (relative to the cwd when under it);
+ * "./" and duplicate '/' are ignored.
+ */
+#ifndef CA_BACKEND_H
+#define CA_BACKEND_H
+
+#include <stddef.h>
+
+/* From configuration: `name` for every path matching `glob`. */
+typedef struct ca_backend_map {
+    const char *name;
+    const char *glob;
+} ca_backend_map;
+
+/* Remembers, per directory, whether it holds a marker file (checked with
+ * stat). Safe to share between threads: guarded by a mutex, and the disk
+ * checks run outside it. */
+typedef struct ca_backend_cache ca_backend_cache;
+
+/* A new cache; the maps are copied (the caller keeps ownership of its
+ * array). nmaps may be 0 with maps NULL. Free with ca_backend_cache_free. */
+ca_backend_cache *ca_backend_cache_new(const ca_backend_map *maps, size_t nmaps);
+
+/* The backend of `path` as a heap string the caller frees; never NULL (an
+ * empty or odd path yields its text or "." rather than an error). `c` must
+ * not be NULL. */
+char *ca_backend_name(ca_backend_cache *c, const char *path);
+
+/* Frees the cache; NULL is a no-op. No call may be running on it. */
+void ca_backend_cache_free(ca_backend_cache *c);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * catalog.h — library knowledge as data (DESIGN §2): which calls acquire,
+ * release, register, shield, time out, which exceptions mean cancellation.
+ *
+ * The built-in catalog comes from rules/catalog/ (*.cat files) embedded in the binary;
+ * configuration adds entries with ca_catalog_add(). Frontends ask the catalog
+ * questions by category; no library name is tested anywhere else in the code.
+ * A loaded catalog is immutable and shared read-only by all workers.
+ */
+#ifndef CA_CATALOG_H
+#define CA_CATALOG_H
+
+#include <stddef.h>
+
+typedef enum ca_cat_kind {
+    CAT_ACQUIRE, CAT_ACQUIRE_PREFIX, CAT_RELEASE_METHOD, CAT_RELEASE_WORD, CAT_RELEASE_FUNC,
+    CAT_REGISTER_METHOD, CAT_REGISTER_WORD, CAT_TAKE_METHOD, CAT_READ_METHOD, CAT_CLEAR_METHOD,
+    CAT_CANCEL_EXC, CAT_CATCHALL_EXC, CAT_SHIELD_CALL, CAT_SHIELD_SCOPE, CAT_TIMEOUT_CALL,
+    CAT_TIMEOUT_SCOPE, CAT_PASS_CANCEL, CAT_SETTLE_CALL, CAT_NONSUSPENDING_CM, CAT_GROUP_CTOR,
+    CAT_GROUP_SPAWN, CAT_EXIT_STACK, CAT_EXIT_STACK_ADOPT, CAT_EXIT_STACK_COMMIT,
+    CAT_REMOTE_PREFIX, CAT_REMOTE_CREATE, CAT_NOT_REMOTE, CAT_LOCAL_RECEIVER, CAT_EXECUTOR,
+    CAT__COUNT
+} ca_cat_kind;
+
+typedef struct ca_cat_entry {
+    char *pattern;
+    char *kind;      /* resource kind for acquirers ("session"); NULL otherwise */
+    char *arg;       /* keyword that must be true (shield scopes); NULL otherwise */
+    int tuple_index; /* which tuple element carries the resource; -1 = all */
+} ca_cat_entry;
+
+typedef struct ca_catalog ca_catalog;
+
+/* The built-in catalog (parsed once from the embedded files; thread-safe).
+ * Never freed. NULL with *err when an embedded file is malformed. */
+ca_catalog *ca_catalog_builtin(char **err);
+/* A modifiable copy of the built-in catalog for configuration extras. */
+ca_catalog *ca_catalog_clone(const ca_catalog *c);
+void ca_catalog_free(ca_catalog *c);
+/* Parse catalog text (the .cat format) into c. Returns 0, or -1 with *err
+ * naming the line. `origin` names the source in messages. */
+int ca_catalog_parse(ca_catalog *c, const char *text, const char *origin, char **err);
+/* Add one entry. Returns 0, or -1 for an unknown category name. */
+int ca_catalog_add(ca_catalog *c, const char *category, const char *pattern, const char *kind);
+/* Category from its name in the .cat format ("acquire"), or -1. */
+int ca_catalog_category(const char *name);
+
+/* First entry of category k whose pattern matches s (fnmatch, '*' spans dots),
+ * or NULL. */
+const ca_cat_entry *ca_catalog_match(const ca_catalog *c, ca_cat_kind k, const char *s);
+/* 1 when some entry of category k is a substring of s (for *-word categories). */
+int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s);
+/* A digest of every entry, so stored results are reused only under the same catalog. */
+unsigned long long ca_catalog_digest(const ca_catalog *c);
+
+#endif

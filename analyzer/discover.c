@@ -1,0 +1,675 @@
+/*
+ * discover.c — implementation of discover.h: the directory walk that lists
+ * the files of a scan, and the byte pre-checks (async prefilter, bracket
+ * depth) that decide whether a file is worth, or safe, to parse.
+ *
+ * The walk uses an explicit stack (no recursion), stats entries with
+ * fstatat relative to the open directory, and never opens anything but
+ * directories. Directories are identified by (device, inode): each is
+ * entered once, and the chain of directories that led to one is kept so a
+ * symlink back into that chain is told apart from a second name for a
+ * directory walked elsewhere.
+ */
+#include "discover.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static const char *const default_excludes[] = {
+    ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", "env", ".env",
+    ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist",
+    "site-packages", ".eggs", "*.egg-info", ".cancelaudit",
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* A one-line, lower-case reason for errno e (heap string). */
+static char *errno_text(int e)
+{
+    switch (e) {
+    case EACCES:
+    case EPERM: return ca_xstrdup("permission denied");
+    case ELOOP: return ca_xstrdup("symlink loop");
+    case ENOENT: return ca_xstrdup("no such file or directory");
+    case ENAMETOOLONG: return ca_xstrdup("path too long");
+    case ENOTDIR: return ca_xstrdup("not a directory");
+    default: break;
+    }
+    char *s = ca_xstrdup(strerror(e));
+    if (s[0] >= 'A' && s[0] <= 'Z') s[0] = (char)(s[0] - 'A' + 'a');
+    return s;
+}
+
+static const char *file_type_name(mode_t m)
+{
+    if (S_ISFIFO(m)) return "FIFO";
+    if (S_ISSOCK(m)) return "socket";
+    if (S_ISCHR(m)) return "character device";
+    if (S_ISBLK(m)) return "block device";
+    if (S_ISDIR(m)) return "directory";
+    return "unknown type";
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && memcmp(s + n - m, suf, m) == 0;
+}
+
+static int64_t mtime_ns(const struct stat *st)
+{
+    return (int64_t)st->st_mtim.tv_sec * 1000000000 + (int64_t)st->st_mtim.tv_nsec;
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+    if (strcmp(dir, ".") == 0) return ca_xstrdup(name);
+    size_t n = strlen(dir);
+    if (n && dir[n - 1] == '/') return ca_xasprintf("%s%s", dir, name);
+    return ca_xasprintf("%s/%s", dir, name);
+}
+
+/* Lexically clean a path: collapse '/', drop "." components; with
+ * resolve_dotdot, ".." removes the previous component (when there is one).
+ * Returns "." for an empty relative result, "/" for the root. */
+static char *lexical_clean(const char *p, int resolve_dotdot)
+{
+    int abs = p[0] == '/';
+    CA_VEC(const char *) comp = {0};
+    CA_VEC(size_t) clen = {0};
+    const char *s = p;
+    while (*s) {
+        while (*s == '/') s++;
+        if (!*s) break;
+        const char *e = s;
+        while (*e && *e != '/') e++;
+        size_t n = (size_t)(e - s);
+        if (n == 1 && s[0] == '.') {
+            /* drop */
+        } else if (resolve_dotdot && n == 2 && s[0] == '.' && s[1] == '.' && comp.n &&
+                   !(clen.v[comp.n - 1] == 2 && memcmp(comp.v[comp.n - 1], "..", 2) == 0)) {
+            comp.n--;
+            clen.n--;
+        } else if (resolve_dotdot && n == 2 && s[0] == '.' && s[1] == '.' && abs) {
+            /* "/.." is "/" */
+        } else {
+            CA_VEC_PUSH(comp, s);
+            CA_VEC_PUSH(clen, n);
+        }
+        s = e;
+    }
+    ca_sb sb = {0};
+    if (abs) ca_sb_addc(&sb, '/');
+    for (size_t i = 0; i < comp.n; i++) {
+        if (i) ca_sb_addc(&sb, '/');
+        ca_sb_add(&sb, comp.v[i], clen.v[i]);
+    }
+    if (sb.len == 0) ca_sb_addc(&sb, '.');
+    CA_VEC_FREE(comp);
+    CA_VEC_FREE(clen);
+    return ca_sb_detach(&sb);
+}
+
+/* If abs_path is cwd or under it, the relative remainder (heap); else NULL. */
+static char *relative_to(const char *abs_path, const char *cwd)
+{
+    size_t n = strlen(cwd);
+    if (strcmp(cwd, "/") == 0) return ca_xstrdup(abs_path[1] ? abs_path + 1 : ".");
+    if (strncmp(abs_path, cwd, n) != 0) return NULL;
+    if (abs_path[n] == 0) return ca_xstrdup(".");
+    if (abs_path[n] != '/') return NULL;
+    return ca_xstrdup(abs_path + n + 1);
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The display form of a named path: relative to the current directory when
+ * it lies under it, otherwise the given path cleaned of "." and '//'. */
+static char *display_path(const char *given)
+{
+    char *clean = lexical_clean(given, 0);
+    int has_dotdot = strcmp(clean, "..") == 0 || strncmp(clean, "../", 3) == 0 || strstr(clean, "/../") ||
+                     has_suffix(clean, "/..");
+    if (clean[0] != '/' && !has_dotdot) return clean;
+
+    /* The physical cwd, and $PWD when it is a second (symlinked) name for it. */
+    char *phys = getcwd(NULL, 0);
+    const char *pwd = getenv("PWD");
+    const char *cwds[2] = {phys, NULL};
+    if (pwd && pwd[0] == '/' && (!phys || strcmp(pwd, phys) != 0) && same_file(pwd, ".")) cwds[1] = pwd;
+
+    char *result = NULL;
+    for (int i = 0; i < 2 && !result; i++) {
+        if (!cwds[i]) continue;
+        char *absolute = clean[0] == '/' ? ca_xstrdup(clean) : ca_xasprintf("%s/%s", cwds[i], clean);
+        char *resolved = lexical_clean(absolute, 1);
+        result = relative_to(resolved, cwds[i]);
+        /* ".." resolved by text is wrong after a symlink: keep the short
+         * form only when it names the same object. */
+        if (result && has_dotdot && !same_file(result, given)) {
+            free(result);
+            result = NULL;
+        }
+        free(absolute);
+        free(resolved);
+    }
+    free(phys);
+    if (!result) return clean;
+    free(clean);
+    return result;
+}
+
+/* ---- excludes ----------------------------------------------------------- */
+
+typedef struct excl {
+    CA_VEC(char *) user;
+    int defaults;
+} excl;
+
+static int match_default_dir(const char *name)
+{
+    for (size_t i = 0; i < sizeof(default_excludes) / sizeof(default_excludes[0]); i++)
+        if (fnmatch(default_excludes[i], name, 0) == 0) return 1;
+    return 0;
+}
+
+static int match_user_one(const excl *x, const char *s, size_t n)
+{
+    char *tmp = ca_xstrndup(s, n);
+    int hit = 0;
+    for (size_t i = 0; i < x->user.n && !hit; i++)
+        if (fnmatch(x->user.v[i], tmp, 0) == 0) hit = 1;
+    free(tmp);
+    return hit;
+}
+
+/* An entry met in a walk: its relative path and its own name. */
+static int match_user_entry(const excl *x, const char *path, const char *name)
+{
+    if (!x->user.n) return 0;
+    return match_user_one(x, path, strlen(path)) || match_user_one(x, name, strlen(name));
+}
+
+/* A named file: its path and each component of a path under the cwd. */
+static int match_user_named(const excl *x, const char *path)
+{
+    if (!x->user.n) return 0;
+    if (match_user_one(x, path, strlen(path))) return 1;
+    if (path[0] == '/' || strcmp(path, "..") == 0 || strncmp(path, "../", 3) == 0) return 0;
+    const char *s = path;
+    while (*s) {
+        const char *e = strchr(s, '/');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n && match_user_one(x, s, n)) return 1;
+        if (!e) break;
+        s = e + 1;
+    }
+    return 0;
+}
+
+/* ---- walk state --------------------------------------------------------- */
+
+typedef struct dir_node {
+    dev_t dev;
+    ino_t ino;
+    size_t parent; /* index into nodes, or NO_PARENT */
+} dir_node;
+#define NO_PARENT ((size_t)-1)
+
+typedef struct pending {
+    char *path;
+    size_t parent;
+} pending;
+
+typedef struct walk {
+    const ca_discover_opts *opts;
+    int64_t max_size;
+    excl x;
+    CA_VEC(ca_disc_file) files;
+    CA_VEC(dir_node) nodes;
+    size_t *slots; /* open-addressing set of node index + 1; 0 = empty */
+    size_t nslots;
+    CA_VEC(pending) stack;    /* real directories */
+    CA_VEC(pending) deferred; /* directories reached through a symlink */
+} walk;
+
+static uint64_t devino_hash(dev_t dev, ino_t ino)
+{
+    uint64_t k[2] = {(uint64_t)dev, (uint64_t)ino};
+    return ca_hash64(k, sizeof(k), CA_HASH_SEED);
+}
+
+static size_t visited_find(const walk *w, dev_t dev, ino_t ino)
+{
+    if (!w->nslots) return NO_PARENT;
+    size_t i = (size_t)devino_hash(dev, ino) & (w->nslots - 1);
+    while (w->slots[i]) {
+        const dir_node *n = &w->nodes.v[w->slots[i] - 1];
+        if (n->dev == dev && n->ino == ino) return w->slots[i] - 1;
+        i = (i + 1) & (w->nslots - 1);
+    }
+    return NO_PARENT;
+}
+
+static void visited_insert_slot(size_t *slots, size_t nslots, const dir_node *nodes, size_t idx)
+{
+    size_t i = (size_t)devino_hash(nodes[idx].dev, nodes[idx].ino) & (nslots - 1);
+    while (slots[i]) i = (i + 1) & (nslots - 1);
+    slots[i] = idx + 1;
+}
+
+static size_t visited_add(walk *w, dev_t dev, ino_t ino, size_t parent)
+{
+    dir_node n = {dev, ino, parent};
+    CA_VEC_PUSH(w->nodes, n);
+    size_t idx = w->nodes.n - 1;
+    if ((w->nodes.n) * 2 > w->nslots) {
+        size_t ns = w->nslots ? w->nslots * 2 : 64;
+        size_t *slots = ca_xcalloc(ns, sizeof(*slots));
+        for (size_t i = 0; i < idx; i++) visited_insert_slot(slots, ns, w->nodes.v, i);
+        free(w->slots);
+        w->slots = slots;
+        w->nslots = ns;
+    }
+    visited_insert_slot(w->slots, w->nslots, w->nodes.v, idx);
+    return idx;
+}
+
+static int is_ancestor(const walk *w, size_t from, dev_t dev, ino_t ino)
+{
+    for (size_t i = from; i != NO_PARENT; i = w->nodes.v[i].parent)
+        if (w->nodes.v[i].dev == dev && w->nodes.v[i].ino == ino) return 1;
+    return 0;
+}
+
+static void add_entry(walk *w, char *path, const struct stat *st, const char *language, char *diag)
+{
+    ca_disc_file f = {0};
+    f.path = path;
+    if (st) {
+        f.size = (int64_t)st->st_size;
+        f.mtime_ns = mtime_ns(st);
+    }
+    f.language = language ? ca_xstrdup(language) : NULL;
+    f.diagnostic = diag;
+    CA_VEC_PUSH(w->files, f);
+}
+
+/* A file (symlinks already followed into st): checks type, size, access. */
+static void add_file(walk *w, char *path, const struct stat *st, const char *language, int dfd,
+                     const char *name)
+{
+    char *diag = NULL;
+    if (!S_ISREG(st->st_mode)) {
+        diag = ca_xasprintf("not a regular file (%s)", file_type_name(st->st_mode));
+    } else if ((int64_t)st->st_size > w->max_size) {
+        diag = ca_xasprintf("file too large (%lld bytes > limit %lld)", (long long)st->st_size,
+                            (long long)w->max_size);
+    } else if (faccessat(dfd, name, R_OK, 0) != 0 && errno != ENOSYS) {
+        diag = errno_text(errno);
+    }
+    add_entry(w, path, st, language, diag);
+}
+
+static const char *walked_language(const walk *w, const char *name)
+{
+    if (has_suffix(name, ".py")) return "python";
+    if (w->opts && w->opts->include_c && (has_suffix(name, ".c") || has_suffix(name, ".h"))) return "c";
+    return NULL;
+}
+
+typedef struct dir_entry {
+    char *name;
+    unsigned char type; /* d_type: DT_UNKNOWN when the file system does not say */
+} dir_entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    return strcmp(((const dir_entry *)a)->name, ((const dir_entry *)b)->name);
+}
+
+static int is_virtualenv(int dfd, const char *name)
+{
+    char *p = ca_xasprintf("%s/pyvenv.cfg", name);
+    struct stat st;
+    int r = fstatat(dfd, p, &st, 0) == 0;
+    free(p);
+    return r;
+}
+
+/* Enter one directory: list it, add its files, queue its subdirectories. */
+static void walk_dir(walk *w, pending p, int named)
+{
+    struct stat st;
+    if (stat(p.path, &st) != 0) {
+        add_entry(w, p.path, NULL, NULL, errno_text(errno));
+        return;
+    }
+    if (visited_find(w, st.st_dev, st.st_ino) != NO_PARENT) {
+        if (!named && is_ancestor(w, p.parent, st.st_dev, st.st_ino))
+            add_entry(w, p.path, NULL, NULL, ca_xstrdup("symlink loop"));
+        else
+            free(p.path); /* a second name for a directory already walked */
+        return;
+    }
+    size_t node = visited_add(w, st.st_dev, st.st_ino, p.parent);
+
+    DIR *d = opendir(p.path);
+    if (!d) {
+        add_entry(w, p.path, NULL, NULL, errno_text(errno));
+        return;
+    }
+    int dfd = dirfd(d);
+    CA_VEC(dir_entry) names = {0};
+    for (;;) {
+        errno = 0;
+        struct dirent *de = readdir(d);
+        if (!de) {
+            if (errno) add_entry(w, ca_xstrdup(p.path), NULL, NULL, errno_text(errno));
+            break;
+        }
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
+        dir_entry ent = {ca_xstrdup(de->d_name), de->d_type};
+        CA_VEC_PUSH(names, ent);
+    }
+    /* Sorted, so which of two names for one directory gets walked does not
+     * depend on the file system's listing order. */
+    if (names.n) qsort(names.v, names.n, sizeof(*names.v), cmp_entry);
+
+    CA_VEC(pending) subdirs = {0};
+    for (size_t i = 0; i < names.n; i++) {
+        const char *name = names.v[i].name;
+        /* Most of a tree is files we do not list: skip them unstatted. */
+        if (names.v[i].type == DT_REG && !walked_language(w, name)) continue;
+        struct stat lst, tst;
+        if (fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0) {
+            const char *lang = walked_language(w, name);
+            if (lang) add_entry(w, path_join(p.path, name), NULL, lang, errno_text(errno));
+            continue;
+        }
+        int is_link = S_ISLNK(lst.st_mode);
+        if (is_link) {
+            if (fstatat(dfd, name, &tst, 0) != 0) {
+                int e = errno;
+                const char *lang = walked_language(w, name);
+                if (e == ELOOP)
+                    add_entry(w, path_join(p.path, name), NULL, lang, ca_xstrdup("symlink loop"));
+                else if (lang)
+                    add_entry(w, path_join(p.path, name), NULL, lang,
+                              e == ENOENT ? ca_xstrdup("broken symlink") : errno_text(e));
+                continue;
+            }
+        } else {
+            tst = lst;
+        }
+        if (S_ISDIR(tst.st_mode)) {
+            if (!w->x.defaults || !match_default_dir(name)) {
+                char *child = path_join(p.path, name);
+                if ((w->x.defaults && is_virtualenv(dfd, name)) || match_user_entry(&w->x, child, name)) {
+                    free(child);
+                    continue;
+                }
+                pending c = {child, node};
+                if (is_link)
+                    CA_VEC_PUSH(w->deferred, c);
+                else
+                    CA_VEC_PUSH(subdirs, c);
+            }
+            continue;
+        }
+        const char *lang = walked_language(w, name);
+        if (!lang) continue;
+        char *child = path_join(p.path, name);
+        if (match_user_entry(&w->x, child, name)) {
+            free(child);
+            continue;
+        }
+        add_file(w, child, &tst, lang, dfd, name);
+    }
+    /* Reverse, so the stack pops them in name order. */
+    for (size_t i = subdirs.n; i-- > 0;) CA_VEC_PUSH(w->stack, subdirs.v[i]);
+    CA_VEC_FREE(subdirs);
+    for (size_t i = 0; i < names.n; i++) free(names.v[i].name);
+    CA_VEC_FREE(names);
+    closedir(d);
+    free(p.path);
+}
+
+static void run_walk(walk *w)
+{
+    for (;;) {
+        if (w->stack.n) {
+            pending p = w->stack.v[--w->stack.n];
+            walk_dir(w, p, 0);
+        } else if (w->deferred.n) {
+            /* FIFO over symlinked directories keeps the order predictable. */
+            pending p = w->deferred.v[0];
+            memmove(w->deferred.v, w->deferred.v + 1, (w->deferred.n - 1) * sizeof(*w->deferred.v));
+            w->deferred.n--;
+            walk_dir(w, p, 0);
+        } else {
+            break;
+        }
+    }
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    return strcmp(((const ca_disc_file *)a)->path, ((const ca_disc_file *)b)->path);
+}
+
+static void free_file(ca_disc_file *f)
+{
+    free(f->path);
+    free(f->language);
+    free(f->diagnostic);
+}
+
+void ca_disc_files_free(ca_disc_file *files, size_t n)
+{
+    if (!files) return;
+    for (size_t i = 0; i < n; i++) free_file(&files[i]);
+    free(files);
+}
+
+static void walk_free(walk *w)
+{
+    for (size_t i = 0; i < w->x.user.n; i++) free(w->x.user.v[i]);
+    CA_VEC_FREE(w->x.user);
+    for (size_t i = 0; i < w->stack.n; i++) free(w->stack.v[i].path);
+    for (size_t i = 0; i < w->deferred.n; i++) free(w->deferred.v[i].path);
+    CA_VEC_FREE(w->stack);
+    CA_VEC_FREE(w->deferred);
+    CA_VEC_FREE(w->nodes);
+    free(w->slots);
+}
+
+/* A glob as the user wrote it, made comparable with our paths. */
+static char *clean_glob(const char *g)
+{
+    while (g[0] == '.' && g[1] == '/') g += 2;
+    size_t n = strlen(g);
+    while (n > 1 && g[n - 1] == '/') n--;
+    return ca_xstrndup(g, n);
+}
+
+int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts *opts,
+                ca_disc_file **out, size_t *nout, char **err)
+{
+    static const char *const dot[] = {"."};
+    *out = NULL;
+    *nout = 0;
+    if (err) *err = NULL;
+    if (npaths == 0) {
+        paths = dot;
+        npaths = 1;
+    }
+
+    /* A missing named path is a usage error: find it before walking. */
+    for (size_t i = 0; i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
+            if (err) *err = ca_xasprintf("%s: no such file or directory", paths[i]);
+            return 2;
+        }
+    }
+
+    walk w = {0};
+    w.opts = opts;
+    w.max_size = opts && opts->max_size > 0 ? opts->max_size : CA_DISCOVER_DEFAULT_MAX_SIZE;
+    w.x.defaults = !(opts && opts->no_default_excludes);
+    if (opts)
+        for (size_t i = 0; i < opts->nexcludes; i++)
+            if (opts->excludes[i] && opts->excludes[i][0]) CA_VEC_PUSH(w.x.user, clean_glob(opts->excludes[i]));
+
+    CA_VEC(pending) roots = {0};
+    for (size_t i = 0; i < npaths; i++) {
+        char *disp = display_path(paths[i]);
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            int e = errno;
+            const char *lang = has_suffix(disp, ".c") || has_suffix(disp, ".h") ? "c" : "python";
+            add_entry(&w, disp, NULL, lang, errno_text(e));
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            pending p = {disp, NO_PARENT};
+            CA_VEC_PUSH(roots, p);
+            continue;
+        }
+        if (match_user_named(&w.x, disp)) {
+            free(disp);
+            continue;
+        }
+        const char *lang = has_suffix(disp, ".c") || has_suffix(disp, ".h") ? "c" : "python";
+        add_file(&w, disp, &st, lang, AT_FDCWD, paths[i]);
+    }
+    /* Named directories in the order given; each one's real tree first. */
+    for (size_t i = 0; i < roots.n; i++) {
+        walk_dir(&w, roots.v[i], 1);
+        run_walk(&w);
+    }
+    CA_VEC_FREE(roots);
+
+    if (w.files.n) qsort(w.files.v, w.files.n, sizeof(*w.files.v), cmp_file);
+    size_t k = 0;
+    for (size_t i = 0; i < w.files.n; i++) {
+        if (k && strcmp(w.files.v[k - 1].path, w.files.v[i].path) == 0) {
+            free_file(&w.files.v[i]);
+            continue;
+        }
+        w.files.v[k++] = w.files.v[i];
+    }
+    *out = w.files.v;
+    *nout = k;
+    w.files.v = NULL;
+    walk_free(&w);
+    return 0;
+}
+
+/* ---- byte pre-checks ---------------------------------------------------- */
+
+static int ident_byte(unsigned char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c >= 0x80;
+}
+
+int ca_prefilter_async(const char *buf, size_t len)
+{
+    const char *p = buf, *end = buf + len;
+    while (p && (size_t)(end - p) >= 5) {
+        p = memchr(p, 'a', (size_t)(end - p) - 4);
+        if (!p) break;
+        if ((memcmp(p + 1, "sync", 4) == 0 || memcmp(p + 1, "wait", 4) == 0) &&
+            (p == buf || !ident_byte((unsigned char)p[-1])) && (p + 5 == end || !ident_byte((unsigned char)p[5])))
+            return 1;
+        p++;
+    }
+    return 0;
+}
+
+/* Whether the quote at buf[i] opens an f-string: a prefix of at most two
+ * letters from [rRbBuUfF] containing f/F, standing alone as a token. */
+static int fstring_prefix(const char *buf, size_t i)
+{
+    size_t j = i;
+    int f = 0;
+    while (j > 0 && i - j < 2 && buf[j - 1] && strchr("rRbBuUfF", buf[j - 1])) {
+        if (buf[j - 1] == 'f' || buf[j - 1] == 'F') f = 1;
+        j--;
+    }
+    if (j == i || !f) return 0;
+    return j == 0 || !ident_byte((unsigned char)buf[j - 1]);
+}
+
+int ca_bracket_depth(const char *buf, size_t len, int limit)
+{
+    if (limit < 0) limit = 0;
+    int depth = 0, maxd = 0;
+    size_t i = 0;
+    while (i < len) {
+        char c = buf[i];
+        if (c == '#') {
+            const char *nl = memchr(buf + i, '\n', len - i);
+            i = nl ? (size_t)(nl - buf) + 1 : len;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            int fstr = fstring_prefix(buf, i);
+            int triple = i + 2 < len && buf[i + 1] == c && buf[i + 2] == c;
+            i += triple ? 3 : 1;
+            while (i < len) {
+                char ch = buf[i];
+                if (ch == '\\') {
+                    i += 2;
+                    continue;
+                }
+                if (ch == '\n' && !triple) { /* unterminated: the line ends it */
+                    i++;
+                    break;
+                }
+                if (ch == c) {
+                    if (!triple) {
+                        i++;
+                        break;
+                    }
+                    if (i + 2 < len && buf[i + 1] == c && buf[i + 2] == c) {
+                        i += 3;
+                        break;
+                    }
+                }
+                if (fstr) {
+                    if (ch == '(' || ch == '[' || ch == '{') {
+                        if (++depth > limit) return limit + 1;
+                        if (depth > maxd) maxd = depth;
+                    } else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) {
+                        depth--;
+                    }
+                }
+                i++;
+            }
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            if (++depth > limit) return limit + 1;
+            if (depth > maxd) maxd = depth;
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+        i++;
+    }
+    return maxd;
+}

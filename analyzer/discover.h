@@ -1,0 +1,91 @@
+/*
+ * discover.h — the first stage of the pipeline (discover → parse → lower →
+ * rules → store → report): walk the paths named on the command line and list
+ * the files a scan should look at, plus the byte-level pre-checks run on a
+ * file's contents before it is handed to a parser.
+ *
+ * Discovery only stats (lstat/stat/fstatat); it never opens a file, so a FIFO
+ * or a device in the tree cannot block it. Every per-file problem (not a
+ * regular file, too large, unreadable, a symlink loop) becomes an entry with
+ * a diagnostic rather than an error: the scan goes on (DESIGN §10).
+ */
+#ifndef CA_DISCOVER_H
+#define CA_DISCOVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CA_DISCOVER_DEFAULT_MAX_SIZE ((int64_t)10 * 1024 * 1024)
+
+typedef struct ca_discover_opts {
+    /* User globs (fnmatch without FNM_PATHNAME, so '*' spans '/'), matched
+     * against an entry's path relative to the current directory and against
+     * each of its path components; a trailing '/' and a leading "./" in a
+     * glob are ignored. They apply to walked entries and to named files,
+     * never to a named directory itself. */
+    const char *const *excludes;
+    size_t nexcludes;
+    /* Default excludes apply to directories met during a walk (never to a
+     * path named explicitly): .git .hg .svn node_modules __pycache__ .venv
+     * venv env .env .tox .nox .mypy_cache .pytest_cache .ruff_cache build
+     * dist site-packages .eggs *.egg-info .cancelaudit, and any directory
+     * that holds a `pyvenv.cfg` (a virtualenv). */
+    int no_default_excludes;
+    /* Also list walked .c and .h files (language "c"). A named .c/.h file is
+     * always listed as "c". */
+    int include_c;
+    /* Files larger than this many bytes get a diagnostic; 0 means
+     * CA_DISCOVER_DEFAULT_MAX_SIZE. */
+    int64_t max_size;
+} ca_discover_opts;
+
+typedef struct ca_disc_file {
+    /* Relative to the current directory when under it ("./" stripped,
+     * duplicate '/' collapsed); otherwise as given. Never NULL. */
+    char *path;
+    int64_t size, mtime_ns;   /* of the file (symlinks followed); 0 when unknown */
+    /* "python" | "c"; NULL for an entry that stands for a directory (one
+     * that could not be read, or a symlink loop). */
+    char *language;
+    /* NULL when fine; otherwise a one-line reason, and the file must not be
+     * opened for parsing: "not a regular file (FIFO)", "file too large
+     * (52428800 bytes > limit 10485760)", "permission denied", "symlink
+     * loop", ... */
+    char *diagnostic;
+} ca_disc_file;
+
+/*
+ * List the files under `paths` (npaths == 0 means "."). On success returns 0
+ * and sets *out to a heap array of *nout entries (free it with
+ * ca_disc_files_free), sorted by path (strcmp order) and without duplicate
+ * paths. Returns 2 when a named path does not exist; then *out is NULL,
+ * *nout 0 and *err a heap message "path/x: no such file or directory" (caller
+ * frees). `err` may be NULL; `opts` may be NULL (all defaults).
+ *
+ * Named files are listed whatever their suffix; walked files only when they
+ * end in ".py" (and ".c"/".h" with include_c). Symlinks to files are
+ * followed. Each directory (by device and inode) is entered at most once:
+ * real directories are walked before symlinked ones, so a tree's files keep
+ * their real names; a symlink that leads back to a directory being walked is
+ * reported once as a "symlink loop" entry and not followed. Directories that
+ * cannot be read become entries with a diagnostic and language NULL.
+ */
+int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts *opts,
+                ca_disc_file **out, size_t *nout, char **err);
+
+/* Frees the array returned by ca_discover and every string in it. */
+void ca_disc_files_free(ca_disc_file *files, size_t n);
+
+/* 1 when the buffer may hold async code: it contains "async" or "await" as a
+ * whole word (bytes >= 0x80 count as identifier bytes); 0 otherwise. A file
+ * with 0 cannot hold a finding and need not be parsed. */
+int ca_prefilter_async(const char *buf, size_t len);
+
+/* Maximum nesting depth of (, [ and { in Python source, ignoring brackets in
+ * '#' comments and in string literals ('...', "...", '''...''', """...""",
+ * backslash escapes honoured; brackets inside f-strings are counted, since
+ * the parser nests on them too). A cheap byte scan, not a tokenizer. Stops as
+ * soon as the depth exceeds `limit` and returns limit + 1. */
+int ca_bracket_depth(const char *buf, size_t len, int limit);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * model.h — the results of a scan as every later stage sees them: files,
+ * functions, findings, coverage cells and the scan's own metadata.
+ *
+ * This is the contract between the analysis (which fills a ca_results), the
+ * store (which writes one and reads one back: store_load_scan) and the
+ * reporters (which print one). Reporters never re-run analysis; they take a
+ * ca_results that came either from the scan in memory or from the store.
+ *
+ * Ownership: every char* in these structs is a heap string owned by the
+ * struct (NULL allowed where noted); ca_results_free() frees everything.
+ * Lines and columns are 1-based; columns count Unicode code points.
+ */
+#ifndef CA_MODEL_H
+#define CA_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum ca_severity { CA_SEV_ERROR = 0, CA_SEV_WARNING = 1, CA_SEV_NOTE = 2 } ca_severity;
+const char *ca_severity_name(ca_severity s); /* "error" / "warning" / "note" */
+
+/* A handler (or finally) that is related evidence for a finding. */
+typedef struct ca_handler_ref {
+    int line;
+    int column;
+    char *catches; /* the exception expression as written: "Exception", "(TimeoutError, OSError)", "finally" */
+} ca_handler_ref;
+
+typedef struct ca_finding {
+    char *rule;          /* "CAN101" */
+    ca_severity severity;
+    char *path;          /* relative to the current directory, as given to the scan */
+    int line, column, end_line, end_column; /* primary location: first unprotected checkpoint */
+    char *function;      /* __qualname__: "Class.method", "outer.<locals>.inner" */
+    char *backend;       /* backend name (DESIGN §4) */
+    char *resource;      /* source text of v */
+    char *resource_kind; /* "session", "task", "process", "fd", "socket", "remote", "registry-entry", ... */
+    int acquired_line, acquired_column;
+    ca_handler_ref *handlers;
+    size_t nhandlers;
+    char *message;       /* one line */
+    char *checkpoint;    /* normalized checkpoint source text (whitespace collapsed) */
+    char *fingerprint;   /* 16 hex digits; stable across line shifts */
+    int suppressed;      /* inline suppression on the flagged line */
+    int baselined;       /* present in the --baseline file */
+} ca_finding;
+
+typedef enum ca_file_status {
+    CA_FILE_ANALYZED = 0,  /* parsed (possibly with recovered syntax errors) and analysed */
+    CA_FILE_SKIPPED = 1,   /* prefilter: no async/await, cannot hold a finding */
+    CA_FILE_ERROR = 2,     /* not analysed: unreadable, too large, not regular, too deep... */
+    CA_FILE_CACHED = 3     /* unchanged since the last complete scan; results reused */
+} ca_file_status;
+const char *ca_file_status_name(ca_file_status s);
+
+typedef struct ca_file_rec {
+    char *path;
+    int64_t size;
+    int64_t mtime_ns;
+    char *hash;          /* content hash, 16 hex digits; NULL when not read */
+    int parse_errors;    /* number of ERROR/MISSING nodes */
+    double parse_ms;
+    ca_file_status status;
+    char *diagnostic;    /* NULL, or a one-line message for stderr and the store */
+    char *backend;
+    char *language;      /* "python" or "c" */
+} ca_file_rec;
+
+typedef struct ca_function_rec {
+    char *path;
+    char *qualname;
+    char *name;          /* last component */
+    char *class_name;    /* NULL for module-level functions */
+    int line, end_line;
+    int is_async;
+    char *backend;
+} ca_function_rec;
+
+/* One matrix cell (DESIGN §4). */
+typedef struct ca_coverage {
+    char *backend;
+    char *boundary;
+    char *status;        /* "gap" | "covered" | "no-window" | "absent" */
+    char *rules;         /* "CAN101,CAN102" for gaps, "" otherwise */
+    char *protection;    /* "except BaseException + shield", ..., "" when not covered */
+    char *path;          /* file holding the method; NULL when absent */
+    char *function;      /* qualname; NULL when absent */
+    int line;            /* the method's line, or the first gap line; 0 when absent */
+    char *lines;         /* gap lines "14,17" ; "" otherwise */
+} ca_coverage;
+
+typedef struct ca_scan_meta {
+    int64_t id;          /* 0 when not stored (--no-db) */
+    char *started;       /* ISO-8601 UTC */
+    char *finished;
+    char *root;          /* absolute path of the first scanned path's directory */
+    char *git_rev;       /* NULL outside a git checkout */
+    char *version;
+    char *args;          /* the command line, space-joined */
+    char *status;        /* "running" | "complete" | "partial" */
+    int files_scanned;   /* analysed + cached */
+    int files_skipped;   /* prefilter */
+    int errors;          /* files with a diagnostic that kept them from analysis */
+    int baselined;       /* findings hidden by --baseline */
+} ca_scan_meta;
+
+typedef struct ca_results {
+    ca_scan_meta scan;
+    ca_file_rec *files;       size_t nfiles;
+    ca_function_rec *functions; size_t nfunctions;
+    ca_finding *findings;     size_t nfindings;
+    ca_coverage *coverage;    size_t ncoverage;
+} ca_results;
+
+void ca_results_free(ca_results *r);
+void ca_finding_free(ca_finding *f);
+/* Deep copies, for moving a finding or cell between result sets. */
+void ca_finding_copy(ca_finding *dst, const ca_finding *src);
+void ca_coverage_copy(ca_coverage *dst, const ca_coverage *src);
+
+/* Stable output order: path, line, column, rule (then function, resource). */
+void ca_results_sort(ca_results *r);
+
+/* Tool version string, e.g. "0.1.0". */
+extern const char ca_version[];
+
+#endif
