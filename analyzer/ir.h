@@ -161,6 +161,7 @@ typedef struct ir_func {
     int nparams;             /* vars[0..nparams-1] are the parameters, in order */
     ir_block body;
     int truncated;           /* nesting deeper than IR_MAX_DEPTH: the rest was not lowered */
+    int id;                  /* scratch: the scan driver's index of this function */
 } ir_func;
 
 typedef struct ir_suppress {

@@ -1,0 +1,86 @@
+/*
+ * rule_window.c — CAN101, CAN102, CAN301: a value live and unowned across a
+ * checkpoint that no enclosing region releases on cancellation.
+ *
+ * One finding per (function, resource, rule) at the first such checkpoint.
+ * CAN101 when some handler would release it but none catches cancellation;
+ * CAN102 when nothing would; CAN301 (only) when the value came out of a
+ * registry.
+ */
+#include "rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *acq_kind(const eng_obs *o)
+{
+    if (o->registry_take) return "registry entry";
+    return o->acquired && o->acquired->rkind ? o->acquired->rkind : "resource";
+}
+
+static char *handler_list(const eng_obs *o)
+{
+    ca_sb sb = {0};
+    for (int i = 0; i < o->nmissing; i++) {
+        const ir_handler *h = o->missing[i];
+        int dup = 0;
+        for (int k = 0; k < i; k++) dup |= o->missing[k] == h;
+        if (dup) continue;
+        if (sb.len) ca_sb_adds(&sb, ", ");
+        ca_sb_addf(&sb, "`except %s` (line %d)", h->catches, h->site.line);
+    }
+    return ca_sb_detach(&sb);
+}
+
+static void emit_one(rule_ctx *ctx, const char *rule, const eng_obs *o)
+{
+    const char *name = rule_var_name(ctx, o->var);
+    char *cp = rule_checkpoint_desc(o->at);
+    int acq_line = o->acquired ? o->acquired->site.line : 0;
+    char *msg;
+    if (strcmp(rule, "CAN101") == 0) {
+        char *hl = handler_list(o);
+        msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s: the cleanup that would release it "
+                           "runs only in %s, which does not catch cancellation (CancelledError is a "
+                           "BaseException); cancelled here, it leaks",
+                           name, acq_kind(o), acq_line, cp, hl);
+        free(hl);
+    } else if (strcmp(rule, "CAN102") == 0) {
+        msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s: no handler, finally or context "
+                           "manager releases it if the task is cancelled here, and nothing registered it yet",
+                           name, acq_kind(o), acq_line, cp);
+    } else {
+        msg = ca_xasprintf("`%s` was taken out of its registry (line %d) and is released only after %s: "
+                           "cancelled here, it is neither registered nor released (teardown not "
+                           "cancellation-settled)",
+                           name, acq_line, cp);
+    }
+    const char *cptext = o->at && o->at->text ? o->at->text : "";
+    char *fp = o->at && o->at->kind == IR_WITH ? ca_xasprintf("async with %s", cptext)
+             : o->at && o->at->kind == IR_LOOP ? ca_xasprintf("async for %s", cptext)
+                                               : ca_xstrdup(cptext);
+    rule_emit(ctx, rule, o->site, name, acq_kind(o), o->acquired, (const ir_handler *const *)o->missing,
+              strcmp(rule, "CAN101") == 0 ? o->nmissing : 0, fp, msg);
+    free(fp);
+    free(cp);
+}
+
+void rule_window(rule_ctx *ctx)
+{
+    const eng_result *r = ctx->res;
+    for (int v = 0; v < ctx->f->nvars; v++) {
+        const eng_obs *first101 = NULL, *first102 = NULL, *first301 = NULL;
+        for (int i = 0; i < r->nobs; i++) {
+            const eng_obs *o = &r->obs[i];
+            if (o->kind != OBS_WINDOW || o->var != v) continue;
+            const eng_obs **slot = o->registry_take ? &first301 : o->nmissing ? &first101 : &first102;
+            if (!*slot || o->site.start < (*slot)->site.start) *slot = o;
+        }
+        if (first301) {
+            if (rule_on(ctx, "CAN301")) emit_one(ctx, "CAN301", first301);
+            continue;
+        }
+        if (first101 && rule_on(ctx, "CAN101")) emit_one(ctx, "CAN101", first101);
+        if (first102 && rule_on(ctx, "CAN102")) emit_one(ctx, "CAN102", first102);
+    }
+}
