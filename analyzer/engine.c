@@ -395,8 +395,10 @@ static void checkpoint(eng *E, uint8_t *s, const ir_node *cp, ir_site site, cons
         }
     }
     /* CAN302 material: a cleanup await in a cancellation handler or finally */
-    if (cp && (cp->flags & CP_IN_CLEANUP) && (cp->flags & CP_RELEASES) && !(cp->flags & CP_SHIELDED) &&
-        !shielded_scope) {
+    int cleanup_await = cp && cp->kind == IR_CHECKPOINT &&
+                        ((cp->flags & CP_RELEASES) ||
+                         ((cp->flags & CP_ON_VAR) && cp->var >= 0 && E->acq[cp->var] != NULL));
+    if (cleanup_await && (cp->flags & CP_IN_CLEANUP) && !(cp->flags & CP_SHIELDED) && !shielded_scope) {
         for (int i = E->nregs - 1; i >= 0; i--) {
             const region *r = &E->regs[i];
             if (r->kind == REG_HANDLER && !(r->handler->flags & H_CANCEL)) break;
@@ -507,7 +509,7 @@ static int try_exempt_from_swallow(eng *E, const ir_block *b, int *ncp)
         const ir_node *n = b->v[i];
         if (n->kind == IR_CHECKPOINT) {
             (*ncp)++;
-            int ok = 0;
+            int ok = (n->flags & CP_AWAITS_CANCELLED) != 0;
             for (int k = 0; k < n->nvars; k++) {
                 int v = n->vars[k];
                 if (v >= 0 && E->f->vars[v].first_cancel < n->site.start) ok = 1;
@@ -525,6 +527,22 @@ static int try_exempt_from_swallow(eng *E, const ir_block *b, int *ncp)
             if (!try_exempt_from_swallow(E, &n->handlers[k].body, ncp)) return 0;
     }
     return 1;
+}
+
+/* The handler's exception is kept in a variable that some `raise X` raises. */
+static int raised_later(eng *E, const ir_block *b, int exc)
+{
+    if (exc < 0) return 0;
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_RAISE && n->var2 >= 0 && covers(&E->rel, n->var2, exc)) return 1;
+        if (raised_later(E, &n->a, exc) || raised_later(E, &n->b, exc) || raised_later(E, &n->c, exc)) return 1;
+        for (int k = 0; k < n->nbranches; k++)
+            if (raised_later(E, &n->branches[k], exc)) return 1;
+        for (int k = 0; k < n->nhandlers; k++)
+            if (raised_later(E, &n->handlers[k].body, exc)) return 1;
+    }
+    return 0;
 }
 
 static void walk_try(eng *E, const ir_node *t, uint8_t *s)
@@ -554,7 +572,7 @@ static void walk_try(eng *E, const ir_node *t, uint8_t *s)
         uint8_t *hs = st_new(E);
         st_copy(E, hs, exc);
         int hi = handler_index(E, h);
-        if (hi >= 0 && !exempt) hs[E->nvars + hi] |= ST_SWALLOW;
+        if (hi >= 0 && !exempt && !raised_later(E, &E->f->body, h->exc_var)) hs[E->nvars + hi] |= ST_SWALLOW;
         push_reg(E, REG_HANDLER, t, h);
         walk_block(E, &h->body, hs);
         pop_reg(E);
@@ -655,8 +673,14 @@ static void walk_node(eng *E, const ir_node *n, uint8_t *s)
             break;
         }
         if (!ok) break;
-        s[v] = (uint8_t)((s[v] & ~ST_ADOPTED) | ST_LIVE);
         E->acq[v] = n;
+        if (n->var2 >= 0 && (s[n->var2] & ST_ADOPTED) && !(s[n->var2] & ST_LIVE) && E->adopt[n->var2]) {
+            /* made by a value a context manager owns: owned through it */
+            s[v] = (uint8_t)((s[v] & ~ST_LIVE) | ST_ADOPTED);
+            E->adopt[v] = E->adopt[n->var2];
+            break;
+        }
+        s[v] = (uint8_t)((s[v] & ~ST_ADOPTED) | ST_LIVE);
         E->from_registry[v] = (n->flags & ACQ_REGISTRY_TAKE) != 0;
         break;
     }

@@ -75,6 +75,8 @@ typedef enum ir_kind {
 #define CP_RELEASES       0x20u /* the awaited call releases something (a cleanup await) */
 #define CP_IN_CLEANUP     0x40u /* inside a handler or finally */
 #define CP_CALL           0x80u /* awaits a call (not a bare task) */
+#define CP_AWAITS_CANCELLED 0x100u /* awaits a task the function cancelled before */
+#define CP_ON_VAR         0x200u /* the awaited call works on variable `var` (receiver or argument) */
 /* IR_REMOTE / IR_EXECUTOR flags */
 #define REM_TIMEOUT       0x01u /* under a timeout call (wait_for) */
 #define REM_SHIELDED      0x02u

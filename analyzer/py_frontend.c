@@ -69,6 +69,7 @@ typedef struct lower {
     int depth;
     int in_cleanup;
     int too_deep;
+    CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
 } lower;
 
 /* ------------------------------------------------------------------------ */
@@ -493,6 +494,10 @@ static void on_call(lower *L, ir_block *out, TSNode call, TSNode stmt, int_vec *
     TSNode args = field(call, "arguments");
     int handled = 0;
 
+    if (ci.name && !ts_node_is_null(ci.recv) && strcmp(ci.name, "cancel") == 0) {
+        name_map e = {norm_text(L, ci.recv, 200), ""};
+        CA_VEC_PUSH(L->cancelled, e);
+    }
     /* v.close(), entry.ws.close(), t.cancel() */
     if (ci.name && !ts_node_is_null(ci.recv) && cat(L, CAT_RELEASE_METHOD, ci.name)) {
         int rv = root_var(L, ci.recv);
@@ -658,6 +663,11 @@ static void on_await(lower *L, ir_block *out, TSNode aw, size_t events_before, i
             int v = var_of(L, inner);
             if (first) push_unique(&pass, v);
             push_unique(&done, v);
+            if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
+            break;
+        }
+        if (is(inner, "attribute")) {
+            if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
             break;
         }
         if (!is(inner, "call")) break;
@@ -704,6 +714,20 @@ static void on_await(lower *L, ir_block *out, TSNode aw, size_t events_before, i
     if (is(inner, "call")) {
         cp->flags |= CP_CALL;
         call_info ci = call_of(L, inner);
+        int on = !ts_node_is_null(ci.recv) ? root_var(L, ci.recv) : -1;
+        if (on >= 0 && (L->f->vars[on].flags & (VAR_SELF | VAR_PARAM))) on = -1;
+        if (on < 0) {
+            int_vec av = {0};
+            TSNode args = field(inner, "arguments");
+            if (!ts_node_is_null(args)) ref_vars(L, args, &av);
+            for (size_t k = 0; k < av.n && on < 0; k++)
+                if (!(L->f->vars[av.v[k]].flags & (VAR_SELF | VAR_PARAM))) on = av.v[k];
+            CA_VEC_FREE(av);
+        }
+        if (on >= 0) {
+            cp->flags |= CP_ON_VAR;
+            cp->var = on;
+        }
         if (call_is_remote(L, &ci)) {
             ir_node *r = emit(L, out, IR_REMOTE, aw, -1);
             r->flags = remf;
@@ -1326,10 +1350,55 @@ static void lower_for(lower *L, TSNode s, ir_block *out)
     if (!ts_node_is_null(alt)) lower_block(L, field(alt, "body"), &loop->b);
 }
 
+/* A condition that tells whether variable v is None on one branch:
+ * `v is None`, `v is not None`, `v`, `not v`, `v is not None and ...`.
+ * Returns v and sets *none_when_true (1: v is None when the test holds). */
+static int none_test(lower *L, TSNode cond, int *none_when_true)
+{
+    int neg = 0;
+    TSNode c = unparen(cond);
+    for (int guard = 0; guard < 4 && is(c, "not_operator"); guard++) {
+        neg ^= 1;
+        c = unparen(field(c, "argument"));
+    }
+    if (!neg && is(c, "boolean_operator")) {
+        TSNode op = ts_node_child(c, 1);
+        if (!ts_node_is_null(op) && strcmp(ty(op), "and") == 0) {
+            int nwt = 0;
+            int v = none_test(L, field(c, "left"), &nwt);
+            if (v >= 0 && !nwt) {
+                *none_when_true = 0; /* true branch: v not None; false branch: unknown */
+                return -2 - v;
+            }
+        }
+        return -1;
+    }
+    if (is(c, "identifier")) {
+        int v = var_of(L, c);
+        *none_when_true = neg;
+        return v;
+    }
+    if (is(c, "comparison_operator") && ts_node_named_child_count(c) == 2) {
+        TSNode a = unparen(ts_node_named_child(c, 0)), b = unparen(ts_node_named_child(c, 1));
+        if (!is(b, "none") || !is(a, "identifier")) return -1;
+        char *t = text(L, c);
+        int is_not = strstr(t, " is not ") != NULL || strstr(t, "!=") != NULL;
+        int is_is = strstr(t, " is ") != NULL || strstr(t, "==") != NULL;
+        if (!is_not && !is_is) return -1;
+        *none_when_true = (is_not ? 0 : 1) ^ neg;
+        return var_of(L, a);
+    }
+    return -1;
+}
+
 static void lower_if(lower *L, TSNode s, ir_block *out)
 {
     lower_expr(L, out, field(s, "condition"), s);
     ir_node *n = emit(L, out, IR_IF, s, -1);
+    int nwt = 0;
+    int nv = none_test(L, field(s, "condition"), &nwt);
+    int only_true = nv <= -2;
+    if (only_true) nv = -2 - nv;
     uint32_t c = ts_node_named_child_count(s);
     int nb = 1;
     for (uint32_t i = 0; i < c; i++) {
@@ -1345,7 +1414,29 @@ static void lower_if(lower *L, TSNode s, ir_block *out)
             lower_expr(L, b, field(ch, "condition"), ch);
             lower_block(L, field(ch, "consequence"), b);
         } else if (is(ch, "else_clause")) {
-            lower_block(L, field(ch, "body"), &n->branches[n->nbranches++]);
+            ir_block *b = &n->branches[n->nbranches++];
+            if (nv >= 0 && !only_true && !nwt) emit(L, b, IR_DONE, ch, nv); /* v is None here */
+            lower_block(L, field(ch, "body"), b);
+            n->flags |= IF_HAS_ELSE;
+        }
+    }
+    if (nv >= 0 && !only_true) {
+        if (nwt) {
+            /* v is None in the first branch: nothing to release there */
+            ir_block *b0 = &n->branches[0];
+            ir_node *d = ir_node_new(L->m, IR_DONE, n->site);
+            d->var = nv;
+            ir_block_push(L->m, b0, d);
+            for (int i = b0->n - 1; i > 0; i--) b0->v[i] = b0->v[i - 1];
+            b0->v[0] = d;
+        } else if (!(n->flags & IF_HAS_ELSE) && n->nbranches == 1) {
+            /* the implicit else: v is None */
+            ir_block *b = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * 2);
+            b[0] = n->branches[0];
+            n->branches = b;
+            ir_node *d = ir_node_new(L->m, IR_DONE, n->site);
+            d->var = nv;
+            ir_block_push(L->m, &n->branches[n->nbranches++], d);
             n->flags |= IF_HAS_ELSE;
         }
     }
@@ -1541,6 +1632,7 @@ static void lower_function(lower *L, TSNode def, const char *prefix, const char 
     L->depth = 0;
     L->in_cleanup = 0;
     L->too_deep = 0;
+    L->cancelled.n = 0;
     TSNode params = field(def, "parameters");
     uint32_t pc = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
     for (uint32_t i = 0; i < pc; i++) {
@@ -1878,6 +1970,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.pending);
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.global_decl);
+    CA_VEC_FREE(L.cancelled);
     ts_tree_delete(tree);
     return 0;
 }

@@ -128,6 +128,9 @@ static void write_rule(sarif_ctx *c, const ca_ruledoc *d)
     ca_json_begin_object(w);
     ca_json_kv_string(w, "text", what && *what ? what : d->summary);
     ca_json_end_object(w);
+    char *help_uri = ca_xasprintf("%s/blob/main/rules/%s.md", INFO_URI, d->id);
+    ca_json_kv_string(w, "helpUri", help_uri);
+    free(help_uri);
     ca_json_key(w, "help");
     ca_json_begin_object(w);
     ca_json_kv_string(w, "text", d->body && *d->body ? d->body : d->summary);

@@ -1,0 +1,51 @@
+"""anyio: cancellation is whatever ``anyio.get_cancelled_exc_class()``
+returns for the running backend, and it is never an ``Exception``.
+"""
+
+from typing import Any
+
+import anyio
+
+
+class AnyioLinks:
+    def __init__(self, source: Any) -> None:
+        self._source = source
+        self._streams: list[Any] = []
+
+    # Fine: the backend's cancellation class is caught, the stream closed,
+    # and the cancellation re-raised.
+    async def attach(self, host: str, port: int) -> None:
+        stream = await anyio.connect_tcp(host, port)
+        try:
+            await stream.send(b"HELLO\n")
+        except anyio.get_cancelled_exc_class():
+            await anyio.aclose_forcefully(stream)
+            raise
+        except Exception:
+            await stream.aclose()
+            raise
+        self._streams.append(stream)
+
+    # Buggy: move_on_after times the send out, but releases nothing.
+    async def attach_timed(self, host: str, port: int) -> None:
+        stream = await anyio.connect_tcp(host, port)
+        with anyio.move_on_after(3):
+            await stream.send(b"HELLO\n")  # expect: CAN102
+        self._streams.append(stream)
+
+    # Buggy: cleanup only for ordinary exceptions.
+    async def attach_checked(self, host: str, port: int) -> None:
+        stream = await anyio.connect_tcp(host, port)
+        try:
+            await stream.send(b"HELLO\n")  # expect: CAN101
+        except OSError:
+            await stream.aclose()
+            raise
+        self._streams.append(stream)
+
+    # Buggy: the backend's cancellation is turned into a None result.
+    async def receive_or_none(self) -> Any:
+        try:
+            return await self._source.receive()
+        except anyio.get_cancelled_exc_class():  # expect: CAN401
+            return None

@@ -1,0 +1,111 @@
+"""CAN201: a remote create awaited under a timeout, without a shield.
+
+When the timeout fires (or the caller cancels) the request is cancelled on
+our side only. The server may still create the sandbox / VM / box, and the
+response that carried its id is thrown away: the resource runs until its TTL.
+"""
+
+import asyncio
+from typing import Any
+
+import anyio
+import trio
+
+
+class SandboxPool:
+    def __init__(self, client: Any, session: Any) -> None:
+        self._client = client
+        self._session = session
+        self._cloud = client.cloud
+        self._create_timeout = 30.0
+        self._sandboxes: dict[str, Any] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._reapers: set[asyncio.Task] = set()
+        self._ready = asyncio.Event()
+
+    async def _serve(self) -> None:
+        await asyncio.sleep(1)
+
+    # Buggy: wait_for cancels the create request on timeout; a sandbox that
+    # the server still creates is never seen again.
+    async def create_with_deadline(self, template: str) -> Any:
+        sandbox = await asyncio.wait_for(  # expect: CAN201
+            self._client.sandboxes.create(template=template),
+            timeout=self._create_timeout,
+        )
+        self._sandboxes[sandbox.id] = sandbox
+        return sandbox
+
+    # Buggy: the same with anyio's fail_after scope and a launch* call.
+    async def launch_with_deadline(self, image: str) -> Any:
+        with anyio.fail_after(10):
+            instance = await self._cloud.launch_instance(image=image)  # expect: CAN201
+        self._sandboxes[instance.id] = instance
+        return instance
+
+    # Fine (settled): the create runs as its own task; we wait for it through
+    # a shield, and when we are interrupted a tracked reaper task waits for the
+    # request to finish and deletes whatever it created.
+    async def create_settled(self, template: str) -> Any:
+        request = asyncio.ensure_future(self._client.sandboxes.create(template=template))
+        try:
+            sandbox = await asyncio.wait_for(asyncio.shield(request), self._create_timeout)
+        except BaseException:
+            self._reap_later(request)
+            raise
+        self._sandboxes[sandbox.id] = sandbox
+        return sandbox
+
+    def _reap_later(self, request: "asyncio.Future[Any]") -> None:
+        reaper = asyncio.ensure_future(self._delete_when_created(request))
+        self._reapers.add(reaper)
+        reaper.add_done_callback(self._reapers.discard)
+
+    async def _delete_when_created(self, request: "asyncio.Future[Any]") -> None:
+        try:
+            sandbox = await request
+        except Exception:
+            return
+        await sandbox.delete()
+
+    # Fine: a websocket connection under a timeout is not a remote create
+    # (nothing outlives the connection on the server).
+    async def attach_console(self, url: str) -> Any:
+        ws = await asyncio.wait_for(self._session.ws_connect(url), timeout=10)
+        return ws
+
+    # Fine: a local transport under a timeout (create_connection is local).
+    async def dial(self, host: str, port: int) -> Any:
+        loop = asyncio.get_running_loop()
+        transport, _proto = await asyncio.wait_for(
+            loop.create_connection(asyncio.Protocol, host, port), timeout=5
+        )
+        return transport
+
+    # Fine: create_task under a timeout is a local task, registered at once.
+    async def start_with_deadline(self) -> None:
+        async with asyncio.timeout(2):
+            t = asyncio.create_task(self._serve())
+            self._tasks.add(t)
+            await self._ready.wait()
+
+
+# Buggy: asyncio.timeout around the create.
+async def create_box_quickly(api: Any) -> Any:
+    async with asyncio.timeout(5):
+        box = await api.create_box(size="small")  # expect: CAN201
+    return box
+
+
+# Buggy: trio's fail_after around the create.
+async def create_vm_with_deadline(client: Any) -> Any:
+    with trio.fail_after(5):
+        vm = await client.create_vm(image="debian-12")  # expect: CAN201
+    return vm
+
+
+# Buggy: move_on_after gives up silently -- and drops a cluster that may exist.
+async def provision_or_skip(client: Any, name: str) -> Any:
+    with trio.move_on_after(30):
+        return await client.provision_cluster(name=name)  # expect: CAN201
+    return None

@@ -1,0 +1,100 @@
+"""CAN301: entries taken out of a registry, then released across checkpoints
+that a cancellation can interrupt.
+
+Once ``pop`` / ``del`` / ``clear`` ran, the registry can no longer find the
+entry; if the teardown is cancelled half-way, nobody finishes it.
+"""
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Entry:
+    proc: Any
+    reader: asyncio.Task
+
+    def close(self) -> None:
+        self.reader.cancel()
+        self.proc.kill()
+
+
+class ConnectionTable:
+    def __init__(self, events: Any) -> None:
+        self._events = events
+        self._conns: dict[str, Any] = {}
+        self._entries: dict[str, Entry] = {}
+        self._reg: dict[str, Any] = {}
+        self._by_key: dict[str, Any] = {}
+
+    # Buggy: popped, then flushed; a cancellation during the flush skips the
+    # close and the connection is unreachable.
+    async def evict(self, key: str) -> None:
+        conn = self._conns.pop(key)
+        await conn.flush()  # expect: CAN301
+        conn.close()
+
+    # Buggy: the entry leaves the registry before its process has exited.
+    async def reap(self, key: str) -> int | None:
+        entry = self._entries.pop(key, None)
+        if entry is None:
+            return None
+        code = await entry.proc.wait()  # expect: CAN301
+        entry.close()
+        return code
+
+    # Buggy (loop shape): the registry is emptied first; cancelling the await
+    # of the first aclose abandons every entry after it.
+    async def close_all(self) -> None:
+        items = list(self._reg.values())
+        self._reg.clear()
+        for it in items:
+            await it.aclose()  # expect: CAN301
+
+    # Buggy: read, `del`, then an await before the release.
+    async def drop(self, key: str) -> None:
+        conn = self._by_key[key]
+        del self._by_key[key]
+        await conn.drain()  # expect: CAN301
+        conn.close()
+
+    # Fine: the release is synchronous and happens before the checkpoint.
+    async def evict_quickly(self, key: str) -> None:
+        conn = self._conns.pop(key)
+        conn.close()
+        await self._events.put(("evicted", key))
+
+    # Fine: the only checkpoint is the shielded release itself.
+    async def evict_shielded(self, key: str) -> None:
+        conn = self._conns.pop(key)
+        await asyncio.shield(conn.aclose())
+
+    # Fine: the teardown loop runs inside a shielded task.
+    async def close_all_shielded(self) -> None:
+        items = list(self._reg.values())
+        self._reg.clear()
+        await asyncio.shield(self._close_items(items))
+
+    async def _close_items(self, items: list[Any]) -> None:
+        for it in items:
+            await it.aclose()
+
+    # Fine: the flush is covered by `finally`, whose release is shielded.
+    async def evict_with_finally(self, key: str) -> None:
+        conn = self._conns.pop(key)
+        try:
+            await conn.flush()
+        finally:
+            await asyncio.shield(conn.aclose())
+
+    # Fine: teardown first, take-out last (nothing is unowned across the
+    # awaits: the registry still holds the entry).
+    async def reap_then_forget(self, key: str) -> None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return
+        entry.proc.terminate()
+        await entry.proc.wait()
+        entry.reader.cancel()
+        del self._entries[key]
