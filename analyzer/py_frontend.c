@@ -221,6 +221,14 @@ static char *resolve(lower *L, const char *d)
 
 static char *dotted(lower *L, TSNode n) { return resolve(L, dotted_raw(L, n)); }
 
+/* Name heuristics ignore privacy underscores: `_open_conn` reads as `open_conn`. */
+static const char *bare_name(const char *n)
+{
+    if (!n) return n;
+    while (*n == '_') n++;
+    return n;
+}
+
 static const char *last_component(const char *d)
 {
     if (!d) return NULL;
@@ -637,7 +645,7 @@ static int call_is_remote(lower *L, const call_info *ci)
     if (!ci->name) return 0;
     if (ci->dotted && cat(L, CAT_REMOTE_CREATE, ci->dotted)) return 1;
     if (ts_node_is_null(ci->recv)) return 0;
-    if (!cat(L, CAT_REMOTE_PREFIX, ci->name) || cat(L, CAT_NOT_REMOTE, ci->name)) return 0;
+    if (!cat(L, CAT_REMOTE_PREFIX, bare_name(ci->name)) || cat(L, CAT_NOT_REMOTE, bare_name(ci->name))) return 0;
     char *rd = dotted(L, ci->recv);
     if (!rd) return 1; /* a receiver made by an expression: still a client call */
     if (cat(L, CAT_LOCAL_RECEIVER, rd)) return 0;
@@ -972,7 +980,7 @@ static rhs_info classify_rhs(lower *L, TSNode right)
             TSNode fa = first_pos_arg(r, k);
             char *fd = ts_node_is_null(fa) ? NULL : dotted(L, fa);
             const ca_cat_entry *fe = fd ? cat(L, CAT_ACQUIRE, fd) : NULL;
-            if (!fe && fd) fe = cat(L, CAT_ACQUIRE_PREFIX, last_component(fd));
+            if (!fe && fd) fe = cat(L, CAT_ACQUIRE_PREFIX, bare_name(last_component(fd)));
             if (fe) {
                 ri.acq = ACQ_STRONG | ACQ_EXECUTOR;
                 ri.rkind = fe->kind;
@@ -995,8 +1003,8 @@ static rhs_info classify_rhs(lower *L, TSNode right)
         }
     }
     if (awaited && ci.name) {
-        const ca_cat_entry *p = cat(L, CAT_ACQUIRE_PREFIX, ci.name);
-        if (p && !cat(L, CAT_NOT_REMOTE, ci.name)) {
+        const ca_cat_entry *p = cat(L, CAT_ACQUIRE_PREFIX, bare_name(ci.name));
+        if (p && !cat(L, CAT_NOT_REMOTE, bare_name(ci.name))) {
             ri.acq = ACQ_STRONG;
             ri.rkind = p->kind;
             return ri;

@@ -6,31 +6,12 @@
  */
 #include "json.h"
 #include "util.h"
+#include "ca_test.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);  \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
-
-#define CHECK_STR(got, want)                                                          \
-    do {                                                                              \
-        const char *g_ = (got), *w_ = (want);                                         \
-        if (!g_ || strcmp(g_, w_) != 0) {                                             \
-            fprintf(stderr, "%s:%d: got  [%s]\n%*swant [%s]\n", __FILE__, __LINE__,   \
-                    g_ ? g_ : "(null)", (int)strlen(__FILE__) + 8, "", w_);           \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
 
 /* Escape one string with the writer's rules and return it (static buffer). */
 static const char *esc(const char *s, size_t n, int html_safe)
@@ -44,25 +25,25 @@ static const char *esc(const char *s, size_t n, int html_safe)
 
 static void test_escaping(void)
 {
-    CHECK_STR(ESC("plain"), "\"plain\"");
-    CHECK_STR(ESC("q\"b\\s/"), "\"q\\\"b\\\\s/\"");
-    CHECK_STR(ESC("\b\f\n\r\t"), "\"\\b\\f\\n\\r\\t\"");
-    CHECK_STR(ESC("\x01\x1f\x7f"), "\"\\u0001\\u001f\\u007f\"");
-    CHECK_STR(ESC("a\0b"), "\"a\\u0000b\"");
-    CHECK_STR(ESC("<script>&"), "\"<script>&\"");
-    CHECK_STR(esc("</script>&", 10, 1), "\"\\u003c/script\\u003e\\u0026\"");
+    CHECK_STR_EQ(ESC("plain"), "\"plain\"");
+    CHECK_STR_EQ(ESC("q\"b\\s/"), "\"q\\\"b\\\\s/\"");
+    CHECK_STR_EQ(ESC("\b\f\n\r\t"), "\"\\b\\f\\n\\r\\t\"");
+    CHECK_STR_EQ(ESC("\x01\x1f\x7f"), "\"\\u0001\\u001f\\u007f\"");
+    CHECK_STR_EQ(ESC("a\0b"), "\"a\\u0000b\"");
+    CHECK_STR_EQ(ESC("<script>&"), "\"<script>&\"");
+    CHECK_STR_EQ(esc("</script>&", 10, 1), "\"\\u003c/script\\u003e\\u0026\"");
     /* valid multi-byte sequences pass through */
-    CHECK_STR(ESC("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+    CHECK_STR_EQ(ESC("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
     /* U+2028 / U+2029 are escaped */
-    CHECK_STR(ESC("a\xe2\x80\xa8" "b\xe2\x80\xa9"), "\"a\\u2028b\\u2029\"");
+    CHECK_STR_EQ(ESC("a\xe2\x80\xa8" "b\xe2\x80\xa9"), "\"a\\u2028b\\u2029\"");
     /* invalid UTF-8: one U+FFFD per maximal ill-formed subpart */
-    CHECK_STR(ESC("a\xff" "b"), "\"a\xef\xbf\xbd" "b\"");
-    CHECK_STR(ESC("\xe2\x82"), "\"\xef\xbf\xbd\"");                 /* truncated at end */
-    CHECK_STR(ESC("\xe2\x82" "A"), "\"\xef\xbf\xbd" "A\"");         /* truncated mid-string */
-    CHECK_STR(ESC("\xc0\xaf"), "\"\xef\xbf\xbd\xef\xbf\xbd\"");     /* overlong */
-    CHECK_STR(ESC("\xed\xa0\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""); /* surrogate */
-    CHECK_STR(ESC("\xf4\x90\x80\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""); /* > U+10FFFF */
-    CHECK_STR(ESC("\x80"), "\"\xef\xbf\xbd\"");                     /* lone continuation */
+    CHECK_STR_EQ(ESC("a\xff" "b"), "\"a\xef\xbf\xbd" "b\"");
+    CHECK_STR_EQ(ESC("\xe2\x82"), "\"\xef\xbf\xbd\"");                 /* truncated at end */
+    CHECK_STR_EQ(ESC("\xe2\x82" "A"), "\"\xef\xbf\xbd" "A\"");         /* truncated mid-string */
+    CHECK_STR_EQ(ESC("\xc0\xaf"), "\"\xef\xbf\xbd\xef\xbf\xbd\"");     /* overlong */
+    CHECK_STR_EQ(ESC("\xed\xa0\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""); /* surrogate */
+    CHECK_STR_EQ(ESC("\xf4\x90\x80\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""); /* > U+10FFFF */
+    CHECK_STR_EQ(ESC("\x80"), "\"\xef\xbf\xbd\"");                     /* lone continuation */
 
     size_t adv;
     CHECK(ca_json_utf8_next("\xf0\x9f\x98\x80", 4, &adv) == 0x1F600 && adv == 4);
@@ -96,7 +77,7 @@ static void test_writer_compact(void)
     ca_json_int(&w, INT64_MIN);
     ca_json_end_object(&w);
     CHECK(ca_json_finish(&w) == 0);
-    CHECK_STR(ca_sb_str(&sb),
+    CHECK_STR_EQ(ca_sb_str(&sb),
               "{\"s\":\"x\\\"y\",\"i\":-42,\"t\":true,\"f\":false,\"n\":null,\"nul\":null,"
               "\"a\":[1,0.1,{},[],\"a\\u0000b\"],\"k\\n\":-9223372036854775808}");
     ca_sb_release(&sb);
@@ -121,7 +102,7 @@ static void test_writer_pretty(void)
     ca_json_end_array(&w);
     ca_json_end_object(&w);
     CHECK(ca_json_finish(&w) == 0);
-    CHECK_STR(ca_sb_str(&sb),
+    CHECK_STR_EQ(ca_sb_str(&sb),
               "{\n"
               "  \"a\": \"b\",\n"
               "  \"list\": [\n"
@@ -147,7 +128,7 @@ static void test_writer_doubles(void)
         ca_json_init(&w, &sb, 0);
         ca_json_double(&w, cases[i].v);
         CHECK(ca_json_finish(&w) == 0);
-        CHECK_STR(ca_sb_str(&sb), cases[i].want);
+        CHECK_STR_EQ(ca_sb_str(&sb), cases[i].want);
         if (cases[i].want[0] != 'n') CHECK(strtod(ca_sb_str(&sb), NULL) == cases[i].v);
         ca_sb_release(&sb);
     }
@@ -217,7 +198,7 @@ static char *parse_err(const char *text, size_t len, int depth)
 static void check_err(const char *text, const char *want)
 {
     char *e = parse_err(text, strlen(text), 0);
-    CHECK_STR(e, want);
+    CHECK_STR_EQ(e, want);
     free(e);
 }
 
@@ -227,7 +208,7 @@ static void test_reader_values(void)
     if (!parse_ok(" {\"a\": [1, -0, 1.5e3, true, false, null, \"s\"], \"o\": {}, \"e\": [],"
                   " \"big\": 9223372036854775807, \"over\": 9223372036854775808,"
                   " \"min\": -9223372036854775808, \"a\": \"dup\"}\n", &doc)) {
-        failures++;
+        ca_test_fail(__FILE__, __LINE__, "see above");
         return;
     }
     const ca_json_value *r = doc.root;
@@ -249,7 +230,7 @@ static void test_reader_values(void)
     CHECK(ca_json_get(r, "big")->is_int && ca_json_get(r, "big")->integer == INT64_MAX);
     CHECK(!ca_json_get(r, "over")->is_int && ca_json_get(r, "over")->number > 9.2e18);
     CHECK(ca_json_get(r, "min")->is_int && ca_json_get(r, "min")->integer == INT64_MIN);
-    CHECK_STR(ca_json_type_name(ca_json_get(r, "o")->type), "object");
+    CHECK_STR_EQ(ca_json_type_name(ca_json_get(r, "o")->type), "object");
     ca_json_doc_free(&doc);
 
     /* scalars at top level, BOM, input not NUL-terminated */
@@ -267,16 +248,16 @@ static void test_reader_escapes(void)
     ca_json_doc doc;
     if (!parse_ok("[\"\\u00e9\\ud83d\\ude00\\u0000x\", \"\\ud800\", \"\\udc00\\u0041\","
                   " \"\\\"\\\\\\/\\b\\f\\n\\r\\t\", \"\\uD83D\\uDE00\", \"\\ud83d\\u0041\"]", &doc)) {
-        failures++;
+        ca_test_fail(__FILE__, __LINE__, "see above");
         return;
     }
     const ca_json_value *s0 = ca_json_at(doc.root, 0);
     CHECK(s0->len == 8 && memcmp(s0->str, "\xc3\xa9\xf0\x9f\x98\x80\0x", 8) == 0);
-    CHECK_STR(ca_json_at(doc.root, 1)->str, "\xef\xbf\xbd");          /* lone high surrogate */
-    CHECK_STR(ca_json_at(doc.root, 2)->str, "\xef\xbf\xbd" "A");      /* lone low surrogate */
-    CHECK_STR(ca_json_at(doc.root, 3)->str, "\"\\/\b\f\n\r\t");
-    CHECK_STR(ca_json_at(doc.root, 4)->str, "\xf0\x9f\x98\x80");      /* upper-case hex */
-    CHECK_STR(ca_json_at(doc.root, 5)->str, "\xef\xbf\xbd" "A");      /* high then non-low */
+    CHECK_STR_EQ(ca_json_at(doc.root, 1)->str, "\xef\xbf\xbd");          /* lone high surrogate */
+    CHECK_STR_EQ(ca_json_at(doc.root, 2)->str, "\xef\xbf\xbd" "A");      /* lone low surrogate */
+    CHECK_STR_EQ(ca_json_at(doc.root, 3)->str, "\"\\/\b\f\n\r\t");
+    CHECK_STR_EQ(ca_json_at(doc.root, 4)->str, "\xf0\x9f\x98\x80");      /* upper-case hex */
+    CHECK_STR_EQ(ca_json_at(doc.root, 5)->str, "\xef\xbf\xbd" "A");      /* high then non-low */
     ca_json_doc_free(&doc);
 }
 
@@ -317,11 +298,11 @@ static void test_round_trip(void)
         const ca_json_value *arr = ca_json_get(doc.root, "strings");
         CHECK(arr && arr->len == ns);
         for (size_t i = 0; arr && i < ns; i++) {
-            CHECK_STR(ca_json_at(arr, i)->str, strings[i]);
+            CHECK_STR_EQ(ca_json_at(arr, i)->str, strings[i]);
             const ca_json_value *k = ca_json_get(doc.root, strings[i]);
             CHECK(k && k->is_int && k->integer == (int64_t)i);
         }
-        CHECK_STR(ca_json_get(doc.root, "bad")->str, "a\xef\xbf\xbd\xef\xbf\xbd" "b");
+        CHECK_STR_EQ(ca_json_get(doc.root, "bad")->str, "a\xef\xbf\xbd\xef\xbf\xbd" "b");
         CHECK(ca_json_get(doc.root, "d")->number == 2.5e-7);
         ca_json_doc_free(&doc);
         ca_sb_release(&sb);
@@ -355,7 +336,7 @@ static void test_reader_errors(void)
     check_err("{\"a\":[1}", "line 1, column 8: unexpected '}', expected ',' or ']'");
     /* embedded NUL bytes in the input are not JSON */
     char *e = parse_err("[1,\0]", 5, 0);
-    CHECK_STR(e, "line 1, column 4: unexpected U+0000, expected a value");
+    CHECK_STR_EQ(e, "line 1, column 4: unexpected U+0000, expected a value");
     free(e);
 }
 
@@ -366,10 +347,10 @@ static void test_depth(void)
     CHECK(ca_json_parse("[[[1]]]", 7, 3, &doc, &err) == 0 && err == NULL);
     ca_json_doc_free(&doc);
     char *e = parse_err("[[[1]]]", 7, 2);
-    CHECK_STR(e, "line 1, column 3: nesting deeper than 2 levels");
+    CHECK_STR_EQ(e, "line 1, column 3: nesting deeper than 2 levels");
     free(e);
     e = parse_err("{\"a\":{\"b\":[]}}", 14, 2);
-    CHECK_STR(e, "line 1, column 11: nesting deeper than 2 levels");
+    CHECK_STR_EQ(e, "line 1, column 11: nesting deeper than 2 levels");
     free(e);
 
     /* a million open brackets: a message, not a stack overflow */
@@ -377,7 +358,7 @@ static void test_depth(void)
     char *deep = ca_xmalloc(n);
     memset(deep, '[', n);
     e = parse_err(deep, n, 0);
-    CHECK_STR(e, "line 1, column 513: nesting deeper than 512 levels");
+    CHECK_STR_EQ(e, "line 1, column 513: nesting deeper than 512 levels");
     free(e);
 
     /* writer and reader agree on deep but allowed nesting */
@@ -413,10 +394,5 @@ int main(void)
     test_round_trip();
     test_reader_errors();
     test_depth();
-    if (failures) {
-        fprintf(stderr, "test_json: %d failure(s)\n", failures);
-        return 1;
-    }
-    printf("test_json: ok\n");
-    return 0;
+    CA_TEST_MAIN();
 }

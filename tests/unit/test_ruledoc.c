@@ -7,31 +7,12 @@
 #include "embed.h"
 #include "ruledoc.h"
 #include "util.h"
+#include "ca_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);  \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
-
-#define CHECK_STR(got, want)                                                          \
-    do {                                                                              \
-        const char *g_ = (got), *w_ = (want);                                         \
-        if (!g_ || strcmp(g_, w_) != 0) {                                             \
-            fprintf(stderr, "%s:%d: got  [%s]\n%*swant [%s]\n", __FILE__, __LINE__,   \
-                    g_ ? g_ : "(null)", (int)strlen(__FILE__) + 8, "", w_);           \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
 
 static const char good_doc[] =
     "id: can901\n"
@@ -76,29 +57,29 @@ static void test_parse_good(void)
     if (err) {
         fprintf(stderr, "parse: %s\n", err);
         free(err);
-        failures++;
+        ca_test_fail(__FILE__, __LINE__, "see above");
         return;
     }
-    CHECK_STR(d.id, "CAN901");
-    CHECK_STR(d.name, "test-rule");
+    CHECK_STR_EQ(d.id, "CAN901");
+    CHECK_STR_EQ(d.name, "test-rule");
     CHECK(d.severity == CA_SEV_WARNING);
     CHECK(d.default_on == 0);
-    CHECK_STR(d.summary, "A summary: with a colon # and a hash.");
+    CHECK_STR_EQ(d.summary, "A summary: with a colon # and a hash.");
     CHECK(strncmp(d.body, "## What it does\n", 16) == 0);
 
     char *s;
-    CHECK_STR(s = ca_ruledoc_section(&d, "What it does"), "Finds things.");
+    CHECK_STR_EQ(s = ca_ruledoc_section(&d, "What it does"), "Finds things.");
     free(s);
-    CHECK_STR(s = ca_ruledoc_section(&d, "why is this bad"), "Because.\n### A sub-heading stays inside\nMore.");
+    CHECK_STR_EQ(s = ca_ruledoc_section(&d, "why is this bad"), "Because.\n### A sub-heading stays inside\nMore.");
     free(s);
-    CHECK_STR(s = ca_ruledoc_section(&d, "Example"),
+    CHECK_STR_EQ(s = ca_ruledoc_section(&d, "Example"),
               "```python\n## this is a Python comment, not a heading\nasync def f():\n    ~~~\n```");
     free(s);
-    CHECK_STR(s = ca_ruledoc_section(&d, "USE INSTEAD:"), "~~~~python\n# also code\n~~~~\nShielded.");
+    CHECK_STR_EQ(s = ca_ruledoc_section(&d, "USE INSTEAD:"), "~~~~python\n# also code\n~~~~\nShielded.");
     free(s);
-    CHECK_STR(s = ca_ruledoc_section(&d, "Known problems"), "");
+    CHECK_STR_EQ(s = ca_ruledoc_section(&d, "Known problems"), "");
     free(s);
-    CHECK_STR(s = ca_ruledoc_section(&d, "References"), "- one\n- two");
+    CHECK_STR_EQ(s = ca_ruledoc_section(&d, "References"), "- one\n- two");
     free(s);
     CHECK(ca_ruledoc_section(&d, "Nonexistent") == NULL);
     CHECK(ca_ruledoc_section(&d, "this is a Python comment, not a heading") == NULL);
@@ -108,10 +89,10 @@ static void test_parse_good(void)
     static const char crlf[] = "---\r\nid: CAN902\r\nname: x\r\nseverity: error\r\ndefault: on\r\n"
                                "summary: S.\r\n---\r\n## Use instead\r\nY.\r\n";
     CHECK(ca_ruledoc_parse(crlf, sizeof crlf - 1, &d, NULL) == 0);
-    CHECK_STR(d.id, "CAN902");
+    CHECK_STR_EQ(d.id, "CAN902");
     CHECK(d.default_on == 1 && d.severity == CA_SEV_ERROR);
-    CHECK_STR(d.summary, "S.");
-    CHECK_STR(s = ca_ruledoc_section(&d, "Use instead"), "Y.");
+    CHECK_STR_EQ(d.summary, "S.");
+    CHECK_STR_EQ(s = ca_ruledoc_section(&d, "Use instead"), "Y.");
     free(s);
     ca_ruledoc_free(&d);
 }
@@ -122,7 +103,7 @@ static void check_parse_err(const char *text, const char *want)
     char *err = NULL;
     CHECK(ca_ruledoc_parse(text, strlen(text), &d, &err) == -1);
     CHECK(d.id == NULL && d.body == NULL);
-    CHECK_STR(err, want);
+    CHECK_STR_EQ(err, want);
     free(err);
 }
 
@@ -203,7 +184,7 @@ static void test_printers(void)
     const ca_ruledoc *all = ca_ruledoc_all(&n);
     char *list = capture(do_list, NULL);
     if (n == 0) {
-        CHECK_STR(list, "no rules are built in\n");
+        CHECK_STR_EQ(list, "no rules are built in\n");
     } else {
         CHECK(strncmp(list, "ID ", 3) == 0 && strstr(list, "DEFAULT") && strstr(list, "SUMMARY"));
         for (size_t i = 0; i < n; i++) {
@@ -215,7 +196,7 @@ static void test_printers(void)
 
     char *text = capture(do_explain, "CAN000");
     CHECK(explain_rc == 2);
-    CHECK_STR(text, "");
+    CHECK_STR_EQ(text, "");
     free(text);
 
     if (n) {
@@ -277,7 +258,7 @@ static void test_selection(void)
     CHECK(ca_rule_check_list(NULL, &bad) == 0 && bad == NULL);
     CHECK(ca_rule_check_list("", &bad) == 0 && bad == NULL);
     CHECK(ca_rule_check_list("FOO", &bad) == -1);
-    CHECK_STR(bad, "FOO");
+    CHECK_STR_EQ(bad, "FOO");
     free(bad);
     if (n) {
         char *list = ca_xasprintf(" %s , can, %.4s", all[0].id, all[n - 1].id);
@@ -285,7 +266,7 @@ static void test_selection(void)
         free(list);
         list = ca_xasprintf("%s, CAN0x ", all[0].id);
         CHECK(ca_rule_check_list(list, &bad) == -1);
-        CHECK_STR(bad, "CAN0x");
+        CHECK_STR_EQ(bad, "CAN0x");
         free(bad);
         free(list);
     }
@@ -298,10 +279,5 @@ int main(void)
     test_embedded();
     test_printers();
     test_selection();
-    if (failures) {
-        fprintf(stderr, "test_ruledoc: %d failure(s)\n", failures);
-        return 1;
-    }
-    printf("test_ruledoc: ok\n");
-    return 0;
+    CA_TEST_MAIN();
 }
