@@ -507,7 +507,8 @@ static void on_call(lower *L, ir_block *out, TSNode call, TSNode stmt, int_vec *
         CA_VEC_PUSH(L->cancelled, e);
     }
     /* v.close(), entry.ws.close(), t.cancel() */
-    if (ci.name && !ts_node_is_null(ci.recv) && cat(L, CAT_RELEASE_METHOD, ci.name)) {
+    if (ci.name && !ts_node_is_null(ci.recv) &&
+        (cat(L, CAT_RELEASE_METHOD, ci.name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, ci.name))) {
         int rv = root_var(L, ci.recv);
         if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF)) {
             int target = rv;
