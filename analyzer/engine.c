@@ -159,6 +159,7 @@ typedef struct eng {
     const ir_node **adopt;
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry;
+    uint32_t *last_release; /* byte offset of the last release step outside cleanup */
     /* per cancel handler */
     const ir_handler **handlers;
     int nhandlers;
@@ -211,6 +212,8 @@ static void prepass(eng *E, const ir_block *b)
         const ir_node *n = b->v[i];
         switch (n->kind) {
         case IR_RELEASE:
+            if (n->var >= 0 && !(n->flags & REL_IN_CLEANUP) && n->site.start > E->last_release[n->var])
+                E->last_release[n->var] = n->site.start;
             if (n->var >= 0) {
                 E->released_any[n->var] = 1;
                 if (E->rel.element_of[n->var] >= 0) E->released_any[E->rel.element_of[n->var]] = 1;
@@ -692,8 +695,17 @@ static void walk_node(eng *E, const ir_node *n, uint8_t *s)
             E->from_registry[v] = 1;
         }
         break;
-    case IR_TRANSFER:
     case IR_RELEASE:
+        /* an awaited step of a teardown with more steps after it: the rest
+         * stays pending across this await */
+        if ((n->flags & REL_PART) && (n->flags & REL_AWAITED) && n->var >= 0 &&
+            E->last_release[n->var] > n->site.start && E->nlate < 64) {
+            E->late[E->nlate++] = n->var;
+            break;
+        }
+        kill(E, s, n->var);
+        break;
+    case IR_TRANSFER:
     case IR_DONE:
         kill(E, s, n->var);
         break;
@@ -809,6 +821,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, en
     E->weak_ok = ca_xcalloc(nv, 1);
     E->released_any = ca_xcalloc(nv, 1);
     E->from_registry = ca_xcalloc(nv, 1);
+    E->last_release = ca_xcalloc(nv, sizeof(uint32_t));
     prepass(E, &f->body);
     widen_weak(E);
     E->nslots = E->nvars + E->nhandlers;
@@ -823,6 +836,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, en
     free(E->weak_ok);
     free(E->released_any);
     free(E->from_registry);
+    free(E->last_release);
     free(E->handlers);
     rel_free(&E->rel);
     free(E);

@@ -66,6 +66,7 @@ typedef enum ir_kind {
 #define REL_SHIELDED      0x02u /* the releasing call runs under a shield */
 #define REL_AWAITED       0x04u
 #define REL_IMPLICIT      0x08u /* context manager exit */
+#define REL_PART          0x10u /* through an attribute (entry.ws.close()): one step of a teardown */
 /* IR_CHECKPOINT flags */
 #define CP_AWAIT          0x01u
 #define CP_WITH_ENTER     0x02u

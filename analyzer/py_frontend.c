@@ -513,10 +513,15 @@ static void on_call(lower *L, ir_block *out, TSNode call, TSNode stmt, int_vec *
         if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF)) {
             int target = rv;
             TSNode r = unparen(ci.recv);
+            unsigned part = 0;
             if (is(r, "attribute") && is(unparen(field(r, "object")), "identifier")) {
                 int mv = member_by_attr(L, out, rv, text(L, field(r, "attribute")));
                 if (mv >= 0) target = mv;
+                else part = REL_PART;
+            } else if (!is(r, "identifier")) {
+                part = REL_PART;
             }
+            relf |= part;
             if (strcmp(ci.name, "cancel") == 0 && L->f->vars[target].first_cancel == UINT32_MAX)
                 L->f->vars[target].first_cancel = ts_node_start_byte(call);
             emit_release(L, out, call, target, relf, ci.awaited ? deferred : NULL);

@@ -98,3 +98,18 @@ class ConnectionTable:
         await entry.proc.wait()
         entry.reader.cancel()
         del self._entries[key]
+
+    # Buggy: a teardown in steps; cancelled during the websocket close, the
+    # process is never killed (the entry already left the registry).
+    async def close_in_steps(self, key: str) -> None:
+        entry = self._entries.pop(key)
+        await entry.ws.close()  # expect: CAN301
+        entry.proc.kill()
+
+    # Fine: the synchronous step releases everything the awaited one needs;
+    # the only await left is the single, final step.
+    async def kill_then_reap(self, key: str) -> None:
+        entry = self._entries.pop(key, None)
+        if entry:
+            entry.proc.kill()
+            await entry.proc.wait()
