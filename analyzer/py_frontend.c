@@ -97,7 +97,8 @@ static char *norm_text(lower *L, TSNode n, size_t cap)
     int sp = 0;
     for (uint32_t i = s; i < e && o < cap; i++) {
         char c = L->src[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+        int continuation = c == '\\' && i + 1 < e && (L->src[i + 1] == '\n' || L->src[i + 1] == '\r');
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || continuation) {
             sp = 1;
             continue;
         }

@@ -40,10 +40,11 @@ static void emit_one(rule_ctx *ctx, const char *rule, const eng_obs *o)
     char *msg;
     if (strcmp(rule, "CAN101") == 0) {
         char *hl = handler_list(o);
+        int several = o->nmissing > 1 && o->missing[0] != o->missing[1];
         msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s: the cleanup that would release it "
-                           "runs only in %s, which does not catch cancellation (CancelledError is a "
+                           "runs only in %s, which %s cancellation (CancelledError is a "
                            "BaseException); cancelled here, it leaks",
-                           name, acq_kind(o), acq_line, cp, hl);
+                           name, acq_kind(o), acq_line, cp, hl, several ? "do not catch" : "does not catch");
         free(hl);
     } else if (strcmp(rule, "CAN102") == 0) {
         msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s: no handler, finally or context "
