@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <tree_sitter/api.h>
 
 const TSLanguage *tree_sitter_python(void);
@@ -79,6 +80,25 @@ static const char *ty(TSNode n) { return ts_node_type(n); }
 static int is(TSNode n, const char *t) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), t) == 0; }
 static TSNode field(TSNode n, const char *name) { return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name)); }
 
+typedef CA_VEC(TSNode) node_vec;
+
+/* n's named children in order into out (emptied first). A cursor walk, not
+ * ts_node_named_child(n, i), which restarts from the first child on every
+ * call: a loop over it is quadratic, minutes for a body of 50,000 lines. */
+static void named_children(TSNode n, node_vec *out)
+{
+    out->n = 0;
+    if (ts_node_is_null(n)) return;
+    TSTreeCursor cur = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cur)) {
+        do {
+            TSNode ch = ts_tree_cursor_current_node(&cur);
+            if (ts_node_is_named(ch)) CA_VEC_PUSH(*out, ch);
+        } while (ts_tree_cursor_goto_next_sibling(&cur));
+    }
+    ts_tree_cursor_delete(&cur);
+}
+
 static char *text(lower *L, TSNode n)
 {
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -87,24 +107,38 @@ static char *text(lower *L, TSNode n)
     return ca_arena_strndup(&L->m->arena, L->src + s, e - s);
 }
 
-/* Source text with whitespace runs collapsed to one space, capped. */
+/* Source text with whitespace runs collapsed to one space, capped at cap
+ * bytes without splitting a UTF-8 sequence; "..." marks a cut. */
 static char *norm_text(lower *L, TSNode n, size_t cap)
 {
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (e > L->len) e = L->len;
-    char *out = ca_arena_alloc(&L->m->arena, (e > s ? e - s : 0) + 1);
+    if (s > e) s = e;
+    char *out = ca_arena_alloc(&L->m->arena, (e - s) + 8);
     size_t o = 0;
-    int sp = 0;
-    for (uint32_t i = s; i < e && o < cap; i++) {
+    int sp = 0, cut = 0;
+    for (uint32_t i = s; i < e; i++) {
         char c = L->src[i];
         int continuation = c == '\\' && i + 1 < e && (L->src[i + 1] == '\n' || L->src[i + 1] == '\r');
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || continuation) {
             sp = 1;
             continue;
         }
+        unsigned char uc = (unsigned char)c;
+        size_t need = uc >= 0xF0 ? 4 : uc >= 0xE0 ? 3 : uc >= 0xC0 ? 2 : 1;
+        if ((uc & 0xC0) == 0x80) need = 1; /* stray continuation byte */
+        if (o + need + (sp && o ? 1 : 0) > cap) {
+            cut = 1;
+            break;
+        }
         if (sp && o) out[o++] = ' ';
         sp = 0;
-        out[o++] = c;
+        for (size_t k = 0; k < need && i + k < e; k++) out[o++] = L->src[i + k];
+        i += (uint32_t)(need - 1);
+    }
+    if (cut) {
+        memcpy(out + o, "...", 3);
+        o += 3;
     }
     out[o] = 0;
     return out;
@@ -810,6 +844,11 @@ static void lower_expr(lower *L, ir_block *out, TSNode expr, TSNode stmt)
             on_call(L, out, n, stmt, dest);
         } else if (strcmp(t, "await") == 0) {
             on_await(L, out, n, done.events_before, &done.deferred);
+        } else if (strcmp(t, "for_in_clause") == 0 && has_token(n, "async")) {
+            /* an async comprehension steps its iterator in this coroutine */
+            ir_node *cp = emit(L, out, IR_CHECKPOINT, n, -1);
+            cp->flags = CP_ASYNC_FOR | (L->in_cleanup ? CP_IN_CLEANUP : 0);
+            cp->text = norm_text(L, n, 160);
         } else if (strcmp(t, "named_expression") == 0) {
             bind_target(L, out, field(n, "name"), field(n, "value"), n);
         } else if (strcmp(t, "yield") == 0) {
@@ -1209,10 +1248,19 @@ static void lower_with(lower *L, TSNode s, ir_block *out)
         if (is(ts_node_named_child(s, i), "with_clause")) clause = ts_node_named_child(s, i);
     TSNode body = field(s, "body");
     ir_block *cur = out;
-    uint32_t nitems = ts_node_is_null(clause) ? 0 : ts_node_named_child_count(clause);
-    for (uint32_t i = 0; i < nitems; i++) {
-        TSNode item = ts_node_named_child(clause, i);
+    node_vec items = {0};
+    if (!ts_node_is_null(clause)) named_children(clause, &items);
+    /* Each item nests the next one's WITH node: items count against
+     * IR_MAX_DEPTH like blocks do (`with a, b, ...` of 100,000 items). */
+    int nested = 0;
+    for (size_t i = 0; i < items.n; i++) {
+        TSNode item = items.v[i];
         if (!is(item, "with_item")) continue;
+        if (L->depth + nested > IR_MAX_DEPTH) {
+            L->too_deep = 1;
+            L->f->truncated = 1;
+            break;
+        }
         TSNode val = unparen(field(item, "value"));
         TSNode expr = val, target = {0};
         if (is(val, "as_pattern")) {
@@ -1261,8 +1309,13 @@ static void lower_with(lower *L, TSNode s, ir_block *out)
         if (ev >= 0) w->var2 = ev; /* async with v: hands v over */
         ir_block_push(L->m, cur, w);
         cur = &w->a;
+        nested++;
     }
+    CA_VEC_FREE(items);
+    int extra = nested > 1 ? nested - 1 : 0; /* lower_stmt counted the first */
+    L->depth += extra;
     lower_block(L, body, cur);
+    L->depth -= extra;
 }
 
 static void lower_try(lower *L, TSNode s, ir_block *out)
@@ -1621,8 +1674,10 @@ static void lower_stmt(lower *L, TSNode s, ir_block *out)
 static void lower_block(lower *L, TSNode block, ir_block *out)
 {
     if (ts_node_is_null(block)) return;
-    uint32_t c = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < c && !L->too_deep; i++) lower_stmt(L, ts_node_named_child(block, i), out);
+    node_vec kids = {0};
+    named_children(block, &kids);
+    for (size_t i = 0; i < kids.n && !L->too_deep; i++) lower_stmt(L, kids.v[i], out);
+    CA_VEC_FREE(kids);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1653,10 +1708,10 @@ static void lower_function(lower *L, TSNode def, const char *prefix, const char 
     for (uint32_t i = 0; i < pc; i++) {
         TSNode p = ts_node_named_child(params, i);
         TSNode id = p;
-        if (!is(p, "identifier")) {
-            TSNode nm = field(p, "name");
-            id = ts_node_is_null(nm) ? ts_node_named_child(p, 0) : nm;
-            if (is(p, "list_splat_pattern") || is(p, "dictionary_splat_pattern")) id = ts_node_named_child(p, 0);
+        /* x, x: T, x=1, x: T = 1, *args, **kw, *args: T, **kw: T */
+        for (int guard = 0; guard < 4 && !ts_node_is_null(id) && !is(id, "identifier"); guard++) {
+            TSNode nm = field(id, "name");
+            id = ts_node_is_null(nm) ? ts_node_named_child(id, 0) : nm;
         }
         if (ts_node_is_null(id) || !is(id, "identifier")) continue;
         unsigned fl = VAR_PARAM;
@@ -1728,6 +1783,23 @@ static void add_import(lower *L, const char *alias, const char *dotted_name)
     CA_VEC_PUSH(L->imports, e);
 }
 
+/* A directive opens a comment (`# noqa`, `#noqa: X`, `... # noqa`), never
+ * sits inside prose ("# see the noqa docs"). Returns the text after it. */
+static const char *comment_directive(const char *c, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *h = strchr(c, '#'); h; h = strchr(h + 1, '#')) {
+        const char *p = h + 1;
+        while (*p == ' ' || *p == '\t') p++;
+        if (strncasecmp(p, word, n) == 0) {
+            char after = p[n];
+            if (after == 0 || after == ':' || after == ' ' || after == '[' || after == '\t' || after == '#')
+                return p + n;
+        }
+    }
+    return NULL;
+}
+
 /* One pass over the whole tree: imports, module globals, comments
  * (suppressions), syntax errors. Iterative with a cursor. */
 static void scan_module(lower *L, TSNode root)
@@ -1780,14 +1852,12 @@ static void scan_module(lower *L, TSNode root)
             char *c = text(L, n);
             const char *rules = NULL;
             const char *p;
-            if ((p = strstr(c, "cancelaudit: ignore")) != NULL) {
-                p += strlen("cancelaudit: ignore");
+            if ((p = comment_directive(c, "cancelaudit: ignore")) != NULL) {
                 if (*p == '[') {
                     const char *e = strchr(p, ']');
                     rules = e ? ca_arena_strndup(&L->m->arena, p + 1, (size_t)(e - p - 1)) : "*";
                 } else rules = "*";
-            } else if ((p = strstr(c, "noqa")) != NULL) {
-                p += 4;
+            } else if ((p = comment_directive(c, "noqa")) != NULL) {
                 if (*p == ':') {
                     p++;
                     ca_sb sb = {0};
@@ -1879,15 +1949,16 @@ static void collect_toplevel(lower *L, TSNode root)
     prefixes[sp] = "";
     classes[sp] = NULL;
     sp++;
+    node_vec kids = {0};
     /* pending is processed in source order: collect, then lower */
     while (sp) {
         sp--;
         TSNode n = stack[sp];
         const char *prefix = prefixes[sp], *cls = classes[sp];
-        uint32_t c = ts_node_named_child_count(n);
+        named_children(n, &kids);
         /* push in reverse so children come out in order */
-        for (uint32_t i = c; i-- > 0;) {
-            TSNode ch = ts_node_named_child(n, i);
+        for (size_t i = kids.n; i-- > 0;) {
+            TSNode ch = kids.v[i];
             if (is(ch, "decorated_definition")) ch = field(ch, "definition");
             if (ts_node_is_null(ch)) continue;
             if (is(ch, "function_definition")) {
@@ -1919,6 +1990,7 @@ static void collect_toplevel(lower *L, TSNode root)
             }
         }
     }
+    CA_VEC_FREE(kids);
 }
 
 static int cmp_pending(const void *a, const void *b)
@@ -1926,6 +1998,31 @@ static int cmp_pending(const void *a, const void *b)
     uint32_t x = ts_node_start_byte(((const pending_def *)a)->node);
     uint32_t y = ts_node_start_byte(((const pending_def *)b)->node);
     return x < y ? -1 : x > y;
+}
+
+/* Offset of the first invalid UTF-8 sequence, or (size_t)-1. */
+static size_t utf8_invalid_at(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i];
+        if (c < 0x80) { i++; continue; }
+        size_t k;
+        unsigned min;
+        if ((c & 0xE0) == 0xC0) { k = 1; min = 0x80; c &= 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { k = 2; min = 0x800; c &= 0x0F; }
+        else if ((c & 0xF8) == 0xF0) { k = 3; min = 0x10000; c &= 0x07; }
+        else return i;
+        unsigned cp = c;
+        for (size_t j = 1; j <= k; j++) {
+            if (i + j >= n || (p[i + j] & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (p[i + j] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += k + 1;
+    }
+    return (size_t)-1;
 }
 
 int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_module *m)
@@ -1937,9 +2034,37 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
         m->diagnostic = ca_xstrdup("file too large to parse");
         return -1;
     }
+    /* Python accepts a lone CR as a line end; tree-sitter does not. Same
+     * length, so byte offsets stay valid. */
+    char *crfixed = NULL;
+    const char *nul = memchr(src, 0, len);
+    for (size_t i = 0; i < len; i++) {
+        if (src[i] == '\r' && (i + 1 >= len || src[i + 1] != '\n')) {
+            if (!crfixed) {
+                crfixed = ca_xmalloc(len + 1);
+                memcpy(crfixed, src, len);
+                crfixed[len] = 0;
+            }
+            crfixed[i] = '\n';
+        }
+    }
+    if (crfixed) {
+        src = crfixed;
+        m->src = src;
+    }
+    size_t bad = utf8_invalid_at(src, len);
+    if (nul) {
+        size_t off = (size_t)(nul - src);
+        m->diagnostic = ca_xasprintf("NUL byte at offset %zu (Python refuses such a file); analysed as far as it parses", off);
+    } else if (bad != (size_t)-1) {
+        m->diagnostic = ca_xasprintf("invalid UTF-8 at offset %zu (Python refuses such a file); analysed as far as it parses", bad);
+    }
     TSTree *tree = ts_parser_parse_string(fe->parser, NULL, src, (uint32_t)len);
     if (!tree) {
+        free(m->diagnostic);
         m->diagnostic = ca_xstrdup("parser gave up on this file");
+        free(crfixed);
+        m->src = NULL;
         return -1;
     }
     lower L;
@@ -1952,7 +2077,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     TSNode root = ts_tree_root_node(tree);
     scan_module(&L, root);
     collect_toplevel(&L, root);
-    qsort(L.pending.v, L.pending.n, sizeof(pending_def), cmp_pending);
+    if (L.pending.n) qsort(L.pending.v, L.pending.n, sizeof(pending_def), cmp_pending);
     /* nested definitions are queued while lowering their parents */
     for (size_t i = 0; i < L.pending.n; i++) {
         pending_def p = L.pending.v[i];
@@ -1965,16 +2090,17 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
             ca_sb_release(&sb);
             const char *cq = ca_arena_strndup(&m->arena, np, strlen(np) - 1);
             collect_class_attrs(&L, p.node, cq);
-            TSNode body = field(p.node, "body");
-            uint32_t c = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
-            for (uint32_t k = 0; k < c; k++) {
-                TSNode ch = ts_node_named_child(body, k);
+            node_vec kids = {0};
+            named_children(field(p.node, "body"), &kids);
+            for (size_t k = 0; k < kids.n; k++) {
+                TSNode ch = kids.v[k];
                 if (is(ch, "decorated_definition")) ch = field(ch, "definition");
                 if (is(ch, "function_definition") || is(ch, "class_definition")) {
                     pending_def q = {ch, np, cq};
                     CA_VEC_PUSH(L.pending, q);
                 }
             }
+            CA_VEC_FREE(kids);
             continue;
         }
         lower_function(&L, p.node, p.prefix, p.class_name);
@@ -1987,5 +2113,9 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.cancelled);
     ts_tree_delete(tree);
+    if (crfixed) {
+        m->src = NULL; /* the caller's buffer is the one that outlives m */
+        free(crfixed);
+    }
     return 0;
 }
