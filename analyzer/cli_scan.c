@@ -1,7 +1,8 @@
 /*
  * cli_scan.c — `cancelaudit scan` and `cancelaudit baseline`: options,
- * the store's scan lifecycle (running row first, results in one
- * transaction), baseline and changed-lines filtering, and the reporters.
+ * the project configuration merged under them (config.h), the store's scan
+ * lifecycle (running row first, results in one transaction), baseline and
+ * changed-lines filtering, and the reporters.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 
 #include "catalog.h"
 #include "cli.h"
+#include "config.h"
 #include "git.h"
 #include "json.h"
 #include "report.h"
@@ -133,7 +135,10 @@ static int touches_changed(const ca_changed_lines *c, const ca_finding *f)
     return 0;
 }
 
-static char *join_args(int argc, char **argv)
+/* The scan's recorded arguments, with the configuration file and a digest
+ * of the effective configuration (the merged options and the catalog), so
+ * two scans can be told apart when only the configuration changed. */
+static char *join_args(int argc, char **argv, const ca_config *cfg, uint64_t digest)
 {
     ca_sb sb = {0};
     ca_sb_adds(&sb, "scan");
@@ -141,18 +146,54 @@ static char *join_args(int argc, char **argv)
         ca_sb_addc(&sb, ' ');
         ca_sb_adds(&sb, argv[i]);
     }
+    char hex[17];
+    ca_hash_hex(digest, hex);
+    ca_sb_addf(&sb, " (config %s, digest %s)", cfg->abs_path ? cfg->abs_path : "none", hex);
     return ca_sb_detach(&sb);
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    return s ? ca_hash64(s, strlen(s) + 1, h) : ca_hash64("", 1, ca_hash64("-", 1, h));
+}
+
+static uint64_t effective_digest(const ca_scan_opts *so)
+{
+    uint64_t h = CA_HASH_SEED;
+    h = hash_str(h, so->select);
+    h = hash_str(h, so->ignore);
+    h = ca_hash64(&so->strict, sizeof(so->strict), h);
+    h = ca_hash64(&so->max_size, sizeof(so->max_size), h);
+    for (size_t i = 0; i < so->nexcludes; i++) h = hash_str(h, so->excludes[i]);
+    h = ca_hash64("|", 1, h);
+    for (size_t i = 0; i < so->nmaps; i++) h = hash_str(hash_str(h, so->maps[i].name), so->maps[i].glob);
+    unsigned long long cd = ca_catalog_digest(so->cat);
+    return ca_hash64(&cd, sizeof(cd), h);
+}
+
+/* "a,b" from two optional comma lists; NULL when both are empty. */
+static char *join_lists(const char *a, const char *b)
+{
+    if (!(a && *a) && !(b && *b)) return NULL;
+    if (!(a && *a)) return ca_xstrdup(b);
+    if (!(b && *b)) return ca_xstrdup(a);
+    return ca_xasprintf("%s,%s", a, b);
 }
 
 int cli_scan(int argc, char **argv, int baseline_mode)
 {
     const char *format = "text", *output = NULL, *db = CA_DEFAULT_DB, *select = NULL, *ignore = NULL;
     const char *baseline = NULL, *changed = NULL, *config = NULL;
-    int no_db = 0, strict = 0, jobs = 0, quiet = 0, no_progress = 0;
+    const char *compile_commands = NULL; /* C files: --compile-commands DIR */
+    int no_db = 0, strict = 0, jobs = 0, jobs_set = 0, quiet = 0, no_progress = 0, no_config = 0, no_cache = 0;
     long long max_size = 0;
     CA_VEC(const char *) paths = {0};
     CA_VEC(const char *) excludes = {0};
     int rc = 0;
+    ca_config cfg;
+    ca_config_init(&cfg);
+    ca_catalog *own_cat = NULL;
+    char *eff_ignore = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -167,13 +208,16 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         else if (cli_is_opt(a, "--baseline")) { if (!VAL("--baseline")) break; baseline = v; }
         else if (cli_is_opt(a, "--changed-since")) { if (!VAL("--changed-since")) break; changed = v; }
         else if (cli_is_opt(a, "--config")) { if (!VAL("--config")) break; config = v; }
+        else if (strcmp(a, "--no-config") == 0) no_config = 1;
         else if (cli_is_opt(a, "--exclude")) { if (!VAL("--exclude")) break; CA_VEC_PUSH(excludes, v); }
+        else if (cli_is_opt(a, "--compile-commands")) { if (!VAL("--compile-commands")) break; compile_commands = v; }
         else if (cli_is_opt(a, "--jobs") || cli_is_opt(a, "-j")) {
             if (!VAL(a[1] == 'j' ? "-j" : "--jobs")) break;
             char *end;
             long n = strtol(v, &end, 10);
             if (*end || n < 0 || n > 1024) { fprintf(stderr, "cancelaudit: --jobs needs a number 0..1024\n"); rc = 2; break; }
             jobs = (int)n;
+            jobs_set = 1;
         } else if (cli_is_opt(a, "--max-size")) {
             if (!VAL("--max-size")) break;
             char *end;
@@ -181,7 +225,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
             if (*end || max_size <= 0) { fprintf(stderr, "cancelaudit: --max-size needs a positive number of bytes\n"); rc = 2; break; }
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) quiet = 1;
         else if (strcmp(a, "--no-progress") == 0) no_progress = 1;
-        else if (strcmp(a, "--no-cache") == 0) { /* every scan is full until incremental reuse lands */ }
+        else if (strcmp(a, "--no-cache") == 0) no_cache = 1;
         else if (strcmp(a, "--") == 0) { for (i++; i < argc; i++) CA_VEC_PUSH(paths, argv[i]); }
         else if (a[0] == '-' && a[1]) { fprintf(stderr, "cancelaudit: unknown option '%s' (try --help)\n", a); rc = 2; break; }
         else CA_VEC_PUSH(paths, a);
@@ -207,21 +251,43 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         rc = 2;
         goto done;
     }
-    if (config) {
-        if (access(config, R_OK) != 0) {
-            fprintf(stderr, "cancelaudit: --config %s: %s\n", config, strerror(errno));
+    if (config && no_config) {
+        fprintf(stderr, "cancelaudit: --config and --no-config exclude each other\n");
+        rc = 2;
+        goto done;
+    }
+    if (!no_config) {
+        char *cfgerr = NULL;
+        int cr = config ? ca_config_load(config, &cfg, &cfgerr)
+                        : ca_config_discover(paths.n ? paths.v[0] : NULL, &cfg, &cfgerr);
+        if (cr != 0) {
+            /* "cancelaudit: FILE:LINE: what", like every usage error */
+            fprintf(stderr, "cancelaudit: %s\n", cfgerr ? cfgerr : "invalid configuration");
+            free(cfgerr);
             rc = 2;
             goto done;
         }
     }
     char *cerr = NULL;
-    ca_catalog *cat = ca_catalog_builtin(&cerr);
+    const ca_catalog *cat = ca_catalog_builtin(&cerr);
     if (!cat) {
         fprintf(stderr, "cancelaudit: internal error: %s\n", cerr ? cerr : "catalog");
         free(cerr);
         rc = 3;
         goto done;
     }
+    own_cat = ca_config_catalog(&cfg, cat);
+    if (own_cat) cat = own_cat;
+    /* The command line wins: --select replaces the file's selection (and its
+     * ignores, unless the file only ignores: those carry over, as in ruff);
+     * --ignore and --exclude add to the file's; --strict, --jobs and
+     * --max-size override it. */
+    const char *eff_select = select ? select : cfg.select;
+    eff_ignore = join_lists(!select || !cfg.select ? cfg.ignore : NULL, ignore);
+    int eff_strict = strict || cfg.strict == 1;
+    int eff_jobs = jobs_set ? jobs : cfg.jobs >= 0 ? cfg.jobs : 0;
+    long long eff_max_size = max_size > 0 ? max_size : (long long)cfg.max_size;
+    for (size_t k = 0; k < cfg.nexcludes; k++) CA_VEC_PUSH(excludes, (const char *)cfg.excludes[k]);
     char **base_fps = NULL;
     size_t nbase = 0;
     if (baseline && (rc = load_baseline(baseline, &base_fps, &nbase)) != 0) goto done;
@@ -245,7 +311,25 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     res.scan.root = ca_xstrdup(cwd);
     res.scan.git_rev = ca_git_rev(paths.n ? paths.v[0] : ".");
     res.scan.version = ca_xstrdup(ca_version);
-    res.scan.args = join_args(argc, argv);
+    ca_scan_opts so;
+    memset(&so, 0, sizeof(so));
+    const char *dot = ".";
+    so.paths = paths.n ? paths.v : &dot;
+    so.npaths = paths.n ? paths.n : 1;
+    so.excludes = excludes.v;
+    so.nexcludes = excludes.n;
+    so.jobs = eff_jobs;
+    so.select = eff_select;
+    so.ignore = eff_ignore;
+    so.strict = eff_strict;
+    so.max_size = eff_max_size;
+    so.cat = cat;
+    so.maps = cfg.maps;
+    so.nmaps = cfg.nmaps;
+    so.compile_commands = compile_commands;
+    so.quiet = quiet;
+    so.progress = !no_progress && !quiet && isatty(2);
+    res.scan.args = join_args(argc, argv, &cfg, effective_digest(&so));
     if (!no_db && !baseline_mode) {
         if (store_open(db, &st, &err) != 0 || store_begin_scan(st, &res.scan, &err) != 0) {
             fprintf(stderr, "cancelaudit: database %s: %s\n", db, err ? err : "cannot open");
@@ -261,21 +345,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         ca_iso_now(ts, sizeof(ts));
         res.scan.started = ca_xstrdup(ts);
     }
-    ca_scan_opts so;
-    memset(&so, 0, sizeof(so));
-    const char *dot = ".";
-    so.paths = paths.n ? paths.v : &dot;
-    so.npaths = paths.n ? paths.n : 1;
-    so.excludes = excludes.v;
-    so.nexcludes = excludes.n;
-    so.jobs = jobs;
-    so.select = select;
-    so.ignore = ignore;
-    so.strict = strict;
-    so.max_size = max_size;
-    so.cat = cat;
-    so.quiet = quiet;
-    so.progress = !no_progress && !quiet && isatty(2);
+    so.cache = no_cache ? NULL : st; /* unchanged files reuse the last scan's results (DESIGN §9) */
     int src = ca_scan_run(&so, &res, &err);
     if (src != 0) {
         fprintf(stderr, "cancelaudit: %s\n", err ? err : "scan failed");
@@ -350,6 +420,9 @@ done_base:
 done:
     CA_VEC_FREE(paths);
     CA_VEC_FREE(excludes);
+    free(eff_ignore);
+    ca_catalog_free(own_cat);
+    ca_config_free(&cfg);
     return rc;
 }
 

@@ -461,7 +461,9 @@ static void push_reg(eng *E, reg_kind k, const ir_node *n, const ir_handler *h)
 
 static void pop_reg(eng *E) { E->nregs--; }
 
-static void apply_call(eng *E, uint8_t *s, const ir_node *n)
+/* Applies the call's ownership effects; returns 1 when the call itself is a
+ * checkpoint: it runs (CALL_RUNS_CALLEE) a resolved callee that reaches one. */
+static int apply_call(eng *E, uint8_t *s, const ir_node *n)
 {
     const eng_summary *sum = NULL;
     int off = 0;
@@ -503,6 +505,7 @@ static void apply_call(eng *E, uint8_t *s, const ir_node *n)
         }
         if (n->flags & (CALL_NAME_RELEASES | CALL_NAME_REGISTERS)) kill(E, s, v);
     }
+    return callee && sum && sum->has_checkpoint && (n->flags & CALL_RUNS_CALLEE) && !callee->is_async;
 }
 
 static int try_exempt_from_swallow(eng *E, const ir_block *b, int *ncp)
@@ -734,7 +737,10 @@ static void walk_node(eng *E, const ir_node *n, uint8_t *s)
         note_exc(E, s);
         break;
     case IR_CALL:
-        apply_call(E, s, n);
+        if (apply_call(E, s, n)) {
+            checkpoint(E, s, n, n->site, NULL, 0);
+            note_exc(E, s);
+        }
         break;
     case IR_REMOTE: {
         eng_obs *o = obs_new(E, OBS_REMOTE);
@@ -926,4 +932,75 @@ void eng_summarize(const ir_func *f, eng_summary *out)
     rel_build(&c.rel, f);
     sum_block(&c, &f->body);
     rel_free(&c.rel);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Summaries through calls (C): a function that runs a callee reaching a     */
+/* checkpoint reaches one too; handing a parameter to a callee that releases */
+/* or takes it releases or takes it.                                         */
+
+typedef struct upd_ctx {
+    const ir_module *m;
+    const ir_func *f;
+    const eng_resolver *r;
+    rel rel;
+    int seen_cp;
+    eng_summary *out;
+} upd_ctx;
+
+static void upd_mark(upd_ctx *c, int x, int take)
+{
+    for (int p = 0; p < c->f->nparams && p < 64; p++) {
+        if (!covers(&c->rel, x, p)) continue;
+        uint64_t bit = 1ull << p;
+        if (!take) c->out->releases |= bit;
+        else if (!c->seen_cp) c->out->takes_early |= bit;
+        else c->out->takes_late |= bit;
+    }
+}
+
+static void upd_block(upd_ctx *c, const ir_block *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_CHECKPOINT) c->seen_cp = 1;
+        if (n->kind == IR_CALL && (n->flags & CALL_RUNS_CALLEE) && c->r && c->r->resolve) {
+            const eng_summary *sum = NULL;
+            int off = 0;
+            const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off);
+            if (callee && sum && callee != c->f) {
+                for (int k = 0; k < n->nvars; k++) {
+                    int p = k + off;
+                    if (n->vars[k] < 0 || p >= 64 || (n->kwnames && n->kwnames[k])) continue;
+                    uint64_t bit = 1ull << p;
+                    if (sum->releases & bit) upd_mark(c, n->vars[k], 0);
+                    else if ((sum->takes_early | sum->takes_late) & bit) upd_mark(c, n->vars[k], 1);
+                }
+                if (sum->has_checkpoint && !callee->is_async) {
+                    c->seen_cp = 1;
+                    c->out->has_checkpoint = 1;
+                }
+            }
+        }
+        upd_block(c, &n->c);
+        upd_block(c, &n->a);
+        for (int k = 0; k < n->nbranches; k++) upd_block(c, &n->branches[k]);
+        for (int k = 0; k < n->nhandlers; k++) upd_block(c, &n->handlers[k].body);
+        upd_block(c, &n->b);
+    }
+}
+
+int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io)
+{
+    eng_summary before = *io;
+    upd_ctx c;
+    memset(&c, 0, sizeof(c));
+    c.m = m;
+    c.f = f;
+    c.r = r;
+    c.out = io;
+    rel_build(&c.rel, f);
+    upd_block(&c, &f->body);
+    rel_free(&c.rel);
+    return memcmp(&before, io, sizeof(before)) != 0;
 }

@@ -47,6 +47,12 @@ typedef struct eng_resolver {
                               const eng_summary **summary, int *param_offset);
 } eng_resolver;
 
+/* Fold in what the function's CALL_RUNS_CALLEE calls do (their callees'
+ * current summaries, through r): a callee that reaches a checkpoint, or that
+ * releases or takes a parameter handed to it. Returns 1 when *io changed;
+ * the scan driver repeats it over all functions until nothing changes. */
+int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io);
+
 typedef enum eng_obs_kind {
     OBS_WINDOW,        /* a value live across a checkpoint, unprotected */
     OBS_REMOTE,        /* an awaited remote create */

@@ -87,6 +87,10 @@ typedef enum ir_kind {
 #define CALL_NAME_RELEASES  0x04u /* the callee's name says it releases (release-word) */
 #define CALL_NAME_REGISTERS 0x08u /* the callee's name says it registers (register-word) */
 #define CALL_ON_SELF      0x10u /* self.m(...) / cls.m(...): resolve within the class */
+#define CALL_RUNS_CALLEE  0x20u /* C: runs the callee to completion on this thread, so a callee that
+                                   reaches a checkpoint makes this call one */
+#define CALL_ASYNC_CANCEL 0x40u /* C: made while asynchronous cancellation is enabled and not
+                                   async-cancel-safe; ref = the call that enabled it */
 /* IR_IF */
 #define IF_HAS_ELSE       0x01u
 /* IR_LOOP */
@@ -128,7 +132,7 @@ struct ir_node {
     int var, var2;
     const char *text;        /* see ir_kind */
     const char *rkind;       /* resource kind (IR_ACQUIRE) */
-    ir_node *ref;            /* IR_ADOPT: the WITH node */
+    ir_node *ref;            /* IR_ADOPT: the WITH node; IR_CALL with CALL_ASYNC_CANCEL: the enabling call */
     int *vars;               /* IR_CHECKPOINT: pass-cancel tasks; IR_CALL: argument variables */
     const char **kwnames;    /* IR_CALL: keyword of each argument, NULL when positional */
     int nvars;
@@ -184,6 +188,8 @@ typedef struct ir_module {
     int parse_errors;        /* ERROR/MISSING nodes */
     int first_error_line;
     char *diagnostic;        /* heap; NULL or a per-file message (e.g. nesting too deep) */
+    const char *language;    /* NULL: Python; "c": the C frontend (its rules are CAN5xx) */
+    int cancels_threads;     /* C: the file calls pthread_cancel (catalog c-thread-cancel) */
 } ir_module;
 
 /* Construction helpers for frontends. */

@@ -79,15 +79,17 @@ void ca_results_free(ca_results *r)
 {
     ca_scan_meta *m = &r->scan;
     free(m->started); free(m->finished); free(m->root); free(m->git_rev);
-    free(m->version); free(m->args); free(m->status);
+    free(m->version); free(m->args); free(m->status); free(m->cache_key);
     for (size_t i = 0; i < r->nfiles; i++) {
         ca_file_rec *f = &r->files[i];
         free(f->path); free(f->hash); free(f->diagnostic); free(f->backend); free(f->language);
+        free(f->deps);
     }
     free(r->files);
     for (size_t i = 0; i < r->nfunctions; i++) {
         ca_function_rec *f = &r->functions[i];
         free(f->path); free(f->qualname); free(f->name); free(f->class_name); free(f->backend);
+        free(f->facts);
     }
     free(r->functions);
     for (size_t i = 0; i < r->nfindings; i++) ca_finding_free(&r->findings[i]);

@@ -65,6 +65,8 @@ typedef struct ca_file_rec {
     char *diagnostic;    /* NULL, or a one-line message for stderr and the store */
     char *backend;
     char *language;      /* "python" or "c" */
+    char *deps;          /* incremental cache: what the file's analysis read from other files
+                          * (scan.c's format); NULL when not recorded */
 } ca_file_rec;
 
 typedef struct ca_function_rec {
@@ -75,6 +77,9 @@ typedef struct ca_function_rec {
     int line, end_line;
     int is_async;
     char *backend;
+    int ordinal;         /* position among its file's functions, in lowering order */
+    char *facts;         /* incremental cache: summary and matrix facts (scan.c's format); NULL when
+                          * not recorded */
 } ca_function_rec;
 
 /* One matrix cell (DESIGN §4). */
@@ -99,6 +104,8 @@ typedef struct ca_scan_meta {
     char *version;
     char *args;          /* the command line, space-joined */
     char *status;        /* "running" | "complete" | "partial" */
+    char *cache_key;     /* digest of everything besides the files that results depend on (tool
+                          * build, catalog, options); a rescan reuses only a scan with the same key */
     int files_scanned;   /* analysed + cached */
     int files_skipped;   /* prefilter */
     int errors;          /* files with a diagnostic that kept them from analysis */

@@ -79,6 +79,12 @@ ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *r
 
 void rules_run(rule_ctx *ctx)
 {
+    /* a module is read by its own language's rules: pthread cancellation
+     * windows are CAN5xx, never CAN1xx */
+    if (ctx->m->language && strcmp(ctx->m->language, "c") == 0) {
+        rule_c(ctx);
+        return;
+    }
     rule_window(ctx);
     rule_remote(ctx);
     rule_executor(ctx);

@@ -20,6 +20,7 @@ typedef struct rule_ctx {
     const char *backend;
     const char *select, *ignore;
     int strict;
+    int c_active;    /* C modules: thread cancellation is in scope (pthread_cancel seen, or forced) */
     /* output */
     ca_finding *out;
     size_t nout, cap;
@@ -43,5 +44,6 @@ void rule_remote(rule_ctx *ctx);   /* CAN201, CAN202 */
 void rule_executor(rule_ctx *ctx); /* CAN203 */
 void rule_cleanup(rule_ctx *ctx);  /* CAN302 */
 void rule_swallow(rule_ctx *ctx);  /* CAN401 */
+void rule_c(rule_ctx *ctx);        /* CAN501, CAN502, CAN503 (C modules only) */
 
 #endif

@@ -1,17 +1,45 @@
 /*
  * scan.c — the pipeline driver (scan.h).
  *
- * Phase 1 (parallel): read, prefilter, depth pre-scan, parse and lower each
- * file; the tree is freed inside py_lower, the source right after.
- * Phase 2: summaries of every function and the name index for calls.
- * Phase 3 (parallel): the engine and the rules per function.
- * Phase 4: the coverage matrix.
- * Output order does not depend on the number of workers: results are kept
- * per file and sorted at the end.
+ * Phase 1 (parallel): per file, reuse its results from the base scan
+ * (below) or read, prefilter, depth pre-scan, parse and lower it; the tree
+ * is freed inside py_lower, the source right after, and the summaries are
+ * built while the IR is at hand.
+ * Phase 2: the function table and the name index for cross-file calls;
+ * reused files are checked against it (below).
+ * Phase 3 (parallel): the engine and the rules per function of every
+ * lowered file.
+ * Phase 4: the coverage matrix, from the facts of every function.
+ * Output does not depend on the number of workers: results are kept per
+ * file, in discovery order, and sorted at the end.
+ *
+ * Incremental rescans (DESIGN §9). The base is the newest complete scan in
+ * the database with this scan's cache key: the same build of the tool, the
+ * same catalog, rule selection, size limit, backend mapping and working
+ * directory. A file's stored results are reused when
+ *   - its content is unchanged: its size and mtime_ns equal the base's
+ *     record and the mtime is older than the base scan's start (then the
+ *     file is not even read), or its content hash equals the base's;
+ *   - its backend is unchanged (findings carry it);
+ *   - what its analysis read from other files is unchanged. The engine sees
+ *     other files only through resolve(), when a call names a module-level
+ *     function the file does not define. The file's `deps` record lists
+ *     those names with a digest of what each resolved to (file, position,
+ *     summary, parameters); the digest is recomputed against this scan's
+ *     function table, and a file whose digest differs is lowered and
+ *     analysed afresh. Re-lowering an unchanged file does not change the
+ *     table, so one pass settles it; the loop only matters when a file
+ *     changes while it is being scanned.
+ * Per function the store keeps what the rest of a scan needs without the IR
+ * (`facts`, cache.h): the summary and parameters that callers apply, and
+ * the protections, windows and callees the matrix reads. A reused file adds
+ * stub functions (names, parameters, summaries) to the table, and its
+ * stored findings and facts to the output; it costs a stat and no parse.
  */
 #include "scan.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,6 +47,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "c_frontend.h"
+#include "cache.h"
 #include "discover.h"
 #include "engine.h"
 #include "matrix.h"
@@ -28,8 +58,21 @@
 typedef struct file_job {
     ca_disc_file *df;
     ca_file_rec rec;
-    ir_module m;
-    int lowered;
+    ir_module m;          /* the file's IR (lowered) or stub functions (reused) */
+    int lowered;          /* m holds IR for phase 3 */
+    int reused;           /* rec, findings and facts come from the base scan */
+    eng_summary *sums;    /* per function of m */
+    ca_facts *facts;      /* reused: per function of m */
+    /* reused: the names the file resolved across files, and their digest */
+    const char **deps;
+    size_t ndeps;
+    uint64_t deps_digest;
+    /* the base scan's rows for this path; base NULL when there are none */
+    const ca_file_rec *base;
+    ca_function_rec *base_fns;  /* by ordinal */
+    size_t nbase_fns;
+    ca_finding *base_finds;
+    size_t nbase_finds;
     /* phase 3 output */
     ca_finding *findings;
     size_t nfindings;
@@ -37,6 +80,7 @@ typedef struct file_job {
 
 typedef struct fn_ref {
     int file;
+    int ordinal;          /* index in its module */
     ir_func *f;
     eng_summary sum;
     unsigned protections;
@@ -49,41 +93,191 @@ typedef struct scan_state {
     const ca_scan_opts *o;
     file_job *jobs;
     size_t njobs;
+    /* the jobs phase 1 works on */
+    size_t *order;
+    size_t norder;
     atomic_size_t next;
     atomic_size_t done;
+    atomic_uint_fast64_t done_bytes; /* of files done, by discovery's sizes: the ETA's measure */
+    uint64_t total_bytes;
     fn_ref *fns;
     size_t nfns;
     /* module-level functions sorted by name for cross-file calls */
     size_t *by_name;
     size_t nby_name;
     ca_backend_cache *backends;
+    /* the base scan of an incremental rescan (rows reused are moved out) */
+    ca_results base;
+    int64_t base_started_ns;
     pthread_mutex_t err_lock;
-    double t0;
+    double t0, last_draw;
+    int redo;             /* phase 1 runs again on files whose reuse failed */
+    c_project *cproj;     /* compile flags of the C files (NULL: no C file) */
+    int c_active;         /* CAN5xx apply: pthread_cancel called, or forced */
 } scan_state;
 
 static void diag(scan_state *S, const char *path, const char *msg)
 {
     if (S->o->quiet) return;
-    pthread_mutex_lock(&S->err_lock);
-    if (S->o->progress) fputs("\r\033[K", stderr);
     fprintf(stderr, "cancelaudit: %s: %s\n", path, msg);
-    pthread_mutex_unlock(&S->err_lock);
 }
 
+/* At most ten redraws a second: a terminal that scrolls is slower than a
+ * scan. Files go largest first, so the ETA counts bytes, not files. */
 static void progress(scan_state *S)
 {
-    if (!S->o->progress) return;
+    if (!S->o->progress || S->redo) return;
     size_t d = atomic_load(&S->done), n = S->njobs;
-    if (d % 16 != 0 && d != n) return;
-    double el = ca_now_monotonic() - S->t0;
-    double rate = el > 0 ? (double)d / el : 0;
-    double eta = rate > 0 ? (double)(n - d) / rate : 0;
+    uint64_t db = atomic_load(&S->done_bytes);
+    double now = ca_now_monotonic();
     pthread_mutex_lock(&S->err_lock);
-    fprintf(stderr, "\r\033[K[%zu/%zu] files, %.0f files/s, ETA %.0fs", d, n, rate, eta);
+    if (d == n || now - S->last_draw >= 0.1) {
+        S->last_draw = now;
+        double el = now - S->t0;
+        double rate = el > 0 ? (double)d / el : 0;
+        double eta = db > 0 ? el * (double)(S->total_bytes - db) / (double)db : 0;
+        fprintf(stderr, "\r\033[K[%zu/%zu] files, %.0f files/s, ETA %.0fs", d, n, rate, eta);
+    }
     pthread_mutex_unlock(&S->err_lock);
 }
 
-static void lower_one(scan_state *S, py_frontend *fe, file_job *j)
+/* ------------------------------------------------------------------------ */
+/* Reuse of the base scan's results.                                        */
+
+/* Rows the base scan holds for job j's path, if any are reusable at all. */
+static void attach_base(scan_state *S, file_job *j)
+{
+    ca_results *b = &S->base;
+    const char *path = j->df->path;
+    size_t lo = 0, hi = b->nfiles;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(b->files[mid].path, path) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo >= b->nfiles || strcmp(b->files[lo].path, path) != 0) return;
+    const ca_file_rec *r = &b->files[lo];
+    if (!r->hash || !r->language || strcmp(r->language, "python") != 0) return;
+    if (r->status == CA_FILE_SKIPPED) {
+        j->base = r;
+        return;
+    }
+    if ((r->status != CA_FILE_ANALYZED && r->status != CA_FILE_CACHED) || !r->deps || !r->backend) return;
+    lo = 0, hi = b->nfunctions;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(b->functions[mid].path, path) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    size_t end = lo;
+    while (end < b->nfunctions && strcmp(b->functions[end].path, path) == 0) end++;
+    j->base_fns = b->functions + lo;
+    j->nbase_fns = end - lo;
+    lo = 0, hi = b->nfindings;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(b->findings[mid].path, path) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    end = lo;
+    while (end < b->nfindings && strcmp(b->findings[end].path, path) == 0) end++;
+    j->base_finds = b->findings + lo;
+    j->nbase_finds = end - lo;
+    j->base = r;
+}
+
+/* Stub functions for a reused file, from the base's function rows: what
+ * the function table, the resolver and the matrix read of a function. */
+static int build_stubs(file_job *j)
+{
+    ir_module *m = &j->m;
+    memset(m, 0, sizeof(*m));
+    m->path = j->df->path;
+    if (ca_deps_decode(j->base->deps, &j->deps_digest, &j->deps, &j->ndeps, &m->arena) != 0) goto fail;
+    j->facts = ca_xcalloc(j->nbase_fns + 1, sizeof(ca_facts));
+    j->sums = ca_xcalloc(j->nbase_fns + 1, sizeof(eng_summary));
+    for (size_t k = 0; k < j->nbase_fns; k++) {
+        const ca_function_rec *r = &j->base_fns[k];
+        ca_facts *fa = &j->facts[k];
+        if (r->ordinal != (int)k || !r->name || !r->qualname) goto fail;
+        if (ca_facts_decode(r->facts, fa, &m->arena) != 0) goto fail;
+        ir_func *f = ir_func_new(m);
+        f->name = ca_arena_strdup(&m->arena, r->name);
+        f->qualname = ca_arena_strdup(&m->arena, r->qualname);
+        f->class_name = r->class_name ? ca_arena_strdup(&m->arena, r->class_name) : NULL;
+        f->site.line = r->line;
+        f->site.end_line = r->end_line;
+        f->is_async = r->is_async;
+        f->is_method = fa->is_method;
+        f->nparams = f->nvars = f->cap_vars = fa->nparams;
+        f->vars = ca_arena_alloc(&m->arena, sizeof(ir_var) * ((size_t)fa->nparams + 1));
+        for (int q = 0; q < fa->nparams; q++) {
+            f->vars[q].name = fa->params[q];
+            f->vars[q].flags = VAR_PARAM | (q == 0 && fa->is_method ? VAR_SELF : 0);
+            f->vars[q].first_cancel = UINT32_MAX;
+        }
+        j->sums[k] = fa->sum;
+    }
+    return 1;
+fail:
+    ir_module_free(m);
+    free(j->facts);
+    free(j->sums);
+    j->facts = NULL;
+    j->sums = NULL;
+    j->deps = NULL;
+    j->ndeps = 0;
+    return 0;
+}
+
+/* Take the base's results for j if its backend is unchanged. */
+static int reuse(file_job *j)
+{
+    const ca_file_rec *b = j->base;
+    ca_file_rec *r = &j->rec;
+    if (b->status != CA_FILE_SKIPPED) {
+        if (strcmp(b->backend, r->backend) != 0 || !build_stubs(j)) return 0;
+        r->status = CA_FILE_CACHED;
+        r->deps = ca_xstrdup(b->deps);
+        r->parse_errors = b->parse_errors;
+        r->diagnostic = b->diagnostic ? ca_xstrdup(b->diagnostic) : NULL;
+    } else {
+        r->status = CA_FILE_SKIPPED;
+    }
+    if (!r->hash) r->hash = ca_xstrdup(b->hash);
+    j->reused = 1;
+    return 1;
+}
+
+/* Forget a reuse that failed its dependency check: the file is lowered. */
+static void unreuse(file_job *j)
+{
+    ca_file_rec *r = &j->rec;
+    free(r->path);
+    free(r->hash);
+    free(r->diagnostic);
+    free(r->backend);
+    free(r->language);
+    free(r->deps);
+    memset(r, 0, sizeof(*r));
+    ir_module_free(&j->m);
+    free(j->facts);
+    free(j->sums);
+    j->facts = NULL;
+    j->sums = NULL;
+    j->deps = NULL;
+    j->ndeps = 0;
+    j->reused = 0;
+    j->base = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Phase 1.                                                                 */
+
+/* Fills j->rec (and j->m when the file is lowered). A per-file problem goes
+ * into rec.diagnostic; collect() prints them all, in path order, so stderr
+ * reads the same for any number of workers. */
+static void lower_one(scan_state *S, py_frontend *fe, c_frontend *cfe, file_job *j)
 {
     ca_disc_file *df = j->df;
     ca_file_rec *r = &j->rec;
@@ -95,48 +289,54 @@ static void lower_one(scan_state *S, py_frontend *fe, file_job *j)
     if (df->diagnostic || !df->language) {
         r->status = CA_FILE_ERROR;
         r->diagnostic = ca_xstrdup(df->diagnostic ? df->diagnostic : "not a file");
-        diag(S, df->path, r->diagnostic);
         return;
     }
-    if (strcmp(df->language, "python") != 0) {
+    int is_c = strcmp(df->language, "c") == 0;
+    if (strcmp(df->language, "python") != 0 && !is_c) {
         r->status = CA_FILE_SKIPPED;
         return;
     }
+    /* as git's index does: same size and mtime, and the mtime older than
+     * the base scan's start (so not written during it), is the same file */
+    if (j->base && j->base->size == df->size && j->base->mtime_ns == df->mtime_ns &&
+        df->mtime_ns < S->base_started_ns && reuse(j))
+        return;
     char *src = NULL;
     size_t len = 0;
     int e = ca_read_file(df->path, &src, &len);
     if (e) {
         r->status = CA_FILE_ERROR;
         r->diagnostic = e == EINVAL ? ca_xstrdup("not a regular file") : ca_xasprintf("cannot read: %s", strerror(e));
-        diag(S, df->path, r->diagnostic);
         return;
     }
     char hex[17];
-    ca_hash_hex(ca_hash64(src, len, CA_HASH_SEED), hex);
+    ca_hash_hex(ca_content_hash(src, len), hex);
     r->hash = ca_xstrdup(hex);
     r->size = (int64_t)len;
-    if (S->o->max_size > 0 && (int64_t)len > S->o->max_size) {
-        r->status = CA_FILE_ERROR;
-        r->diagnostic = ca_xasprintf("file too large (%zu bytes > limit %lld)", len, (long long)S->o->max_size);
-        diag(S, df->path, r->diagnostic);
+    if (j->base && j->base->size == (int64_t)len && strcmp(j->base->hash, hex) == 0 && reuse(j)) {
         free(src);
         return;
     }
-    if (!ca_prefilter_async(src, len)) {
+    if (S->o->max_size > 0 && (int64_t)len > S->o->max_size) {
+        r->status = CA_FILE_ERROR;
+        r->diagnostic = ca_xasprintf("file too large (%zu bytes > limit %lld)", len, (long long)S->o->max_size);
+        free(src);
+        return;
+    }
+    if (is_c ? !c_prefilter(df->path, src, len) : !ca_prefilter_async(src, len)) {
         r->status = CA_FILE_SKIPPED;
         free(src);
         return;
     }
-    int depth = ca_bracket_depth(src, len, CA_MAX_BRACKET_DEPTH);
+    int depth = is_c ? 0 : ca_bracket_depth(src, len, CA_MAX_BRACKET_DEPTH);
     if (depth > CA_MAX_BRACKET_DEPTH) {
         r->status = CA_FILE_ERROR;
         r->diagnostic = ca_xasprintf("brackets nested deeper than %d levels; not parsed", CA_MAX_BRACKET_DEPTH);
-        diag(S, df->path, r->diagnostic);
         free(src);
         return;
     }
     double t = ca_now_monotonic();
-    int rc = py_lower(fe, df->path, src, len, &j->m);
+    int rc = is_c ? c_lower(cfe, df->path, src, len, &j->m) : py_lower(fe, df->path, src, len, &j->m);
     r->parse_ms = (ca_now_monotonic() - t) * 1000.0;
     j->m.src = NULL;
     free(src);
@@ -144,20 +344,19 @@ static void lower_one(scan_state *S, py_frontend *fe, file_job *j)
     if (rc != 0) {
         r->status = CA_FILE_ERROR;
         r->diagnostic = ca_xstrdup(j->m.diagnostic ? j->m.diagnostic : "could not be parsed");
-        diag(S, df->path, r->diagnostic);
         return;
     }
     r->status = CA_FILE_ANALYZED;
     j->lowered = 1;
-    if (j->m.parse_errors) {
+    j->sums = ca_xcalloc((size_t)j->m.nfuncs + 1, sizeof(eng_summary));
+    for (int k = 0; k < j->m.nfuncs; k++) eng_summarize(j->m.funcs[k], &j->sums[k]);
+    if (j->m.parse_errors && !is_c) {
         char *msg = ca_xasprintf("syntax error at line %d (%d error node%s); analysed where it parsed%s%s",
                                  j->m.first_error_line, j->m.parse_errors, j->m.parse_errors == 1 ? "" : "s",
                                  j->m.diagnostic ? "; " : "", j->m.diagnostic ? j->m.diagnostic : "");
         r->diagnostic = msg;
-        diag(S, df->path, msg);
     } else if (j->m.diagnostic) {
         r->diagnostic = ca_xstrdup(j->m.diagnostic);
-        diag(S, df->path, r->diagnostic);
     }
 }
 
@@ -165,18 +364,34 @@ static void *phase1(void *arg)
 {
     scan_state *S = arg;
     py_frontend *fe = py_frontend_new(S->o->cat);
+    c_frontend *cfe = c_frontend_new(S->o->cat, S->cproj); /* loads libclang only when used */
     for (;;) {
         size_t i = atomic_fetch_add(&S->next, 1);
-        if (i >= S->njobs) break;
-        lower_one(S, fe, &S->jobs[i]);
+        if (i >= S->norder) break;
+        file_job *j = &S->jobs[S->order[i]];
+        lower_one(S, fe, cfe, j);
+        atomic_fetch_add(&S->done_bytes, j->df->size > 0 ? (uint64_t)j->df->size : 0);
         atomic_fetch_add(&S->done, 1);
         progress(S);
     }
+    c_frontend_free(cfe);
     py_frontend_free(fe);
     return NULL;
 }
 
+/* qsort has no context argument; the order is sorted on one thread. */
+static const ca_disc_file *sort_files;
+
+static int cmp_larger_first(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int64_t sx = sort_files[x].size, sy = sort_files[y].size;
+    if (sx != sy) return sx > sy ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
 /* ------------------------------------------------------------------------ */
+/* Phase 2: the function table, and resolving calls across files.          */
 
 static const char *last_part(const char *s)
 {
@@ -184,27 +399,107 @@ static const char *last_part(const char *s)
     return p ? p + 1 : s;
 }
 
-static int cmp_by_name(const void *a, const void *b, void *ctx);
+/* qsort has no context argument; the table is sorted on one thread. */
+static const scan_state *sort_ctx;
 
-static scan_state *sort_ctx;
-static int cmp_idx(const void *a, const void *b)
+static int cmp_by_name(const void *a, const void *b)
 {
-    return cmp_by_name(a, b, sort_ctx);
-}
-
-static int cmp_by_name(const void *a, const void *b, void *ctx)
-{
-    scan_state *S = ctx;
+    const scan_state *S = sort_ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     int c = strcmp(S->fns[x].f->name, S->fns[y].f->name);
     if (c) return c;
     return x < y ? -1 : x > y;
 }
 
+static void build_table(scan_state *S)
+{
+    free(S->fns);
+    free(S->by_name);
+    size_t nf = 0;
+    for (size_t i = 0; i < S->njobs; i++) nf += (size_t)S->jobs[i].m.nfuncs;
+    S->fns = ca_xcalloc(nf + 1, sizeof(fn_ref));
+    S->by_name = ca_xmalloc(sizeof(size_t) * (nf + 1));
+    S->nfns = S->nby_name = 0;
+    for (size_t i = 0; i < S->njobs; i++)
+        for (int k = 0; k < S->jobs[i].m.nfuncs; k++) {
+            ir_func *f = S->jobs[i].m.funcs[k];
+            f->id = (int)S->nfns;
+            fn_ref *r = &S->fns[S->nfns++];
+            r->file = (int)i;
+            r->ordinal = k;
+            r->f = f;
+            r->sum = S->jobs[i].sums[k];
+            if (!f->class_name && !strstr(f->qualname, "<locals>")) S->by_name[S->nby_name++] = (size_t)f->id;
+        }
+    sort_ctx = S;
+    qsort(S->by_name, S->nby_name, sizeof(size_t), cmp_by_name);
+}
+
+static int same_language(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* The one module-level function of the scan named `name` in modules of
+ * `language` (NULL: Python), or NULL (none, or several). */
+static const fn_ref *lookup_global(const scan_state *S, const char *name, const char *language)
+{
+    size_t lo = 0, hi = S->nby_name;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(S->fns[S->by_name[mid]].f->name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    const fn_ref *hit = NULL;
+    for (; lo < S->nby_name && strcmp(S->fns[S->by_name[lo]].f->name, name) == 0; lo++) {
+        const fn_ref *r = &S->fns[S->by_name[lo]];
+        if (!same_language(S->jobs[r->file].m.language, language)) continue;
+        if (hit) return NULL;
+        hit = r;
+    }
+    return hit;
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    return s ? ca_hash64(s, strlen(s) + 1, h) : ca_hash64("\001", 1, h);
+}
+
+static uint64_t hash_u64(uint64_t h, uint64_t v) { return ca_hash64(&v, sizeof(v), h); }
+
+/* What the names resolve to across files: everything of the target that
+ * resolve() hands the engine (summary, parameters) and the matrix (file and
+ * position). Names in the order given. */
+static uint64_t deps_digest(const scan_state *S, const char *const *names, size_t n)
+{
+    uint64_t h = CA_HASH_SEED;
+    for (size_t i = 0; i < n; i++) {
+        h = hash_str(h, names[i]);
+        const fn_ref *r = lookup_global(S, names[i], NULL);
+        if (!r) {
+            h = hash_u64(h, 0);
+            continue;
+        }
+        h = hash_u64(h, 1);
+        h = hash_str(h, S->jobs[r->file].df->path);
+        h = hash_u64(h, (uint64_t)r->ordinal);
+        h = hash_u64(h, r->sum.releases);
+        h = hash_u64(h, r->sum.takes_early);
+        h = hash_u64(h, r->sum.takes_late);
+        h = hash_u64(h, (uint64_t)r->sum.has_checkpoint);
+        h = hash_u64(h, (uint64_t)r->f->nparams);
+        for (int q = 0; q < r->f->nparams; q++) h = hash_str(h, r->f->vars[q].name);
+    }
+    return h;
+}
+
+typedef struct file_ctx {
+    scan_state *S;
+    CA_VEC(const char *) deps; /* names resolved across files (point into the IR) */
+} file_ctx;
+
 static const ir_func *resolve(void *ctx, const ir_module *m, const ir_func *caller, const ir_node *call,
                               const eng_summary **summary, int *off)
 {
-    scan_state *S = ctx;
+    file_ctx *fc = ctx;
+    scan_state *S = fc->S;
     *off = 0;
     if (!call->text) return NULL;
     const char *name = last_part(call->text);
@@ -228,26 +523,72 @@ static const ir_func *resolve(void *ctx, const ir_module *m, const ir_func *call
             return f;
         }
     }
-    size_t lo = 0, hi = S->nby_name;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (strcmp(S->fns[S->by_name[mid]].f->name, name) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    if (lo < S->nby_name && strcmp(S->fns[S->by_name[lo]].f->name, name) == 0 &&
-        (lo + 1 >= S->nby_name || strcmp(S->fns[S->by_name[lo + 1]].f->name, name) != 0)) {
-        fn_ref *r = &S->fns[S->by_name[lo]];
-        *summary = &r->sum;
-        return r->f;
-    }
-    return NULL;
+    CA_VEC_PUSH(fc->deps, name);
+    const fn_ref *r = lookup_global(S, name, m->language);
+    if (!r) return NULL;
+    *summary = &r->sum;
+    return r->f;
 }
+
+/* Reused files whose cross-file lookups now resolve differently go back to
+ * phase 1; returns how many. */
+static size_t check_reused(scan_state *S)
+{
+    S->norder = 0;
+    for (size_t i = 0; i < S->njobs; i++) {
+        file_job *j = &S->jobs[i];
+        if (!j->reused || j->rec.status != CA_FILE_CACHED) continue;
+        if (deps_digest(S, j->deps, j->ndeps) != j->deps_digest) S->order[S->norder++] = i;
+    }
+    /* only now: the table points into the stubs of the files let go */
+    for (size_t k = 0; k < S->norder; k++) unreuse(&S->jobs[S->order[k]]);
+    return S->norder;
+}
+
+/* C: summaries through calls (a wrapper of a wrapper of sleep() reaches a
+ * cancellation point), to a fixed point; and whether CAN5xx apply. */
+static void c_summaries(scan_state *S)
+{
+    int any_c = 0, cancels = 0;
+    for (size_t i = 0; i < S->njobs; i++) {
+        const file_job *j = &S->jobs[i];
+        if (!j->lowered || !same_language(j->m.language, "c")) continue;
+        any_c = 1;
+        cancels |= j->m.cancels_threads;
+    }
+    S->c_active = S->o->c_cancel_scope > 0 || (S->o->c_cancel_scope == 0 && cancels);
+    if (!any_c) return;
+    file_ctx fc;
+    memset(&fc, 0, sizeof(fc));
+    fc.S = S;
+    eng_resolver res = {&fc, resolve};
+    int changed = 1;
+    for (int iter = 0; changed && iter < 64; iter++) {
+        changed = 0;
+        for (size_t i = 0; i < S->nfns; i++) {
+            fn_ref *r = &S->fns[i];
+            const file_job *j = &S->jobs[r->file];
+            if (!j->lowered || !same_language(j->m.language, "c")) continue;
+            changed |= eng_summary_update(&j->m, r->f, &res, &r->sum);
+            fc.deps.n = 0;
+        }
+    }
+    CA_VEC_FREE(fc.deps);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Phase 3.                                                                 */
+
+static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 static void analyse_file(scan_state *S, size_t fi)
 {
     file_job *j = &S->jobs[fi];
     if (!j->lowered) return;
-    eng_resolver res = {S, resolve};
+    file_ctx fc;
+    memset(&fc, 0, sizeof(fc));
+    fc.S = S;
+    eng_resolver res = {&fc, resolve};
     rule_ctx rc;
     memset(&rc, 0, sizeof(rc));
     rc.m = &j->m;
@@ -256,6 +597,7 @@ static void analyse_file(scan_state *S, size_t fi)
     rc.select = S->o->select;
     rc.ignore = S->o->ignore;
     rc.strict = S->o->strict;
+    rc.c_active = S->c_active;
     for (int i = 0; i < j->m.nfuncs; i++) {
         ir_func *f = j->m.funcs[i];
         eng_result er;
@@ -276,6 +618,13 @@ static void analyse_file(scan_state *S, size_t fi)
     }
     j->findings = rc.out;
     j->nfindings = rc.nout;
+    /* sorted and unique, so the record reads the same however calls were ordered */
+    size_t n = 0;
+    if (fc.deps.n) qsort(fc.deps.v, fc.deps.n, sizeof(char *), cmp_cstr);
+    for (size_t i = 0; i < fc.deps.n; i++)
+        if (n == 0 || strcmp(fc.deps.v[n - 1], fc.deps.v[i]) != 0) fc.deps.v[n++] = fc.deps.v[i];
+    j->rec.deps = ca_deps_encode(deps_digest(S, fc.deps.v, n), fc.deps.v, n);
+    CA_VEC_FREE(fc.deps);
 }
 
 static void *phase3(void *arg)
@@ -289,11 +638,11 @@ static void *phase3(void *arg)
     return NULL;
 }
 
-static void run_pool(scan_state *S, void *(*fn)(void *))
+static void run_pool(scan_state *S, void *(*fn)(void *), size_t items)
 {
     int n = S->o->jobs > 0 ? S->o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
-    if ((size_t)n > S->njobs) n = S->njobs ? (int)S->njobs : 1;
+    if ((size_t)n > items) n = items ? (int)items : 1;
     atomic_store(&S->next, 0);
     if (n == 1) {
         fn(S);
@@ -313,81 +662,187 @@ static void run_pool(scan_state *S, void *(*fn)(void *))
     free(th);
 }
 
-int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
+/* ------------------------------------------------------------------------ */
+/* The cache key, and loading the base.                                     */
+
+/* Everything besides the files that a file's results depend on. A new
+ * option that changes analysis results must be hashed here. */
+static char *cache_key(const ca_scan_opts *o)
 {
-    ca_discover_opts dopt;
-    memset(&dopt, 0, sizeof(dopt));
-    dopt.excludes = o->excludes;
-    dopt.nexcludes = o->nexcludes;
-    dopt.max_size = o->max_size;
-    ca_disc_file *files = NULL;
-    size_t nfiles = 0;
-    int rc = ca_discover(o->paths, o->npaths, &dopt, &files, &nfiles, err);
-    if (rc != 0) return 2;
+    uint64_t h = hash_str(CA_HASH_SEED, "cancelaudit scan cache 1");
+    h = hash_str(h, ca_version);
+    h = hash_u64(h, ca_build_id());
+    h = hash_u64(h, o->cat ? (uint64_t)ca_catalog_digest(o->cat) : 0);
+    h = hash_str(h, o->select);
+    h = hash_str(h, o->ignore);
+    h = hash_u64(h, (uint64_t)(o->strict != 0));
+    h = hash_u64(h, (uint64_t)(o->max_size > 0 ? o->max_size : 0));
+    h = hash_str(h, o->compile_commands);
+    h = hash_u64(h, (uint64_t)(int64_t)o->c_cancel_scope);
+    h = hash_u64(h, (uint64_t)o->nmaps);
+    for (size_t i = 0; i < o->nmaps; i++) h = hash_str(hash_str(h, o->maps[i].name), o->maps[i].glob);
+    /* paths are relative to the working directory */
+    char cwd[PATH_MAX];
+    h = hash_str(h, getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+    char hex[17];
+    ca_hash_hex(h, hex);
+    return ca_xstrdup(hex);
+}
 
-    scan_state *S = ca_xcalloc(1, sizeof(*S));
-    S->o = o;
-    S->njobs = nfiles;
-    S->jobs = ca_xcalloc(nfiles + 1, sizeof(file_job));
-    S->backends = ca_backend_cache_new(o->maps, o->nmaps);
-    pthread_mutex_init(&S->err_lock, NULL);
-    S->t0 = ca_now_monotonic();
-    for (size_t i = 0; i < nfiles; i++) S->jobs[i].df = &files[i];
+static int cmp_file_path(const void *a, const void *b)
+{
+    return strcmp(((const ca_file_rec *)a)->path, ((const ca_file_rec *)b)->path);
+}
 
-    run_pool(S, phase1);
-    if (o->progress) fputs("\r\033[K", stderr);
+static int cmp_fn_ordinal(const void *a, const void *b)
+{
+    const ca_function_rec *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    if (c) return c;
+    return x->ordinal < y->ordinal ? -1 : x->ordinal > y->ordinal;
+}
 
-    /* phase 2: index and summaries */
-    size_t nf = 0;
-    for (size_t i = 0; i < nfiles; i++) nf += (size_t)S->jobs[i].m.nfuncs;
-    S->fns = ca_xcalloc(nf + 1, sizeof(fn_ref));
-    S->by_name = ca_xmalloc(sizeof(size_t) * (nf + 1));
-    for (size_t i = 0; i < nfiles; i++)
-        for (int k = 0; k < S->jobs[i].m.nfuncs; k++) {
-            ir_func *f = S->jobs[i].m.funcs[k];
-            f->id = (int)S->nfns;
-            fn_ref *r = &S->fns[S->nfns++];
-            r->file = (int)i;
-            r->f = f;
-            eng_summarize(f, &r->sum);
-            if (!f->class_name && !strstr(f->qualname, "<locals>")) S->by_name[S->nby_name++] = (size_t)f->id;
-        }
-    sort_ctx = S;
-    qsort(S->by_name, S->nby_name, sizeof(size_t), cmp_idx);
+static int cmp_finding_path(const void *a, const void *b)
+{
+    return strcmp(((const ca_finding *)a)->path, ((const ca_finding *)b)->path);
+}
 
-    run_pool(S, phase3);
+/* Load the base scan for key; without one (or on a database error, which
+ * only costs speed) the scan is a full one. */
+static void load_base(scan_state *S, const char *key)
+{
+    int64_t id = 0;
+    char *err = NULL;
+    int rc = store_cache_base(S->o->cache, key, &id, &S->base_started_ns, &err);
+    if (rc == 0) rc = store_load_reusable(S->o->cache, id, &S->base, &err);
+    if (rc < 0 && !S->o->quiet) fprintf(stderr, "cancelaudit: not reusing earlier results: %s\n", err ? err : "?");
+    free(err);
+    if (rc != 0) {
+        ca_results_free(&S->base);
+        return;
+    }
+    ca_results *b = &S->base;
+    for (size_t i = 0; i < b->nfiles; i++)
+        if (!b->files[i].path) b->files[i].path = ca_xstrdup("");
+    /* stored sorted by path already; sorting again only guards the lookups */
+    qsort(b->files, b->nfiles, sizeof(ca_file_rec), cmp_file_path);
+    qsort(b->functions, b->nfunctions, sizeof(ca_function_rec), cmp_fn_ordinal);
+    int sorted = 1;
+    for (size_t i = 1; i < b->nfindings && sorted; i++) sorted = cmp_finding_path(&b->findings[i - 1], &b->findings[i]) <= 0;
+    if (!sorted) qsort(b->findings, b->nfindings, sizeof(ca_finding), cmp_finding_path);
+}
 
-    /* collect */
-    out->files = ca_xcalloc(nfiles + 1, sizeof(ca_file_rec));
+/* ------------------------------------------------------------------------ */
+/* Collecting the results.                                                  */
+
+static size_t job_by_path(const scan_state *S, const char *path)
+{
+    size_t lo = 0, hi = S->njobs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(S->jobs[mid].df->path, path) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < S->njobs && strcmp(S->jobs[lo].df->path, path) == 0 ? lo : SIZE_MAX;
+}
+
+/* A reused function's callees, from its facts, as indices into S->fns. */
+static void reused_callees(scan_state *S, fn_ref *r)
+{
+    const ca_facts *fa = &S->jobs[r->file].facts[r->ordinal];
+    if (!fa->ncallees) return;
+    r->callees = ca_xmalloc(sizeof(int) * (size_t)fa->ncallees);
+    for (int k = 0; k < fa->ncallees; k++) {
+        size_t fi = fa->callee_path[k] ? job_by_path(S, fa->callee_path[k]) : (size_t)r->file;
+        if (fi == SIZE_MAX || fa->callee_ordinal[k] >= S->jobs[fi].m.nfuncs) continue;
+        r->callees[r->ncallees++] = S->jobs[fi].m.funcs[fa->callee_ordinal[k]]->id;
+    }
+}
+
+static char *encode_facts(const scan_state *S, const fn_ref *r)
+{
+    ca_facts fa;
+    memset(&fa, 0, sizeof(fa));
+    fa.sum = r->sum;
+    fa.is_method = r->f->is_method;
+    fa.protections = r->protections;
+    fa.had_window = r->had_window;
+    fa.nparams = r->f->nparams;
+    const char **params = ca_xmalloc(sizeof(char *) * ((size_t)fa.nparams + 1));
+    for (int q = 0; q < fa.nparams; q++) params[q] = r->f->vars[q].name;
+    fa.params = params;
+    fa.ncallees = r->ncallees;
+    fa.callee_ordinal = ca_xmalloc(sizeof(int) * ((size_t)r->ncallees + 1));
+    fa.callee_path = ca_xmalloc(sizeof(char *) * ((size_t)r->ncallees + 1));
+    for (int k = 0; k < r->ncallees; k++) {
+        const fn_ref *c = &S->fns[r->callees[k]];
+        fa.callee_ordinal[k] = c->ordinal;
+        fa.callee_path[k] = c->file == r->file ? NULL : S->jobs[c->file].df->path;
+    }
+    char *s = ca_facts_encode(&fa);
+    free(params);
+    free(fa.callee_ordinal);
+    free(fa.callee_path);
+    return s;
+}
+
+static void collect(scan_state *S, ca_results *out)
+{
+    out->files = ca_xcalloc(S->njobs + 1, sizeof(ca_file_rec));
     size_t nfind = 0;
-    for (size_t i = 0; i < nfiles; i++) nfind += S->jobs[i].nfindings;
+    for (size_t i = 0; i < S->njobs; i++)
+        nfind += S->jobs[i].reused ? S->jobs[i].nbase_finds : S->jobs[i].nfindings;
     out->findings = ca_xcalloc(nfind + 1, sizeof(ca_finding));
     out->functions = ca_xcalloc(S->nfns + 1, sizeof(ca_function_rec));
-    for (size_t i = 0; i < nfiles; i++) {
+    for (size_t i = 0; i < S->njobs; i++) {
         file_job *j = &S->jobs[i];
         out->files[out->nfiles++] = j->rec;
-        switch (j->rec.status) {
+        memset(&j->rec, 0, sizeof(j->rec));
+        ca_file_rec *r = &out->files[out->nfiles - 1];
+        if (r->diagnostic) diag(S, r->path, r->diagnostic);
+        switch (r->status) {
         case CA_FILE_ANALYZED:
         case CA_FILE_CACHED: out->scan.files_scanned++; break;
         case CA_FILE_SKIPPED: out->scan.files_skipped++; break;
         default: out->scan.errors++; break;
         }
-        for (size_t k = 0; k < j->nfindings; k++) out->findings[out->nfindings++] = j->findings[k];
+        if (j->reused) {
+            /* the baseline is applied afresh by the caller */
+            for (size_t k = 0; k < j->nbase_finds; k++) {
+                ca_finding *f = &out->findings[out->nfindings++];
+                *f = j->base_finds[k];
+                f->baselined = 0;
+                memset(&j->base_finds[k], 0, sizeof(ca_finding));
+            }
+        } else {
+            for (size_t k = 0; k < j->nfindings; k++) out->findings[out->nfindings++] = j->findings[k];
+        }
         free(j->findings);
+        j->findings = NULL;
     }
+    for (size_t i = 0; i < S->nfns; i++)
+        if (S->jobs[S->fns[i].file].reused) reused_callees(S, &S->fns[i]);
     ca_matrix_fn *mf = ca_xcalloc(S->nfns + 1, sizeof(ca_matrix_fn));
     for (size_t i = 0; i < S->nfns; i++) {
         fn_ref *r = &S->fns[i];
-        file_job *j = &S->jobs[r->file];
+        const file_job *j = &S->jobs[r->file];
+        const ca_file_rec *fi = &out->files[r->file];
         ca_function_rec *fr = &out->functions[out->nfunctions++];
-        fr->path = ca_xstrdup(j->rec.path);
+        fr->path = ca_xstrdup(fi->path);
         fr->qualname = ca_xstrdup(r->f->qualname);
         fr->name = ca_xstrdup(r->f->name);
         fr->class_name = r->f->class_name ? ca_xstrdup(r->f->class_name) : NULL;
         fr->line = r->f->site.line;
         fr->end_line = r->f->site.end_line;
         fr->is_async = r->f->is_async;
-        fr->backend = ca_xstrdup(j->rec.backend);
+        fr->backend = ca_xstrdup(fi->backend);
+        fr->ordinal = r->ordinal;
+        fr->facts = NULL;
+        if (j->reused) {
+            const ca_facts *fa = &j->facts[r->ordinal];
+            r->protections = fa->protections;
+            r->had_window = fa->had_window;
+        }
         mf[i].backend = fr->backend;
         mf[i].class_name = fr->class_name;
         mf[i].name = fr->name;
@@ -400,17 +855,110 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
         mf[i].callees = r->callees;
         mf[i].ncallees = r->ncallees;
     }
+    for (size_t i = 0; i < S->nfns; i++) out->functions[i].facts = encode_facts(S, &S->fns[i]);
+    /* one order for the matrix's evidence, whether findings were reused or not */
+    ca_results_sort(out);
     ca_matrix_build(mf, S->nfns, out);
     free(mf);
+    ca_results_sort(out);
+}
+
+/* The C files' compile settings; 2 with *err for a --compile-commands
+ * directory without a usable database. */
+static int c_setup(const ca_scan_opts *o, const ca_disc_file *files, size_t nfiles, c_project **out, char **err)
+{
+    CA_VEC(const char *) cfiles = {0};
+    for (size_t i = 0; i < nfiles; i++)
+        if (files[i].language && strcmp(files[i].language, "c") == 0 && !files[i].diagnostic)
+            CA_VEC_PUSH(cfiles, files[i].path);
+    *out = NULL;
+    if (cfiles.n || o->compile_commands) {
+        char *e = NULL;
+        *out = c_project_new(o->compile_commands, o->paths, o->npaths, cfiles.v, cfiles.n, &e);
+        if (!*out) {
+            if (err) *err = ca_xasprintf("--compile-commands: %s", e ? e : "no compile_commands.json");
+            free(e);
+            CA_VEC_FREE(cfiles);
+            return 2;
+        }
+    }
+    CA_VEC_FREE(cfiles);
+    return 0;
+}
+
+int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
+{
+    ca_discover_opts dopt;
+    memset(&dopt, 0, sizeof(dopt));
+    dopt.excludes = o->excludes;
+    dopt.nexcludes = o->nexcludes;
+    dopt.max_size = o->max_size;
+    dopt.include_c = 1;
+    ca_disc_file *files = NULL;
+    size_t nfiles = 0;
+    int rc = ca_discover(o->paths, o->npaths, &dopt, &files, &nfiles, err);
+    if (rc != 0) return 2;
+    c_project *cproj = NULL;
+    if ((rc = c_setup(o, files, nfiles, &cproj, err)) != 0) {
+        ca_disc_files_free(files, nfiles);
+        return rc;
+    }
+
+    scan_state *S = ca_xcalloc(1, sizeof(*S));
+    S->o = o;
+    S->cproj = cproj;
+    S->njobs = nfiles;
+    S->jobs = ca_xcalloc(nfiles + 1, sizeof(file_job));
+    S->order = ca_xmalloc(sizeof(size_t) * (nfiles + 1));
+    S->backends = ca_backend_cache_new(o->maps, o->nmaps);
+    pthread_mutex_init(&S->err_lock, NULL);
+    S->t0 = ca_now_monotonic();
+    free(out->scan.cache_key);
+    out->scan.cache_key = cache_key(o);
+    if (o->cache) load_base(S, out->scan.cache_key);
+    for (size_t i = 0; i < nfiles; i++) {
+        S->jobs[i].df = &files[i];
+        S->order[i] = i;
+        S->total_bytes += files[i].size > 0 ? (uint64_t)files[i].size : 0;
+        if (S->base.nfiles) attach_base(S, &S->jobs[i]);
+    }
+    S->norder = nfiles;
+    /* largest first, so no worker is left with a big file at the end */
+    sort_files = files;
+    qsort(S->order, nfiles, sizeof(size_t), cmp_larger_first);
+
+    run_pool(S, phase1, S->norder);
+    if (o->progress) fputs("\r\033[K", stderr);
+
+    /* phase 2: the table; reused files whose lookups changed are lowered */
+    S->redo = 1;
+    for (;;) {
+        build_table(S);
+        if (!check_reused(S)) break;
+        run_pool(S, phase1, S->norder);
+    }
+
+    c_summaries(S);
+
+    run_pool(S, phase3, S->njobs);
+    collect(S, out);
+
     for (size_t i = 0; i < S->nfns; i++) free(S->fns[i].callees);
-    for (size_t i = 0; i < nfiles; i++) ir_module_free(&S->jobs[i].m);
+    for (size_t i = 0; i < nfiles; i++) {
+        file_job *j = &S->jobs[i];
+        ir_module_free(&j->m);
+        free(j->sums);
+        free(j->facts);
+    }
     free(S->fns);
     free(S->by_name);
     free(S->jobs);
+    free(S->order);
+    ca_results_free(&S->base);
     ca_backend_cache_free(S->backends);
+    c_project_free(S->cproj);
     pthread_mutex_destroy(&S->err_lock);
     free(S);
     ca_disc_files_free(files, nfiles);
-    ca_results_sort(out);
     return 0;
 }

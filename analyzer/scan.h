@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "catalog.h"
 #include "model.h"
+#include "store.h"
 
 typedef struct ca_scan_opts {
     const char *const *paths;
@@ -27,9 +28,24 @@ typedef struct ca_scan_opts {
     size_t nmaps;
     int progress;              /* draw a progress line on stderr */
     int quiet;                 /* no per-file diagnostics on stderr */
+    /* Reuse unchanged files' results from the newest complete scan in this
+     * store with the same cache key (DESIGN §9); NULL: analyse every file.
+     * Used from the calling thread only, before the workers start. */
+    ca_store *cache;
+    /* C files: a directory whose compile_commands.json gives every C file's
+     * flags (NULL: look next to each file, up to its scanned root); and when
+     * CAN501-CAN503 apply: 0 when the scanned code calls pthread_cancel,
+     * 1 always, -1 never. */
+    const char *compile_commands;
+    int c_cancel_scope;
 } ca_scan_opts;
 
-/* Run the scan into *out (zeroed by caller). Per-file problems become file
+/* Run the scan into *out (zeroed by caller, scan metadata aside). Sets
+ * out->scan.cache_key: a digest of the tool build, the catalog and every
+ * option above that changes results (an option added here that changes
+ * results must be hashed into it: see cache_key() in scan.c). Files,
+ * functions (with their cache facts) and findings come out in a stable
+ * order whatever the number of jobs. Per-file problems become file
  * records with diagnostics (and lines on stderr unless quiet). Returns 0;
  * 2 for a usage problem (a named path that does not exist) with *err; 3 for
  * an internal failure with *err. */

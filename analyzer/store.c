@@ -105,6 +105,13 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
     " SELECT * FROM findings WHERE scan_id = (SELECT id FROM latest_scan);"
     "CREATE VIEW latest_coverage AS"
     " SELECT * FROM coverage WHERE scan_id = (SELECT id FROM latest_scan);",
+    /* 2: what incremental rescans need (DESIGN §9): the scan's cache key,
+     * per file what its analysis read from other files, per function its
+     * order in the file and its summary and matrix facts. */
+    "ALTER TABLE scans ADD COLUMN cache_key TEXT;"
+    "ALTER TABLE files ADD COLUMN deps TEXT;"
+    "ALTER TABLE functions ADD COLUMN ordinal INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE functions ADD COLUMN facts TEXT;",
 };
 
 /* ---- errors ----------------------------------------------------------- */
@@ -451,9 +458,9 @@ enum {
 static const char *const write_sql[W_COUNT] = {
     [W_CHECK] = "SELECT status FROM scans WHERE id = ?",
     [W_FILE] = "INSERT INTO files(scan_id, path, size, mtime_ns, hash, parse_errors, parse_ms, status,"
-               " diagnostic, backend, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               " diagnostic, backend, language, deps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [W_FUNCTION] = "INSERT INTO functions(scan_id, path, qualname, name, class_name, line, end_line, is_async,"
-                   " backend) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   " backend, ordinal, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [W_FINDING] = "INSERT INTO findings(scan_id, rule, severity, path, line, \"column\", end_line, end_column,"
                   " function, backend, resource, resource_kind, acquired_line, acquired_column, message,"
                   " checkpoint, fingerprint, suppressed, baselined)"
@@ -462,7 +469,7 @@ static const char *const write_sql[W_COUNT] = {
     [W_COVERAGE] = "INSERT INTO coverage(scan_id, backend, boundary, status, rules, protection, path, function,"
                    " line, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [W_FINISH] = "UPDATE scans SET finished = ?, files_scanned = ?, files_skipped = ?, errors = ?, baselined = ?,"
-                 " findings_count = ?, status = 'complete' WHERE id = ? AND status = 'running'",
+                 " findings_count = ?, cache_key = ?, status = 'complete' WHERE id = ? AND status = 'running'",
 };
 
 /* The scan must exist and still be open for results. */
@@ -495,6 +502,7 @@ static int write_file(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_f
     bind_str(&b, f->diagnostic);
     bind_str(&b, f->backend);
     bind_str(&b, f->language);
+    bind_str(&b, f->deps);
     return run_bound(st, &b, "cannot write a file record", err);
 }
 
@@ -510,6 +518,8 @@ static int write_function(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const 
     bind_i64(&b, f->end_line);
     bind_i64(&b, f->is_async != 0);
     bind_str(&b, f->backend);
+    bind_i64(&b, f->ordinal);
+    bind_str(&b, f->facts);
     return run_bound(st, &b, "cannot write a function record", err);
 }
 
@@ -578,6 +588,7 @@ static int finish_scan(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_
     bind_i64(&b, r->scan.errors);
     bind_i64(&b, r->scan.baselined);
     bind_i64(&b, (int64_t)r->nfindings);
+    bind_str(&b, r->scan.cache_key);
     bind_i64(&b, scan_id);
     if (run_bound(st, &b, "cannot mark the scan complete", err)) return -1;
     if (sqlite3_changes(st->db) != 1)
@@ -648,7 +659,7 @@ static int load_rows(ca_store *st, const char *sql, int64_t scan_id, const char 
 }
 
 #define SCAN_COLS "id, started, finished, root, git_rev, version, args, status, pid, host, boot_id," \
-                  " files_scanned, files_skipped, errors, baselined"
+                  " files_scanned, files_skipped, errors, baselined, cache_key"
 
 static int read_scan(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
 {
@@ -669,10 +680,11 @@ static int read_scan(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char 
     m->files_skipped = col_int(s, 12);
     m->errors = col_int(s, 13);
     m->baselined = col_int(s, 14);
+    m->cache_key = col_str(s, 15);
     return 0;
 }
 
-#define FILE_COLS "path, size, mtime_ns, hash, parse_errors, parse_ms, status, diagnostic, backend, language"
+#define FILE_COLS "path, size, mtime_ns, hash, parse_errors, parse_ms, status, diagnostic, backend, language, deps"
 
 static int read_file_rec(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
 {
@@ -690,10 +702,11 @@ static int read_file_rec(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, c
     f->diagnostic = col_str(s, 7);
     f->backend = col_str(s, 8);
     f->language = col_str(s, 9);
+    f->deps = col_str(s, 10);
     return 0;
 }
 
-#define FUNCTION_COLS "path, qualname, name, class_name, line, end_line, is_async, backend"
+#define FUNCTION_COLS "path, qualname, name, class_name, line, end_line, is_async, backend, ordinal, facts"
 
 static int read_function(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
 {
@@ -709,6 +722,8 @@ static int read_function(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, c
     f->end_line = col_int(s, 5);
     f->is_async = col_int(s, 6);
     f->backend = col_str(s, 7);
+    f->ordinal = col_int(s, 8);
+    f->facts = col_str(s, 9);
     return 0;
 }
 
@@ -905,7 +920,7 @@ int store_cached_file(ca_store *st, const char *path, ca_file_rec *out, int64_t 
     if (rc == SQLITE_ROW) {
         memset(out, 0, sizeof *out);
         read_file_rec(st, s, out, NULL, err);
-        if (scan_id) *scan_id = sqlite3_column_int64(s, 10);
+        if (scan_id) *scan_id = sqlite3_column_int64(s, 11);
         ret = 0;
     } else if (rc != SQLITE_DONE) {
         ret = db_err(st, err, "cannot look up a file of the last scan");
@@ -921,6 +936,7 @@ void store_file_rec_free(ca_file_rec *f)
     free(f->diagnostic);
     free(f->backend);
     free(f->language);
+    free(f->deps);
     memset(f, 0, sizeof *f);
 }
 
@@ -928,4 +944,39 @@ int store_load_file_results(ca_store *st, int64_t scan_id, const char *path, ca_
 {
     if (load_findings(st, scan_id, path, out, err)) return -1;
     return load_functions(st, scan_id, path, out, err);
+}
+
+int store_cache_base(ca_store *st, const char *cache_key, int64_t *scan_id, int64_t *started_ns, char **err)
+{
+    sqlite3_stmt *s;
+    if (prepare(st, "SELECT id, started_ns FROM scans WHERE status = 'complete' AND cache_key = ?"
+                    " ORDER BY id DESC LIMIT 1", &s, err))
+        return -1;
+    sqlite3_bind_text(s, 1, cache_key, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    int ret = 1;
+    if (rc == SQLITE_ROW) {
+        *scan_id = sqlite3_column_int64(s, 0);
+        *started_ns = sqlite3_column_int64(s, 1);
+        ret = 0;
+    } else if (rc != SQLITE_DONE) {
+        ret = db_err(st, err, "cannot look for a scan to reuse");
+    }
+    sqlite3_finalize(s);
+    return ret;
+}
+
+int store_load_reusable(ca_store *st, int64_t scan_id, ca_results *out, char **err)
+{
+    /* One read transaction: a snapshot, even while another process writes. */
+    if (exec_sql(st, "BEGIN", "cannot start reading", err)) return -1;
+    void *files = out->files;
+    int ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 ORDER BY id", scan_id, NULL, &files,
+                        &out->nfiles, sizeof(ca_file_rec), read_file_rec, NULL, err);
+    out->files = files;
+    if (ret == 0) ret = load_functions(st, scan_id, NULL, out, err);
+    if (ret == 0) ret = load_findings(st, scan_id, NULL, out, err);
+    if (ret == 0 && exec_sql(st, "COMMIT", "cannot finish reading", err)) ret = -1;
+    rollback_open_transaction(st);
+    return ret;
 }

@@ -31,7 +31,7 @@
 typedef struct ca_store ca_store;
 
 /* The schema version this build writes and understands (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /* Open or create the database at path (":memory:" works too). A missing
  * parent directory is created (mkdir -p); a parent directory named
@@ -93,5 +93,16 @@ void store_file_rec_free(ca_file_rec *f);
  * when there is nothing to append) or -1; on error out may already hold some
  * of the appended entries and stays valid for ca_results_free. */
 int store_load_file_results(ca_store *st, int64_t scan_id, const char *path, ca_results *out, char **err);
+
+/* For incremental rescans: the newest complete scan recorded with
+ * cache_key (ca_scan_meta.cache_key), its id and its start in ns since the
+ * epoch. Returns 0, 1 when there is none (no *err), -1 on error. */
+int store_cache_base(ca_store *st, const char *cache_key, int64_t *scan_id, int64_t *started_ns, char **err);
+
+/* Append every file, function and finding (with handlers) of scan scan_id
+ * to out's arrays, in storage order, read as one snapshot; coverage and the
+ * scan row are not read. Returns 0 or -1; on error out may hold part of
+ * the rows and stays valid for ca_results_free. */
+int store_load_reusable(ca_store *st, int64_t scan_id, ca_results *out, char **err);
 
 #endif

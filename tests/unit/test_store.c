@@ -146,6 +146,7 @@ static void add_function(ca_results *r, const char *path, const char *qualname, 
 {
     r->functions = ca_xrealloc(r->functions, (r->nfunctions + 1) * sizeof *r->functions);
     ca_function_rec *f = &r->functions[r->nfunctions++];
+    memset(f, 0, sizeof *f);
     f->path = ca_xstrdup(path);
     f->qualname = ca_xstrdup(qualname);
     const char *dot = strrchr(qualname, '.');

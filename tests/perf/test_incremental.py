@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""Incremental rescans (issue 6, DESIGN §9): an unchanged file reuses the
+results stored by the last complete scan with the same tool build and
+options, without being parsed; everything else is analysed again; and the
+results are always those of a full scan of the same tree.
+
+Each case scans a tree into one database (warm), then scans the same tree
+with --no-cache into a fresh database (cold), and checks that the two agree
+on findings, matrix and function rows, and that the warm scan reused
+exactly the files it should have (files.status = 'cached').
+
+Standard library only. Environment: CANCELAUDIT (the binary), CA_SOURCE_DIR.
+"""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+SOURCE_DIR = os.environ.get("CA_SOURCE_DIR", os.getcwd())
+BINARY = os.path.abspath(os.environ.get("CANCELAUDIT", os.path.join(SOURCE_DIR, "build", "cancelaudit")))
+
+# a.py hands its session to b.finish before the await: whether that is a
+# finding depends on what finish does, in another file.
+A = """\
+import asyncio
+import aiohttp
+from b import finish
+
+
+async def run(host):
+    session = aiohttp.ClientSession()
+    finish(session)
+    await asyncio.sleep(1)
+    return host
+"""
+B_RELEASES = "def finish(s):\n    s.close()\n\n\nasync def other():\n    pass\n"
+B_KEEPS = "def finish(s):\n    print(s)\n\n\nasync def other():\n    pass\n"
+BUG = """\
+import asyncio
+import aiohttp
+
+
+class Pool:
+    async def start(self, key):
+        task = asyncio.create_task(work())
+        async with self._lock:
+            self._tasks[key] = task
+
+
+async def fetch(url):
+    session = aiohttp.ClientSession()
+    try:
+        resp = await session.get(url)
+    except Exception:
+        await session.close()
+        raise
+    return session, resp
+"""
+PLAIN = "def f(x):\n    return x\n"
+
+# The store as the first release wrote it (schema version 1), for the migration test.
+SCHEMA_V1 = [
+    "CREATE TABLE scans ( id INTEGER PRIMARY KEY AUTOINCREMENT, started TEXT NOT NULL, started_ns INTEGER, finished TEXT, root TEXT, git_rev TEXT, version TEXT NOT NULL, args TEXT, status TEXT NOT NULL CHECK (status IN ('running', 'complete')), pid INTEGER, host TEXT, boot_id TEXT, files_scanned INTEGER NOT NULL DEFAULT 0, files_skipped INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0, baselined INTEGER NOT NULL DEFAULT 0, findings_count INTEGER NOT NULL DEFAULT 0);",
+    "CREATE TABLE files ( id INTEGER PRIMARY KEY, scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE, path TEXT NOT NULL, size INTEGER, mtime_ns INTEGER, hash TEXT, parse_errors INTEGER, parse_ms REAL, status TEXT NOT NULL, diagnostic TEXT, backend TEXT, language TEXT);",
+    "CREATE INDEX files_scan_path ON files(scan_id, path);",
+    "CREATE TABLE functions ( id INTEGER PRIMARY KEY, scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE, path TEXT NOT NULL, qualname TEXT NOT NULL, name TEXT, class_name TEXT, line INTEGER, end_line INTEGER, is_async INTEGER NOT NULL DEFAULT 0, backend TEXT);",
+    "CREATE INDEX functions_scan_path ON functions(scan_id, path);",
+    "CREATE TABLE findings ( id INTEGER PRIMARY KEY, scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE, rule TEXT NOT NULL, severity TEXT NOT NULL CHECK (severity IN ('error', 'warning', 'note')), path TEXT NOT NULL, line INTEGER, \"column\" INTEGER, end_line INTEGER, end_column INTEGER, function TEXT, backend TEXT, resource TEXT, resource_kind TEXT, acquired_line INTEGER, acquired_column INTEGER, message TEXT, checkpoint TEXT, fingerprint TEXT, suppressed INTEGER NOT NULL DEFAULT 0, baselined INTEGER NOT NULL DEFAULT 0);",
+    "CREATE INDEX findings_scan_path ON findings(scan_id, path);",
+    "CREATE INDEX findings_scan_fingerprint ON findings(scan_id, fingerprint);",
+    "CREATE INDEX findings_scan_rule ON findings(scan_id, rule);",
+    "CREATE TABLE finding_handlers ( finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE, ord INTEGER NOT NULL, line INTEGER, \"column\" INTEGER, catches TEXT, PRIMARY KEY (finding_id, ord));",
+    "CREATE TABLE coverage ( id INTEGER PRIMARY KEY, scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE, backend TEXT NOT NULL, boundary TEXT NOT NULL, status TEXT NOT NULL, rules TEXT, protection TEXT, path TEXT, function TEXT, line INTEGER, lines TEXT);",
+    "CREATE INDEX coverage_scan ON coverage(scan_id, boundary, backend);",
+    "CREATE VIEW latest_scan AS SELECT * FROM scans WHERE status = 'complete' ORDER BY id DESC LIMIT 1;",
+    "CREATE VIEW latest_files AS SELECT * FROM files WHERE scan_id = (SELECT id FROM latest_scan);",
+    "CREATE VIEW latest_functions AS SELECT * FROM functions WHERE scan_id = (SELECT id FROM latest_scan);",
+    "CREATE VIEW latest_findings AS SELECT * FROM findings WHERE scan_id = (SELECT id FROM latest_scan);",
+    "CREATE VIEW latest_coverage AS SELECT * FROM coverage WHERE scan_id = (SELECT id FROM latest_scan);",
+]
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+class Incremental(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="ca-incremental-")
+        self.tree = os.path.join(self.tmp, "tree")
+        self.db = os.path.join(self.tmp, "warm.db")
+        self.n = 0
+        write(os.path.join(self.tree, "a.py"), A)
+        write(os.path.join(self.tree, "b.py"), B_RELEASES)
+        write(os.path.join(self.tree, "bug.py"), BUG)
+        write(os.path.join(self.tree, "plain.py"), PLAIN)
+        for i in range(5):
+            write(os.path.join(self.tree, "pkg", "mod%d.py" % i), BUG.replace("Pool", "Pool%d" % i))
+        # files must be older than the scan that first records them
+        time.sleep(0.01)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def scan(self, db, *extra):
+        out = os.path.join(self.tmp, "out%d.json" % self.n)
+        self.n += 1
+        p = subprocess.run([BINARY, "scan", "tree", "--db", db, "--format", "json", "--output", out,
+                            "--no-progress", *extra], cwd=self.tmp, capture_output=True, text=True, timeout=120)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        with open(out) as f:
+            return json.load(f), p.stderr
+
+    def statuses(self, db, scan_id):
+        con = sqlite3.connect(db)
+        try:
+            return dict(con.execute("SELECT path, status FROM files WHERE scan_id = ?", (scan_id,)).fetchall())
+        finally:
+            con.close()
+
+    def functions(self, db, scan_id):
+        con = sqlite3.connect(db)
+        try:
+            return con.execute("SELECT path, qualname, name, class_name, line, end_line, is_async, backend, "
+                               "ordinal, facts FROM functions WHERE scan_id = ? ORDER BY id",
+                               (scan_id,)).fetchall()
+        finally:
+            con.close()
+
+    def check_against_cold(self, warm, *extra, db=None):
+        """A --no-cache scan of the same tree into a fresh database says the same."""
+        cold_db = os.path.join(self.tmp, "cold%d.db" % self.n)
+        cold, _ = self.scan(cold_db, "--no-cache", *extra)
+        self.assertEqual(warm["findings"], cold["findings"])
+        self.assertEqual(warm["coverage"], cold["coverage"])
+        self.assertEqual({k: v for k, v in warm["scan"].items() if k != "id"},
+                         {k: v for k, v in cold["scan"].items() if k != "id"})
+        self.assertEqual(self.functions(db or self.db, warm["scan"]["id"]),
+                         self.functions(cold_db, cold["scan"]["id"]))
+        return cold
+
+    def test_unchanged_tree_is_reused_whole(self):
+        first, _ = self.scan(self.db)
+        self.assertTrue(first["findings"])
+        second, err = self.scan(self.db)
+        st = self.statuses(self.db, second["scan"]["id"])
+        self.assertEqual(st["tree/plain.py"], "skipped")
+        self.assertEqual({p for p, s in st.items() if s != "skipped"}, {p for p, s in st.items() if s == "cached"})
+        self.assertEqual(first["findings"], second["findings"])
+        self.assertEqual(first["coverage"], second["coverage"])
+        self.check_against_cold(second)
+
+    def test_no_cache_analyses_everything(self):
+        self.scan(self.db)
+        again, _ = self.scan(self.db, "--no-cache")
+        self.assertNotIn("cached", self.statuses(self.db, again["scan"]["id"]).values())
+        # and a --no-cache scan still leaves results to reuse
+        third, _ = self.scan(self.db)
+        self.assertIn("cached", self.statuses(self.db, third["scan"]["id"]).values())
+
+    def test_changed_file_is_analysed_again(self):
+        self.scan(self.db)
+        path = os.path.join(self.tree, "pkg", "mod3.py")
+        write(path, BUG.replace("Pool", "Pool3") + "\n\nasync def extra(url):\n    s = aiohttp.ClientSession()\n"
+                                                   "    await s.get(url)\n")
+        warm, _ = self.scan(self.db)
+        st = self.statuses(self.db, warm["scan"]["id"])
+        self.assertEqual(st["tree/pkg/mod3.py"], "analyzed")
+        self.assertEqual(st["tree/pkg/mod2.py"], "cached")
+        self.assertTrue(any(f["function"] == "extra" for f in warm["findings"]))
+        self.check_against_cold(warm)
+
+    def test_same_content_new_mtime_is_reused(self):
+        self.scan(self.db)
+        path = os.path.join(self.tree, "bug.py")
+        os.utime(path, None)
+        warm, _ = self.scan(self.db)
+        self.assertEqual(self.statuses(self.db, warm["scan"]["id"])["tree/bug.py"], "cached")
+        self.check_against_cold(warm)
+
+    def test_callee_change_reanalyses_the_unchanged_caller(self):
+        first, _ = self.scan(self.db)
+        self.assertFalse([f for f in first["findings"] if f["path"] == "tree/a.py"])
+        write(os.path.join(self.tree, "b.py"), B_KEEPS)
+        warm, _ = self.scan(self.db)
+        st = self.statuses(self.db, warm["scan"]["id"])
+        self.assertEqual(st["tree/b.py"], "analyzed")
+        self.assertEqual(st["tree/a.py"], "analyzed")  # unchanged, but what it calls changed
+        self.assertEqual(st["tree/bug.py"], "cached")
+        self.assertTrue([f for f in warm["findings"] if f["path"] == "tree/a.py"])
+        self.check_against_cold(warm)
+        # and back
+        write(os.path.join(self.tree, "b.py"), B_RELEASES)
+        warm, _ = self.scan(self.db)
+        self.assertFalse([f for f in warm["findings"] if f["path"] == "tree/a.py"])
+        self.check_against_cold(warm)
+
+    def test_new_file_that_shadows_a_callee(self):
+        self.scan(self.db)
+        # a second module-level `finish` makes the name ambiguous: a.py's call no longer resolves
+        write(os.path.join(self.tree, "c.py"), B_KEEPS.replace("other", "other_c"))
+        warm, _ = self.scan(self.db)
+        st = self.statuses(self.db, warm["scan"]["id"])
+        self.assertEqual(st["tree/a.py"], "analyzed")
+        self.check_against_cold(warm)
+
+    def test_removed_callee(self):
+        self.scan(self.db)
+        os.remove(os.path.join(self.tree, "b.py"))
+        warm, _ = self.scan(self.db)
+        self.assertEqual(self.statuses(self.db, warm["scan"]["id"])["tree/a.py"], "analyzed")
+        self.check_against_cold(warm)
+
+    def test_other_options_are_not_reused(self):
+        self.scan(self.db)
+        warm, _ = self.scan(self.db, "--select", "CAN101")
+        self.assertNotIn("cached", self.statuses(self.db, warm["scan"]["id"]).values())
+        self.assertEqual({f["rule"] for f in warm["findings"]}, {"CAN101"})
+        self.check_against_cold(warm, "--select", "CAN101")
+        # each selection reuses its own last scan
+        again, _ = self.scan(self.db)
+        self.assertIn("cached", self.statuses(self.db, again["scan"]["id"]).values())
+        self.check_against_cold(again)
+
+    def test_diagnostics_are_kept(self):
+        write(os.path.join(self.tree, "broken.py"), "async def broken(:\n    await x(\n")
+        time.sleep(0.01)
+        _, err1 = self.scan(self.db)
+        warm, err2 = self.scan(self.db)
+        self.assertEqual(self.statuses(self.db, warm["scan"]["id"])["tree/broken.py"], "cached")
+        self.assertIn("tree/broken.py", err1)
+        self.assertEqual(err1, err2)
+
+    def test_baseline_marks_are_not_carried_over(self):
+        base = os.path.join(self.tmp, "baseline.json")
+        p = subprocess.run([BINARY, "baseline", "tree", "--output", base], cwd=self.tmp, capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with_base, _ = self.scan(self.db, "--baseline", base)
+        self.assertGreater(with_base["scan"]["baselined"], 0)
+        warm, _ = self.scan(self.db)
+        self.assertEqual(warm["scan"]["baselined"], 0)
+        con = sqlite3.connect(self.db)
+        try:
+            n = con.execute("SELECT count(*) FROM findings WHERE scan_id = ? AND baselined = 1",
+                            (warm["scan"]["id"],)).fetchone()[0]
+        finally:
+            con.close()
+        self.assertEqual(n, 0)
+
+
+    def test_schema_1_database_is_migrated(self):
+        db = os.path.join(self.tmp, "old.db")
+        con = sqlite3.connect(db)
+        try:
+            for stmt in SCHEMA_V1:
+                con.execute(stmt)
+            con.execute("INSERT INTO scans(started, started_ns, version, status, files_scanned) "
+                        "VALUES ('2026-01-01T00:00:00Z', 1, '0.1.0', 'complete', 1)")
+            con.execute("INSERT INTO files(scan_id, path, size, mtime_ns, hash, status, backend, language) "
+                        "VALUES (1, 'tree/bug.py', 1, 1, '0123456789abcdef', 'analyzed', 'bug', 'python')")
+            con.execute("PRAGMA user_version = 1")
+            con.execute("PRAGMA application_id = %d" % 0x43417564)
+            con.commit()
+        finally:
+            con.close()
+        first, _ = self.scan(db)
+        self.assertEqual(first["scan"]["id"], 2)
+        self.assertNotIn("cached", self.statuses(db, 2).values())  # the old scan has no cache key
+        second, _ = self.scan(db)
+        self.assertIn("cached", self.statuses(db, second["scan"]["id"]).values())
+        self.check_against_cold(second, db=db)
+        con = sqlite3.connect(db)
+        try:
+            self.assertEqual(con.execute("PRAGMA user_version").fetchone()[0], 2)
+            self.assertEqual(con.execute("SELECT path FROM files WHERE scan_id = 1").fetchall(), [("tree/bug.py",)])
+        finally:
+            con.close()
+
+
+if __name__ == "__main__":
+    if not os.path.exists(BINARY):
+        print("no analyzer binary at %s" % BINARY)
+        sys.exit(1)
+    unittest.main(verbosity=2)
