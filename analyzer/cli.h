@@ -5,6 +5,8 @@
 #ifndef CA_CLI_H
 #define CA_CLI_H
 
+#include <stdio.h>
+
 /* scan (baseline_mode=0) and `baseline` (baseline_mode=1: write the findings'
  * fingerprints to --output instead of reporting). cli_scan.c */
 int cli_scan(int argc, char **argv, int baseline_mode);
@@ -22,5 +24,7 @@ int cli_diff(int argc, char **argv);
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name);
 /* 1 when argv[i] is option name (exactly, or as "name=value"). */
 int cli_is_opt(const char *arg, const char *name);
+/* The --help text (cli_scan.c). */
+void cli_usage(FILE *out);
 
 #endif

@@ -21,6 +21,37 @@
 #include "scan.h"
 #include "store.h"
 
+void cli_usage(FILE *out)
+{
+    fprintf(out,
+            "cancelaudit %s — find cancellation ownership bugs in async Python code\n"
+            "\n"
+            "usage:\n"
+            "  cancelaudit scan [PATH...] [--format text|json|sarif|github|markdown] [--output FILE]\n"
+            "                   [--db PATH | --no-db] [--select RULES] [--ignore RULES] [--strict]\n"
+            "                   [--baseline FILE] [--changed-since REV] [--jobs N] [--config FILE]\n"
+            "                   [--exclude GLOB]... [--max-size BYTES] [--no-cache] [--no-config]\n"
+            "                   [--compile-commands DIR] [--quiet] [--no-progress]\n"
+            "  cancelaudit matrix   [--db PATH] [--scan ID] [--select RULES] [--format text|markdown|json|html] [--output FILE]\n"
+            "  cancelaudit report   [--db PATH] [--scan ID] (--finding FP | --backend NAME | --boundary NAME)\n"
+            "                       [--format markdown|html] [--output FILE]\n"
+            "  cancelaudit diff     [--db PATH] [--format text|json] OLD_SCAN NEW_SCAN\n"
+            "  cancelaudit baseline [PATH...] --output FILE [scan options]\n"
+            "  cancelaudit rules | explain RULE | --version | --help\n"
+            "\n"
+            "exit codes: 0 no finding, 1 findings, 2 usage or configuration error, 3 the run failed\n"
+            "\n"
+            "examples:\n"
+            "  cancelaudit scan src/                      # findings as path:line:col: CAN101 message\n"
+            "  cancelaudit scan --format sarif -o out.sarif src/\n"
+            "  cancelaudit scan --strict --select CAN1,CAN3 providers/\n"
+            "  cancelaudit matrix --format markdown       # backend x boundary coverage of the last scan\n"
+            "  cancelaudit explain CAN101\n"
+            "\n"
+            "suppress one finding with `# cancelaudit: ignore[CAN101]` or `# noqa: CAN101` on its line.\n",
+            ca_version);
+}
+
 int cli_is_opt(const char *arg, const char *name)
 {
     size_t n = strlen(name);
@@ -225,6 +256,12 @@ int cli_scan(int argc, char **argv, int baseline_mode)
             if (*end || max_size <= 0) { fprintf(stderr, "cancelaudit: --max-size needs a positive number of bytes\n"); rc = 2; break; }
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) quiet = 1;
         else if (strcmp(a, "--no-progress") == 0) no_progress = 1;
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            cli_usage(stdout);
+            CA_VEC_FREE(paths);
+            CA_VEC_FREE(excludes);
+            return 0;
+        }
         else if (strcmp(a, "--no-cache") == 0) no_cache = 1;
         else if (strcmp(a, "--") == 0) { for (i++; i < argc; i++) CA_VEC_PUSH(paths, argv[i]); }
         else if (a[0] == '-' && a[1]) { fprintf(stderr, "cancelaudit: unknown option '%s' (try --help)\n", a); rc = 2; break; }
@@ -360,8 +397,8 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         ca_finding *f = &res.findings[i];
         for (size_t k = 0; k < nbase; k++)
             if (strcmp(base_fps[k], f->fingerprint) == 0) f->baselined = 1;
-        if (chg && !touches_changed(chg, f)) f->baselined = 1;
         if (f->baselined) res.scan.baselined++;
+        else if (chg && !touches_changed(chg, f)) f->baselined = 2;
     }
     char ts[32];
     ca_iso_now(ts, sizeof(ts));

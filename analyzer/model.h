@@ -43,7 +43,7 @@ typedef struct ca_finding {
     char *checkpoint;    /* normalized checkpoint source text (whitespace collapsed) */
     char *fingerprint;   /* 16 hex digits; stable across line shifts */
     int suppressed;      /* inline suppression on the flagged line */
-    int baselined;       /* present in the --baseline file */
+    int baselined;       /* hidden: 1 = in the --baseline file, 2 = outside the lines changed since --changed-since */
 } ca_finding;
 
 typedef enum ca_file_status {

@@ -237,7 +237,8 @@ static void write_result(sarif_ctx *c, const ca_finding *f)
         if (f->baselined) {
             ca_json_begin_object(w);
             ca_json_kv_string(w, "kind", "external");
-            ca_json_kv_string(w, "justification", "listed in the baseline file");
+            ca_json_kv_string(w, "justification", f->baselined == 2 ? "outside the lines changed since the base revision"
+                                                                    : "listed in the baseline file");
             ca_json_end_object(w);
         }
         ca_json_end_array(w);

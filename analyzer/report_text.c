@@ -48,7 +48,7 @@ int report_finding_listed(const ca_finding *f, const report_opts *o)
 int report_baselined_count(const ca_results *r)
 {
     int flagged = 0;
-    for (size_t i = 0; i < r->nfindings; i++) flagged += r->findings[i].baselined ? 1 : 0;
+    for (size_t i = 0; i < r->nfindings; i++) flagged += r->findings[i].baselined == 1 ? 1 : 0;
     return r->scan.baselined > flagged ? r->scan.baselined : flagged;
 }
 
@@ -176,6 +176,9 @@ int report_text(FILE *out, const ca_results *r, const report_opts *o)
                plural(scanned, "file", "files"), skipped, plural(skipped, "file", "files"), errors,
                plural(errors, "error", "errors"), report_baselined_count(r));
     if (suppressed) ca_sb_addf(&sb, "; %d suppressed", suppressed);
+    int unchanged = 0;
+    for (size_t i = 0; i < r->nfindings; i++) unchanged += r->findings[i].baselined == 2;
+    if (unchanged) ca_sb_addf(&sb, "; %d outside the changed lines", unchanged);
     ca_sb_addc(&sb, '\n');
     ok = flush_sb(out, &sb) && ok;
 

@@ -63,7 +63,7 @@ class ChangedLines(unittest.TestCase):
         for rev in ("main", self.base_sha):
             res = self.scan("--changed-since", rev)
             self.assert_listed(res, 1, [third], "--changed-since %s" % rev)
-            self.assertIn("; 2 baselined", res["text"][2])
+            self.assertIn("; 0 baselined; 2 outside the changed lines", res["text"][2])
             sarif_hidden = sorted(h[:4] for h in res["sarif"][2])
             self.assertEqual(sarif_hidden, [("pkg/y.py", ca.MODULE_GAP_LINE, 9, "CAN102"),
                                             ("x.py", ca.MODULE_GAP_LINE, 9, "CAN102")])
