@@ -18,7 +18,15 @@
 #include "engine.h"
 #include "util.h"
 
-static int is_dunder(const char *n) { return strncmp(n, "__", 2) == 0 && strlen(n) > 4; }
+/* Boundaries are the providers' public interface: private helpers
+ * (`_pump`) and dunders are evidence for a cell, never a boundary. */
+static int is_private(const char *n) { return n[0] == '_'; }
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return x < y ? -1 : x > y;
+}
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
@@ -90,7 +98,7 @@ void ca_matrix_build(const ca_matrix_fn *fns, size_t n, ca_results *out)
     const char **names = ca_xmalloc(sizeof(char *) * (n + 1));
     size_t nn = 0;
     for (size_t i = 0; i < n; i++)
-        if (fns[i].is_async && fns[i].class_name && !is_dunder(fns[i].name)) names[nn++] = fns[i].name;
+        if (fns[i].is_async && fns[i].class_name && !is_private(fns[i].name)) names[nn++] = fns[i].name;
     qsort(names, nn, sizeof(char *), cmp_str);
     const char **backends = ca_xmalloc(sizeof(char *) * (n + 1));
     size_t nb = 0;
@@ -160,7 +168,8 @@ void ca_matrix_build(const ca_matrix_fn *fns, size_t n, ca_results *out)
                 unsigned prot = 0;
                 const char *rules[16];
                 size_t nr = 0;
-                ca_sb lines = {0};
+                int *glines = ca_xmalloc(sizeof(int) * (out->nfindings + 1));
+                size_t ngl = 0;
                 int first_gap = 0;
                 /* evidence in function order, as the findings were reported */
                 qsort(rb.touched, rb.ntouched, sizeof(size_t), cmp_size);
@@ -182,11 +191,18 @@ void ca_matrix_build(const ca_matrix_fn *fns, size_t n, ca_results *out)
                         int seen = 0;
                         for (size_t r = 0; r < nr; r++) seen |= strcmp(rules[r], fd->rule) == 0;
                         if (!seen && nr < 16) rules[nr++] = fd->rule;
-                        if (lines.len) ca_sb_addc(&lines, ',');
-                        ca_sb_addf(&lines, "%d", fd->line);
+                        glines[ngl++] = fd->line;
                         if (!first_gap || fd->line < first_gap) first_gap = fd->line;
                     }
                 }
+                qsort(glines, ngl, sizeof(int), cmp_int);
+                ca_sb lines = {0};
+                for (size_t g = 0; g < ngl; g++) {
+                    if (g && glines[g] == glines[g - 1]) continue;
+                    if (lines.len) ca_sb_addc(&lines, ',');
+                    ca_sb_addf(&lines, "%d", glines[g]);
+                }
+                free(glines);
                 if (nr) {
                     qsort(rules, nr, sizeof(char *), cmp_str);
                     ca_sb rs = {0};
@@ -196,7 +212,8 @@ void ca_matrix_build(const ca_matrix_fn *fns, size_t n, ca_results *out)
                     }
                     cell.status = ca_xstrdup("gap");
                     cell.rules = ca_sb_detach(&rs);
-                    cell.protection = ca_xstrdup("");
+                    /* what protection there is, for `matrix --select` views */
+                    cell.protection = ca_xstrdup(eng_protection_best(prot));
                     cell.lines = ca_sb_detach(&lines);
                     cell.line = first_gap;
                 } else {

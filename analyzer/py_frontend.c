@@ -117,8 +117,56 @@ static char *norm_text(lower *L, TSNode n, size_t cap)
     char *out = ca_arena_alloc(&L->m->arena, (e - s) + 8);
     size_t o = 0;
     int sp = 0, cut = 0;
+    char quote = 0; /* inside a string literal: its quote character */
+    int triple = 0;
     for (uint32_t i = s; i < e; i++) {
         char c = L->src[i];
+        /* comments are not code: `# expect: ...` must not reach fingerprints */
+        if (!quote && c == '#') {
+            while (i < e && L->src[i] != '\n') i++;
+            sp = 1;
+            continue;
+        }
+        if (quote) {
+            if (c == '\\' && i + 1 < e) {
+                if (o + 2 <= cap) {
+                    out[o++] = c;
+                    out[o++] = L->src[++i];
+                } else {
+                    cut = 1;
+                    break;
+                }
+                continue;
+            }
+            if (c == quote && (!triple || (i + 2 < e && L->src[i + 1] == quote && L->src[i + 2] == quote))) {
+                if (triple && o + 3 <= cap) {
+                    out[o++] = c;
+                    out[o++] = c;
+                    i += 2;
+                }
+                quote = 0;
+                triple = 0;
+                if (o + 1 > cap) { cut = 1; break; }
+                out[o++] = c;
+                continue;
+            }
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+            triple = i + 2 < e && L->src[i + 1] == c && L->src[i + 2] == c;
+            if (sp && o && o + 1 <= cap) out[o++] = ' ';
+            sp = 0;
+            size_t k = triple ? 3 : 1;
+            if (o + k > cap) { cut = 1; break; }
+            for (size_t j = 0; j < k; j++) out[o++] = c;
+            i += (uint32_t)(k - 1);
+            continue;
+        }
+        if (quote && (c == ' ' || c == '\t')) {
+            /* whitespace inside strings is kept as written */
+            if (o + 1 > cap) { cut = 1; break; }
+            out[o++] = c;
+            continue;
+        }
         int continuation = c == '\\' && i + 1 < e && (L->src[i + 1] == '\n' || L->src[i + 1] == '\r');
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || continuation) {
             sp = 1;
@@ -131,7 +179,8 @@ static char *norm_text(lower *L, TSNode n, size_t cap)
             cut = 1;
             break;
         }
-        if (sp && o) out[o++] = ' ';
+        /* no space inside brackets or before a comma: `f( a, )` reads `f(a,)` */
+        if (sp && o && !strchr(")]},", c) && !strchr("([{", out[o - 1])) out[o++] = ' ';
         sp = 0;
         for (size_t k = 0; k < need && i + k < e; k++) out[o++] = L->src[i + k];
         i += (uint32_t)(need - 1);
@@ -2025,6 +2074,52 @@ static size_t utf8_invalid_at(const char *s, size_t n)
     return (size_t)-1;
 }
 
+/* Debian's tree-sitter 0.20.7 corrupts its heap (a bad free in
+ * ts_tree_delete, or a crash while parsing) once a node gets more than
+ * about 65,500 children, and extras -- comments and line continuations --
+ * that follow each other with no token between them all become children of
+ * one node. The grammar's scanner is also quadratic over indented runs of
+ * them (10,000 lines: seconds). Such a run is refused before parsing. */
+#define PY_MAX_EXTRAS_RUN 20000
+
+/* limit + 1 as soon as more than limit comments and line continuations
+ * follow each other with only whitespace between them, else some number
+ * <= limit. A byte scan, not a tokenizer: string literals are skipped, so a
+ * '#' inside one is no comment. */
+static int extras_run(const char *s, size_t len, int limit)
+{
+    int run = 0;
+    size_t i = 0;
+    while (i < len) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n') {
+            i++;
+        } else if (c == '#' || (c == '\\' && i + 1 < len && (s[i + 1] == '\n' || s[i + 1] == '\r'))) {
+            if (++run > limit) return run;
+            i += c == '#' ? 1 : 2;
+            if (c == '#')
+                while (i < len && s[i] != '\n' && s[i] != '\r') i++;
+        } else if (c == '\'' || c == '"') {
+            run = 0;
+            int triple = i + 2 < len && s[i + 1] == c && s[i + 2] == c;
+            for (i += triple ? 3 : 1; i < len; i++) {
+                if (s[i] == '\\') {
+                    i++;
+                } else if (s[i] == c && (!triple || (i + 2 < len && s[i + 1] == c && s[i + 2] == c))) {
+                    i += triple ? 3 : 1;
+                    break;
+                } else if (!triple && (s[i] == '\n' || s[i] == '\r')) {
+                    break;
+                }
+            }
+        } else {
+            run = 0;
+            i++;
+        }
+    }
+    return run;
+}
+
 int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_module *m)
 {
     m->path = ca_arena_strdup(&m->arena, path);
@@ -2058,6 +2153,14 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
         m->diagnostic = ca_xasprintf("NUL byte at offset %zu (Python refuses such a file); analysed as far as it parses", off);
     } else if (bad != (size_t)-1) {
         m->diagnostic = ca_xasprintf("invalid UTF-8 at offset %zu (Python refuses such a file); analysed as far as it parses", bad);
+    }
+    if (extras_run(src, len, PY_MAX_EXTRAS_RUN) > PY_MAX_EXTRAS_RUN) {
+        free(m->diagnostic);
+        m->diagnostic = ca_xasprintf("more than %d comment lines or line continuations in a row; not parsed",
+                                     PY_MAX_EXTRAS_RUN);
+        free(crfixed);
+        m->src = NULL;
+        return -1;
     }
     TSTree *tree = ts_parser_parse_string(fe->parser, NULL, src, (uint32_t)len);
     if (!tree) {
