@@ -435,6 +435,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     else if (strcmp(format, "json") == 0) wr = report_json(out, &res, &ro);
     else if (strcmp(format, "sarif") == 0) wr = report_sarif(out, &res, &ro);
     else if (strcmp(format, "github") == 0) wr = report_github(out, &res, &ro);
+    else if (strcmp(format, "markdown") == 0) wr = report_markdown(out, &res, &ro);
     else wr = report_text(out, &res, &ro);
     if (out != stdout && fclose(out) != 0) wr = -1;
     else if (out == stdout && fflush(stdout) != 0) wr = -1;

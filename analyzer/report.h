@@ -60,6 +60,8 @@ int report_sarif(FILE *out, const ca_results *r, const report_opts *o);
  * "::error file=P,line=L,col=C,endLine=L2,endColumn=C2,title=CAN101::MESSAGE"
  * (warning / notice for the other severities). */
 int report_github(FILE *out, const ca_results *r, const report_opts *o);
+/* Markdown: a findings table, then the coverage matrix (report_markdown.c). */
+int report_markdown(FILE *out, const ca_results *r, const report_opts *o);
 
 /* ---- shared by the reporters (defined in report_text.c) -------------- */
 
