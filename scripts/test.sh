@@ -11,16 +11,30 @@ timeout=${CANCELAUDIT_TEST_TIMEOUT:-900}
 status=0
 
 bash scripts/build.sh
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 echo "== ctest: build/"
-ctest --test-dir build --output-on-failure --parallel "$jobs" --timeout "$timeout" || status=1
+ctest --test-dir build --output-on-failure --parallel "$jobs" --timeout "$timeout" 2>&1 | tee "$logs/plain.log" || status=1
 
 CANCELAUDIT_BUILD_DIR=build-asan bash scripts/build.sh -DCA_SANITIZE=ON
 echo "== ctest: build-asan/ (ASan + UBSan)"
-ctest --test-dir build-asan --output-on-failure --parallel "$jobs" --timeout "$timeout" || status=1
+ctest --test-dir build-asan --output-on-failure --parallel "$jobs" --timeout "$timeout" 2>&1 | tee "$logs/asan.log" || status=1
 
-if [ "$status" -ne 0 ]; then
-    echo "test: FAILED" >&2
-else
-    echo "test: all passed (build/ and build-asan/)"
-fi
+# One closing line for both runs, from ctest's own summaries:
+# "N% tests passed, F tests failed out of T".
+total=0
+failed=0
+for log in "$logs/plain.log" "$logs/asan.log"; do
+    line=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -n 1 || true)
+    if [ -z "$line" ]; then
+        status=1
+        continue
+    fi
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/')
+    t=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/')
+    total=$((total + t))
+    failed=$((failed + f))
+done
+[ "$failed" -eq 0 ] || status=1
+echo "ctest: $((total - failed)) passed, $failed failed"
 exit "$status"
