@@ -228,7 +228,11 @@ static void prepass(eng *E, const ir_block *b)
                     E->released_any[v] = 1;
                     if (E->rel.element_of[v] >= 0) E->released_any[E->rel.element_of[v]] = 1;
                 }
-                if (n->flags & CALL_IN_CLEANUP) E->weak_ok[v] = 1;
+                /* only a call that says it releases makes a value a resource;
+                 * any call in cleanup protects a known resource, but logging
+                 * or collecting an exception does not make it one */
+                if ((n->flags & CALL_IN_CLEANUP) && (n->flags & CALL_NAME_RELEASES) && !n->kwnames[k])
+                    E->weak_ok[v] = 1;
             }
             break;
         case IR_TRY:
@@ -503,7 +507,8 @@ static int apply_call(eng *E, uint8_t *s, const ir_node *n)
             }
             continue;
         }
-        if (n->flags & (CALL_NAME_RELEASES | CALL_NAME_REGISTERS)) kill(E, s, v);
+        /* `_cancel_and_wait(fut, loop=loop)` releases fut, not the loop */
+        if ((n->flags & (CALL_NAME_RELEASES | CALL_NAME_REGISTERS)) && !n->kwnames[k]) kill(E, s, v);
     }
     return callee && sum && sum->has_checkpoint && (n->flags & CALL_RUNS_CALLEE) && !callee->is_async;
 }

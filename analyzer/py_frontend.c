@@ -353,12 +353,12 @@ static int root_var(lower *L, TSNode n)
     return ts_node_is_null(r) ? -1 : var_of(L, r);
 }
 
-static int is_global_name(lower *L, const char *name)
+/* Declared `global` / `nonlocal` in this function. */
+static int declared_outer(lower *L, const char *name)
 {
     for (size_t i = 0; i < L->global_decl.n; i++)
         if (strcmp(L->global_decl.v[i], name) == 0) return 1;
-    if (L->f && ir_var_find(L->f, name) >= 0) return 0;
-    return map_get(L->globals.v, L->globals.n, name) != NULL;
+    return 0;
 }
 
 typedef enum owner_kind { OWN_NONE, OWN_LOCAL, OWN_PARAM, OWN_SELF, OWN_GLOBAL } owner_kind;
@@ -372,6 +372,7 @@ static owner_kind owner_of(lower *L, TSNode n, int *var)
     if (ts_node_is_null(r)) return OWN_NONE;
     int v = var_of(L, r);
     char *name = text(L, r);
+    if (v >= 0 && declared_outer(L, name)) return OWN_GLOBAL;
     if (v >= 0) {
         *var = v;
         if (L->f->vars[v].flags & VAR_SELF) return OWN_SELF;
@@ -379,8 +380,9 @@ static owner_kind owner_of(lower *L, TSNode n, int *var)
         return OWN_LOCAL;
     }
     if (strcmp(name, "self") == 0 || strcmp(name, "cls") == 0) return OWN_SELF;
-    if (is_global_name(L, name)) return OWN_GLOBAL;
-    return OWN_NONE;
+    /* not a local of this function: a module global or a closure variable of
+     * an enclosing function, either way an owner that outlives this call */
+    return OWN_GLOBAL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1189,6 +1191,7 @@ static void bind_target(lower *L, ir_block *out, TSNode left, TSNode right, TSNo
                 if (ri.acq == 0) bind_target(L, out, el, right, at);
                 continue;
             }
+            if (strcmp(text(L, el), "_") == 0) continue; /* discarded on purpose */
             int v = ir_var_add(L->m, L->f, text(L, el), 0);
             if (!ri.acq) continue;
             if (ri.tuple_index >= 0 && (int)i != ri.tuple_index) continue;
