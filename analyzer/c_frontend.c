@@ -447,6 +447,27 @@ int c_prefilter(const char *path, const char *src, size_t len)
     return 0;
 }
 
+int c_mentions_cancel(const ca_catalog *cat, const char *src, size_t len)
+{
+    char word[128];
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)src[i];
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+            i++;
+            continue;
+        }
+        size_t s = i;
+        while (i < len && (src[i] == '_' || (src[i] >= 'a' && src[i] <= 'z') || (src[i] >= 'A' && src[i] <= 'Z') ||
+                           (src[i] >= '0' && src[i] <= '9')))
+            i++;
+        if (i - s >= sizeof(word)) continue;
+        memcpy(word, src + s, i - s);
+        word[i - s] = 0;
+        if (ca_catalog_match(cat, CAT_C_THREAD_CANCEL, word)) return 1;
+    }
+    return 0;
+}
+
 #ifndef CA_HAVE_LIBCLANG_H
 
 /* Built without libclang's headers: C files are reported, not lowered. */
@@ -562,7 +583,6 @@ typedef CA_VEC(CXCursor) cur_vec;
 /* One pthread_cleanup_push ... pthread_cleanup_pop pair, from the tokens. */
 typedef struct cl_pair {
     unsigned push_off, push_end, pop_off, pop_end;
-    int line;
     const char *routine;    /* the cleanup routine's name (casts dropped) or NULL */
     const char *arg_path;   /* access path of its argument, or NULL */
     const char *arg_root;
@@ -584,8 +604,19 @@ typedef struct goto_target {
     int real_loops;         /* loops/switches open when the wrapper began */
 } goto_target;
 
+/* A helper of this translation unit that takes a lock, or releases
+ * something, for its caller: `static void queue_lock(struct queue *q)
+ * { pthread_mutex_lock(&q->mu); }`. A call of it is lowered as the call it
+ * wraps, on the caller's access path. */
+typedef struct lock_wrap {
+    const char *name;
+    int param;                 /* the argument the path hangs from; -1: a global */
+    const char *root;          /* the global (param -1) */
+    const char *suffix;        /* "->mu", ".mu", "" */
+    const ca_cat_entry *lock;  /* the lock taken; NULL: a release */
+} lock_wrap;
+
 typedef struct cl {
-    c_frontend *fe;
     const ca_catalog *cat;
     ir_module *m;
     CXTranslationUnit tu;
@@ -595,6 +626,7 @@ typedef struct cl {
     CA_VEC(unsigned) lines;          /* byte offset of each line start */
     CA_VEC(cl_pair) pairs;
     CA_VEC(ir_node *) routine_calls; /* cleanup routine calls to check against this file's definitions */
+    CA_VEC(lock_wrap) wraps;
     /* per function */
     ir_func *f;
     CA_VEC(vinfo) vi;
@@ -1216,6 +1248,58 @@ static const char *arg_name(cl *L, CXCursor call, int i)
     return cursor_text(L, a, 64);
 }
 
+/* The caller's access path for a helper's `param<suffix>`: `q` with "->mu"
+ * is "q->mu"; `&pool->queue` with "->mu" is "pool->queue.mu". */
+static int wrap_path(cl *L, const lock_wrap *w, CXCursor call, int nargs, apath *out)
+{
+    if (w->param < 0) {
+        char *p = ca_arena_alloc(&L->m->arena, strlen(w->root) + strlen(w->suffix) + 1);
+        sprintf(p, "%s%s", w->root, w->suffix);
+        *out = (apath){p, w->root, OWN_GLOBAL};
+        return 1;
+    }
+    if (w->param >= nargs) return 0;
+    CXCursor a = strip(L, call_arg(call, w->param)), inner;
+    const char *suffix = w->suffix;
+    apath base;
+    if (kind(a) == CXCursor_UnaryOperator) {
+        const char *op = unary_op(L, a, &inner);
+        if (op && strcmp(op, "&") == 0) {
+            if (!access_path(L, inner, 0, &base)) return 0;
+            if (strncmp(suffix, "->", 2) == 0) {
+                char *d = ca_arena_alloc(&L->m->arena, strlen(suffix));
+                sprintf(d, ".%s", suffix + 2);
+                suffix = d;
+            }
+        } else if (!access_path(L, a, 0, &base)) {
+            return 0;
+        }
+    } else if (!access_path(L, a, 0, &base)) {
+        return 0;
+    }
+    char *p = ca_arena_alloc(&L->m->arena, strlen(base.path) + strlen(suffix) + 1);
+    sprintf(p, "%s%s", base.path, suffix);
+    *out = (apath){p, base.root, base.own};
+    return 1;
+}
+
+/* Locks taken (after: 1) or things released (after: 0) by a helper of this file. */
+static void apply_wraps(cl *L, CXCursor call, const char *name, int nargs, ir_site site, ir_block *out, int after)
+{
+    for (size_t i = 0; i < L->wraps.n; i++) {
+        const lock_wrap *w = &L->wraps.v[i];
+        if ((w->lock != NULL) != after || strcmp(w->name, name) != 0) continue;
+        apath p;
+        if (!wrap_path(L, w, call, nargs, &p)) continue;
+        if (w->lock) {
+            acquire(L, out, site, path_var(L, &p), w->lock->kind ? w->lock->kind : "lock");
+        } else {
+            int v = find_var(L, p.path);
+            if (v >= 0) emit(L, out, IR_RELEASE, site, v);
+        }
+    }
+}
+
 static void on_call(cl *L, CXCursor call, ir_block *out)
 {
     const char *name = callee_name(L, call);
@@ -1229,6 +1313,12 @@ static void on_call(cl *L, CXCursor call, ir_block *out)
         return;
     }
     if (cat(L, CAT_C_THREAD_CANCEL, name)) L->m->cancels_threads = 1;
+    int async = L->async_on && !cat(L, CAT_C_ASYNC_SAFE, name);
+    if (cat(L, CAT_C_NORETURN, name)) {
+        if (async) mark_async(L, out, site, name, NULL);
+        emit(L, out, IR_RETURN, site, -1); /* this path ends here */
+        return;
+    }
     if (cat(L, CAT_C_CLEANUP_PUSH, name) || cat(L, CAT_C_CLEANUP_POP, name)) return; /* see lower_cleanup */
     if (cat(L, CAT_C_CANCEL_STATE, name)) {
         const char *st = arg_name(L, call, 0);
@@ -1247,7 +1337,6 @@ static void on_call(cl *L, CXCursor call, ir_block *out)
         }
         return;
     }
-    int async = L->async_on && !cat(L, CAT_C_ASYNC_SAFE, name);
     const ca_cat_entry *rel = cat(L, CAT_C_RELEASE, name);
     const ca_cat_entry *cp = cat(L, CAT_C_CANCEL_POINT, name);
     const ca_cat_entry *acq = cat(L, CAT_C_ACQUIRE, name);
@@ -1302,12 +1391,15 @@ static void on_call(cl *L, CXCursor call, ir_block *out)
         if (async && !cp) mark_async(L, out, site, name, NULL);
         return;
     }
-    /* any other call: its summary (when it is in the scan) says what it does */
+    /* any other call: its summary (when it is in the scan) says what it
+     * does; a lock helper of this file takes the lock when it returns */
+    apply_wraps(L, call, name, nargs, site, out, 0);
     int *vars = ca_arena_alloc(&L->m->arena, sizeof(int) * (size_t)(nargs ? nargs : 1));
     for (int i = 0; i < nargs; i++) vars[i] = value_var(L, call_arg(call, i));
     ir_node *c = emit_call(L, cp_block(L, out, site), site, name, vars, nargs);
     c->flags = CALL_RUNS_CALLEE;
     if (async) mark_async(L, out, site, name, c);
+    apply_wraps(L, call, name, nargs, site, out, 1);
 }
 
 static void on_assign(cl *L, CXCursor bin, CXCursor lhs, CXCursor rhs, ir_block *out)
@@ -1397,6 +1489,18 @@ static void lower_compound(cl *L, CXCursor c, ir_block *out)
     CA_VEC_FREE(kids);
 }
 
+/* The variable a test is about: the tested path's, else (`fds[0] >= 0`) the
+ * resource it is part of. */
+static int tested_var(cl *L, CXCursor c)
+{
+    apath p;
+    if (!access_path(L, c, 0, &p)) return -1;
+    int v = find_var(L, p.path);
+    if (v >= 0) return v;
+    int r = find_var(L, p.root);
+    return r >= 0 && (size_t)r < L->vi.n && L->vi.v[r].acquired ? r : -1;
+}
+
 /* A test saying variable v holds nothing on one branch: `!p`, `p == NULL`,
  * `fd < 0`, `(fd = open(...)) == -1`, `p`, `fd >= 0`. Returns v (or -1) and
  * sets *fail_when_true. */
@@ -1417,7 +1521,7 @@ static int fail_test(cl *L, CXCursor cond, int *fail_when_true)
         if (!op) return -1;
         if (strcmp(op, "=") == 0) {
             *fail_when_true = neg;
-            return value_var(L, lhs);
+            return tested_var(L, lhs);
         }
         long k;
         CXCursor var = lhs;
@@ -1434,7 +1538,7 @@ static int fail_test(cl *L, CXCursor cond, int *fail_when_true)
             if (!aop || strcmp(aop, "=") != 0) return -1;
             var = al;
         }
-        int v = value_var(L, var);
+        int v = tested_var(L, var);
         if (v < 0 || (k != 0 && k != -1)) return -1;
         int fwt;
         if (strcmp(op, "==") == 0) fwt = 1;
@@ -1445,7 +1549,7 @@ static int fail_test(cl *L, CXCursor cond, int *fail_when_true)
         *fail_when_true = fwt ^ neg;
         return v;
     }
-    int v = value_var(L, c);
+    int v = tested_var(L, c);
     if (v < 0) return -1;
     *fail_when_true = neg;
     return v;
@@ -1521,6 +1625,10 @@ static void lower_while(cl *L, CXCursor s, ir_block *out)
         CXCursor cond = kids.v[kids.n - 2], body = kids.v[kids.n - 1];
         ir_node *n = new_loop(L, out, s, is_true_const(L, cond) ? LOOP_INFINITE : 0);
         lower_expr(L, cond, &n->c);
+        L->have_pend = 0;
+        /* `while ((fd = open(...)) < 0) retry;`: nothing open in the body */
+        int fwt = 0, fv = resource_test(L, cond, &fwt);
+        if (fv >= 0) emit(L, fwt ? &n->a : &n->b, IR_DONE, n->site, fv);
         lower_body(L, body, &n->a);
     }
     CA_VEC_FREE(kids);
@@ -1843,17 +1951,22 @@ static void routine_effect(cl *L, ir_block *b, ir_site site, const cl_pair *p, i
 
 /* Statements of an expanded push…pop block that the user wrote: those whose
  * position lies between the two macros (the rest is the macros' own code). */
+typedef struct region_fr {
+    CXCursor c;
+    int users;  /* 1: a statement the user wrote (collect it); 0: the macros' (look inside) */
+} region_fr;
+
 static void region_stmts(cl *L, CXCursor block, const cl_pair *p, cur_vec *out)
 {
-    CA_VEC(scan_fr) st = {0};
+    CA_VEC(region_fr) st = {0};
     cur_vec kids = {0};
-    scan_fr f0 = {block, 0};
+    region_fr f0 = {block, 0};
     CA_VEC_PUSH(st, f0);
     size_t visited = 0;
     /* pre-order: the user's statements come out in source order */
     while (st.n && visited++ < 100000) {
-        scan_fr fr = st.v[--st.n];
-        if (fr.loops) {
+        region_fr fr = st.v[--st.n];
+        if (fr.users) {
             CA_VEC_PUSH(*out, fr.c);
             continue;
         }
@@ -1861,9 +1974,9 @@ static void region_stmts(cl *L, CXCursor block, const cl_pair *p, cur_vec *out)
         for (size_t i = kids.n; i-- > 0;) {
             CXCursor k = kids.v[i];
             unsigned o = start_off(L, k);
-            int mine = o != UINT_MAX && o >= p->push_end && o < p->pop_off;
-            if (!mine && !cx.clang_isStatement(kind(k))) continue;
-            scan_fr c = {k, mine}; /* loops: 1 = the user's statement */
+            int users = o != UINT_MAX && o >= p->push_end && o < p->pop_off;
+            if (!users && !cx.clang_isStatement(kind(k))) continue;
+            region_fr c = {k, users};
             CA_VEC_PUSH(st, c);
         }
     }
@@ -2008,7 +2121,9 @@ static void lower_labelled(cl *L, const run_info *ri, size_t from, size_t to, un
         best_a = a;
         found = 1;
     }
-    if (!found || L->depth > IR_MAX_DEPTH - 8) {
+    /* goto regions nest one IR loop each: a few levels model real cleanup
+     * chains; beyond that a goto just ends its path */
+    if (!found || L->targets.n >= 16 || L->depth > IR_MAX_DEPTH / 2) {
         lower_plain(L, kids, from, to, gap, out);
         return;
     }
@@ -2123,6 +2238,71 @@ static void lower_function(cl *L, CXCursor fn)
         L->m->diagnostic = ca_xasprintf("nesting deeper than %d levels in %s (line %d); the rest of it was not analysed",
                                         IR_MAX_DEPTH, f->qualname, f->site.line);
     L->f = NULL;
+}
+
+/* Is fn a small helper that takes a lock (and does not give it back) or
+ * releases something, on a path from a parameter or a global? Recorded in
+ * L->wraps. Only a look at its calls, bounded: helpers are short. */
+static void find_wrapper(cl *L, CXCursor fn, const char *name)
+{
+    cur_vec st = {0}, kids = {0}, calls = {0};
+    children(fn, &kids);
+    for (size_t i = 0; i < kids.n; i++)
+        if (kind(kids.v[i]) == CXCursor_CompoundStmt) CA_VEC_PUSH(st, kids.v[i]);
+    size_t visited = 0;
+    while (st.n && visited++ < 400) {
+        CXCursor c = st.v[--st.n];
+        if (kind(c) == CXCursor_CallExpr) CA_VEC_PUSH(calls, c);
+        children(c, &kids);
+        for (size_t i = 0; i < kids.n; i++) CA_VEC_PUSH(st, kids.v[i]);
+    }
+    int small = st.n == 0;
+    CA_VEC(lock_wrap) found = {0};
+    for (size_t i = 0; small && i < calls.n && found.n < 4; i++) {
+        const char *callee = callee_name(L, calls.v[i]);
+        const ca_cat_entry *lock = cat(L, CAT_C_LOCK, callee), *rel = lock ? NULL : cat(L, CAT_C_RELEASE, callee);
+        if (!lock && !rel) continue;
+        int ai = rel && rel->arg ? atoi(rel->arg) : 0;
+        apath p;
+        if (ai >= call_nargs(calls.v[i]) || !access_path(L, call_arg(calls.v[i], ai), 1, &p)) continue;
+        size_t rn = strlen(p.root);
+        if (strncmp(p.path, p.root, rn) != 0) continue; /* `*m`: not a simple path */
+        lock_wrap w = {name, -1, p.root, p.path + rn, lock};
+        if (p.own == OWN_PARAM) {
+            for (int k = 0; k < call_nargs(fn); k++)
+                if (strcmp(cxs(L, cx.clang_getCursorSpelling(call_arg(fn, k))), p.root) == 0) w.param = k;
+            if (w.param < 0) continue;
+        } else if (p.own != OWN_GLOBAL) {
+            continue;
+        }
+        CA_VEC_PUSH(found, w);
+    }
+    /* a lock taken and given back is a critical section, not a helper */
+    for (size_t i = 0; i < found.n; i++) {
+        int paired = 0;
+        for (size_t k = 0; k < found.n; k++)
+            paired |= k != i && (found.v[i].lock != NULL) != (found.v[k].lock != NULL) &&
+                      found.v[i].param == found.v[k].param && strcmp(found.v[i].root, found.v[k].root) == 0 &&
+                      strcmp(found.v[i].suffix, found.v[k].suffix) == 0;
+        if (!paired) CA_VEC_PUSH(L->wraps, found.v[i]);
+    }
+    CA_VEC_FREE(found);
+    CA_VEC_FREE(st);
+    CA_VEC_FREE(kids);
+    CA_VEC_FREE(calls);
+}
+
+static enum CXChildVisitResult wrap_cb(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    cl *L = d;
+    if (kind(c) == CXCursor_FunctionDecl && cx.clang_isCursorDefinition(c)) {
+        const char *name = cxs(L, cx.clang_getCursorSpelling(c));
+        /* only helpers: what the catalog knows is lowered from the catalog */
+        if (!cat(L, CAT_C_LOCK, name) && !cat(L, CAT_C_RELEASE, name) && !cat(L, CAT_C_ACQUIRE, name))
+            find_wrapper(L, c, name);
+    }
+    return CXChildVisit_Continue;
 }
 
 static enum CXChildVisitResult top_cb(CXCursor c, CXCursor parent, CXClientData d)
@@ -2350,11 +2530,24 @@ static void diagnostics(cl *L)
             int line = 0, col = 0;
             if (loc_off(L, cx.clang_getDiagnosticLocation(d), &off)) line_col(L, off, &line, &col);
             if (line && !L->m->first_error_line) L->m->first_error_line = line;
-            if (!first) first = line ? ca_xasprintf("line %d: %s", line, msg) : ca_xstrdup(msg);
+            if (!first) {
+                /* one printable line, whatever the file held */
+                char clean[161];
+                size_t n = 0;
+                for (const char *q = msg; *q && n < sizeof(clean) - 1; q++)
+                    clean[n++] = (unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f ? '?' : *q;
+                clean[n] = 0;
+                if (strlen(msg) > n) memcpy(clean + n - 3, "...", 3);
+                first = line ? ca_xasprintf("line %d: %s", line, clean) : ca_xstrdup(clean);
+            }
             const char *nf = strstr(msg, "' file not found");
             if (nf && msg[0] == '\'' && missing.len < 400) {
-                if (missing.len) ca_sb_adds(&missing, ", ");
-                ca_sb_add(&missing, msg, (size_t)(nf - msg) + 1);
+                char *name = ca_xstrndup(msg, (size_t)(nf - msg) + 1);
+                if (!strstr(ca_sb_str(&missing), name)) {
+                    if (missing.len) ca_sb_adds(&missing, ", ");
+                    ca_sb_adds(&missing, name);
+                }
+                free(name);
             }
         }
         cx.clang_disposeDiagnostic(d);
@@ -2408,7 +2601,6 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
     }
     cl L;
     memset(&L, 0, sizeof(L));
-    L.fe = fe;
     L.cat = fe->cat;
     L.m = m;
     L.tu = tu;
@@ -2423,12 +2615,14 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
         diagnostics(&L);
         scan_comments(&L);
         find_pairs(&L);
+        cx.clang_visitChildren(cx.clang_getTranslationUnitCursor(tu), wrap_cb, &L);
         cx.clang_visitChildren(cx.clang_getTranslationUnitCursor(tu), top_cb, &L);
         check_routines(&L);
     }
     CA_VEC_FREE(L.lines);
     CA_VEC_FREE(L.pairs);
     CA_VEC_FREE(L.routine_calls);
+    CA_VEC_FREE(L.wraps);
     CA_VEC_FREE(L.vi);
     CA_VEC_FREE(L.targets);
     CA_VEC_FREE(L.paired);

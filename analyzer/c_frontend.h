@@ -20,7 +20,9 @@
  * cancellation disabled as shield scopes (IR_WITH, WITH_SHIELD), calls into
  * other functions as IR_CALL with CALL_RUNS_CALLEE (their summaries make them
  * checkpoints), and calls made while asynchronous cancellation is enabled
- * with CALL_ASYNC_CANCEL. Variables are locals, parameters, and access paths
+ * with CALL_ASYNC_CANCEL. Calls of small helpers of the same translation
+ * unit that take a lock or release something for their caller are lowered
+ * as what they wrap. Variables are locals, parameters, and access paths
  * (`pool->lock`, `*out`, `fds[]`) held by their root variable.
  */
 #ifndef CA_C_FRONTEND_H
@@ -62,6 +64,12 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
 /* 0 when the file cannot hold a function body worth lowering: a header with
  * neither `static` nor `inline` in it. 1 otherwise (every .c file). */
 int c_prefilter(const char *path, const char *src, size_t len);
+
+/* 1 when the source names a thread-cancelling function (catalog
+ * c-thread-cancel, e.g. pthread_cancel) as an identifier: a cheap byte
+ * scan. A scan none of whose C files does so has no CAN5xx findings unless
+ * forced, and need not parse them. */
+int c_mentions_cancel(const ca_catalog *cat, const char *src, size_t len);
 
 /* 1 once libclang has been loaded into this process. */
 int c_libclang_loaded(void);

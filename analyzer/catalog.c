@@ -24,7 +24,7 @@ static const char *const cat_names[CAT__COUNT] = {
     "remote-prefix", "remote-create", "not-remote", "local-receiver", "executor",
     "c-acquire", "c-lock", "c-lock-paired", "c-release", "c-cancel-point", "c-register",
     "c-cleanup-push", "c-cleanup-pop", "c-cancel-state", "c-cancel-type", "c-cancel-disable",
-    "c-cancel-async", "c-async-cancel-safe", "c-thread-cancel",
+    "c-cancel-async", "c-async-cancel-safe", "c-thread-cancel", "c-noreturn",
 };
 
 int ca_catalog_category(const char *name)

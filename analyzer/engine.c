@@ -43,81 +43,107 @@ const char *eng_protection_best(unsigned bits)
 
 typedef struct rel {
     int n;
-    uint8_t *owns;      /* owns[x*n+v]: releasing/transferring x also does v */
+    uint8_t *owns;      /* small functions: owns[x*n+v]: releasing/transferring x also does v */
+    int *first, *next, *owner; /* large ones: member → owner edge lists */
     int *element_of;    /* element var → its container, or -1 */
 } rel;
 
-static void rel_edges(const ir_block *b, int n, int *parent_lists, int *np, int maxp);
+/* Functions with more variables than this use edge lists instead of the
+ * closure matrix (n*n bytes), so memory stays linear. */
+#define REL_MATRIX_MAX 512
 
-static void collect_edges(const ir_node *nd, int n, int *edges, int *ne, int maxe, int *element_of)
+static void collect_edges(const ir_node *nd, int *edges, int *ne, int maxe, int *element_of)
 {
-    if (nd->kind == IR_ALIAS && nd->var >= 0 && nd->var2 >= 0 && *ne < maxe) {
-        edges[2 * *ne] = nd->var; /* member */
-        edges[2 * *ne + 1] = nd->var2; /* owner */
-        (*ne)++;
-    } else if (nd->kind == IR_ACQUIRE && nd->var >= 0 && nd->var2 >= 0 && *ne < maxe) {
-        edges[2 * *ne] = nd->var;
-        edges[2 * *ne + 1] = nd->var2;
+    if ((nd->kind == IR_ALIAS || nd->kind == IR_ACQUIRE) && nd->var >= 0 && nd->var2 >= 0 && *ne < maxe) {
+        edges[2 * *ne] = nd->var;      /* member (or child) */
+        edges[2 * *ne + 1] = nd->var2; /* owner (or parent) */
         (*ne)++;
     } else if (nd->kind == IR_ELEMENT && nd->var >= 0 && nd->var2 >= 0) {
         element_of[nd->var] = nd->var2;
     }
-    (void)n;
 }
 
-static void walk_edges(const ir_block *b, int n, int *edges, int *ne, int maxe, int *element_of)
+static void walk_edges(const ir_block *b, int *edges, int *ne, int maxe, int *element_of)
 {
     for (int i = 0; i < b->n; i++) {
         const ir_node *nd = b->v[i];
-        collect_edges(nd, n, edges, ne, maxe, element_of);
-        walk_edges(&nd->a, n, edges, ne, maxe, element_of);
-        walk_edges(&nd->b, n, edges, ne, maxe, element_of);
-        walk_edges(&nd->c, n, edges, ne, maxe, element_of);
-        for (int k = 0; k < nd->nbranches; k++) walk_edges(&nd->branches[k], n, edges, ne, maxe, element_of);
-        for (int k = 0; k < nd->nhandlers; k++) walk_edges(&nd->handlers[k].body, n, edges, ne, maxe, element_of);
+        collect_edges(nd, edges, ne, maxe, element_of);
+        walk_edges(&nd->a, edges, ne, maxe, element_of);
+        walk_edges(&nd->b, edges, ne, maxe, element_of);
+        walk_edges(&nd->c, edges, ne, maxe, element_of);
+        for (int k = 0; k < nd->nbranches; k++) walk_edges(&nd->branches[k], edges, ne, maxe, element_of);
+        for (int k = 0; k < nd->nhandlers; k++) walk_edges(&nd->handlers[k].body, edges, ne, maxe, element_of);
     }
-}
-
-static void rel_edges(const ir_block *b, int n, int *parent_lists, int *np, int maxp)
-{
-    (void)b; (void)n; (void)parent_lists; (void)np; (void)maxp;
 }
 
 static void rel_build(rel *r, const ir_func *f)
 {
     int n = f->nvars;
+    memset(r, 0, sizeof(*r));
     r->n = n;
-    r->owns = ca_xcalloc((size_t)n * (size_t)n + 1, 1);
     r->element_of = ca_xmalloc(sizeof(int) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) r->element_of[i] = -1;
-    int maxe = 4096;
+    int maxe = 8192;
     int *edges = ca_xmalloc(sizeof(int) * 2 * (size_t)maxe);
     int ne = 0;
-    walk_edges(&f->body, n, edges, &ne, maxe, r->element_of);
-    for (int v = 0; v < n; v++) r->owns[v * n + v] = 1;
-    /* transitive closure by repeated relaxation (small n) */
-    int changed = 1;
-    for (int iter = 0; changed && iter < 16; iter++) {
-        changed = 0;
-        for (int e = 0; e < ne; e++) {
-            int member = edges[2 * e], owner = edges[2 * e + 1];
-            for (int x = 0; x < n; x++) {
-                /* x owns owner → x owns member */
-                if (r->owns[x * n + owner] && !r->owns[x * n + member]) {
-                    r->owns[x * n + member] = 1;
-                    changed = 1;
+    walk_edges(&f->body, edges, &ne, maxe, r->element_of);
+    if (n <= REL_MATRIX_MAX) {
+        r->owns = ca_xcalloc((size_t)n * (size_t)n + 1, 1);
+        for (int v = 0; v < n; v++) r->owns[v * n + v] = 1;
+        /* transitive closure by relaxation: x owns owner → x owns member */
+        int changed = 1;
+        for (int iter = 0; changed && iter < 16; iter++) {
+            changed = 0;
+            for (int e = 0; e < ne; e++) {
+                int member = edges[2 * e], owner = edges[2 * e + 1];
+                for (int x = 0; x < n; x++) {
+                    if (r->owns[x * n + owner] && !r->owns[x * n + member]) {
+                        r->owns[x * n + member] = 1;
+                        changed = 1;
+                    }
                 }
             }
         }
+    } else {
+        r->first = ca_xmalloc(sizeof(int) * (size_t)(n + 1));
+        r->next = ca_xmalloc(sizeof(int) * (size_t)(ne + 1));
+        r->owner = ca_xmalloc(sizeof(int) * (size_t)(ne + 1));
+        for (int i = 0; i < n; i++) r->first[i] = -1;
+        for (int e = 0; e < ne; e++) {
+            int member = edges[2 * e];
+            r->owner[e] = edges[2 * e + 1];
+            r->next[e] = r->first[member];
+            r->first[member] = e;
+        }
     }
     free(edges);
-    (void)rel_edges;
 }
 
 static void rel_free(rel *r)
 {
     free(r->owns);
+    free(r->first);
+    free(r->next);
+    free(r->owner);
     free(r->element_of);
+}
+
+/* Is x v itself or one of its owners (following member → owner edges)? */
+static int owns(const rel *r, int x, int v)
+{
+    if (r->owns) return r->owns[x * r->n + v];
+    if (x == v) return 1;
+    int stack[64], seen = 0, sp = 0;
+    stack[sp++] = v;
+    while (sp && seen < 4096) {
+        int cur = stack[--sp];
+        for (int e = r->first[cur]; e >= 0; e = r->next[e]) {
+            seen++;
+            if (r->owner[e] == x) return 1;
+            if (sp < 64) stack[sp++] = r->owner[e];
+        }
+    }
+    return 0;
 }
 
 /* Does an event on x (release/transfer) cover v? Element events cover the
@@ -125,9 +151,9 @@ static void rel_free(rel *r)
 static int covers(const rel *r, int x, int v)
 {
     if (x < 0 || v < 0) return 0;
-    if (r->owns[x * r->n + v]) return 1;
+    if (owns(r, x, v)) return 1;
     int c = r->element_of[x];
-    if (c >= 0 && r->owns[c * r->n + v]) return 1;
+    if (c >= 0 && owns(r, c, v)) return 1;
     return 0;
 }
 
@@ -250,18 +276,6 @@ static void prepass(eng *E, const ir_block *b)
         prepass(E, &n->c);
         for (int k = 0; k < n->nbranches; k++) prepass(E, &n->branches[k]);
         for (int k = 0; k < n->nhandlers; k++) prepass(E, &n->handlers[k].body);
-    }
-}
-
-/* A weak acquire counts when the value, or something holding it, is
- * released in cleanup (release-implied ownership). */
-static void widen_weak(eng *E)
-{
-    int n = E->nvars;
-    for (int v = 0; v < n; v++) {
-        if (E->weak_ok[v]) continue;
-        for (int x = 0; x < n; x++)
-            if (x != v && E->weak_ok[x] && E->rel.owns[x * n + v] && E->acq && 0) E->weak_ok[v] = 1;
     }
 }
 
@@ -834,7 +848,6 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, en
     E->from_registry = ca_xcalloc(nv, 1);
     E->last_release = ca_xcalloc(nv, sizeof(uint32_t));
     prepass(E, &f->body);
-    widen_weak(E);
     E->nslots = E->nvars + E->nhandlers;
     uint8_t *s = st_new(E);
     REACH(E, s) = 1;

@@ -1484,6 +1484,10 @@ static int none_test(lower *L, TSNode cond, int *none_when_true)
     if (!neg && is(c, "boolean_operator")) {
         TSNode op = ts_node_child(c, 1);
         if (!ts_node_is_null(op) && strcmp(ty(op), "and") == 0) {
+            /* `a and b and c` nests to the left. An inner `and` never
+             * yields a variable (below), so the answer is -1 without the
+             * recursion that 100,000 of them would overflow the stack with. */
+            if (is(unparen(field(c, "left")), "boolean_operator")) return -1;
             int nwt = 0;
             int v = none_test(L, field(c, "left"), &nwt);
             if (v >= 0 && !nwt) {

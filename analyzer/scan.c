@@ -11,7 +11,9 @@
  * lowered file.
  * Phase 4: the coverage matrix, from the facts of every function.
  * Output does not depend on the number of workers: results are kept per
- * file, in discovery order, and sorted at the end.
+ * file, in discovery order (workers take the largest files first, which
+ * only changes when a file is done), per-file diagnostics are printed in
+ * path order once the files are done, and everything is sorted at the end.
  *
  * Incremental rescans (DESIGN §9). The base is the newest complete scan in
  * the database with this scan's cache key: the same build of the tool, the
@@ -107,12 +109,14 @@ typedef struct scan_state {
     size_t nby_name;
     ca_backend_cache *backends;
     /* the base scan of an incremental rescan (rows reused are moved out) */
+    const char *cache_key;
     ca_results base;
     int64_t base_started_ns;
     pthread_mutex_t err_lock;
     double t0, last_draw;
     int redo;             /* phase 1 runs again on files whose reuse failed */
     c_project *cproj;     /* compile flags of the C files (NULL: no C file) */
+    int c_skip;           /* no C file names pthread_cancel: CAN5xx cannot apply, skip them */
     int c_active;         /* CAN5xx apply: pthread_cancel called, or forced */
 } scan_state;
 
@@ -292,7 +296,7 @@ static void lower_one(scan_state *S, py_frontend *fe, c_frontend *cfe, file_job 
         return;
     }
     int is_c = strcmp(df->language, "c") == 0;
-    if (strcmp(df->language, "python") != 0 && !is_c) {
+    if ((strcmp(df->language, "python") != 0 && !is_c) || (is_c && S->c_skip)) {
         r->status = CA_FILE_SKIPPED;
         return;
     }
@@ -709,17 +713,18 @@ static int cmp_finding_path(const void *a, const void *b)
 
 /* Load the base scan for key; without one (or on a database error, which
  * only costs speed) the scan is a full one. */
-static void load_base(scan_state *S, const char *key)
+static void *load_base(void *arg)
 {
+    scan_state *S = arg;
     int64_t id = 0;
     char *err = NULL;
-    int rc = store_cache_base(S->o->cache, key, &id, &S->base_started_ns, &err);
+    int rc = store_cache_base(S->o->cache, S->cache_key, &id, &S->base_started_ns, &err);
     if (rc == 0) rc = store_load_reusable(S->o->cache, id, &S->base, &err);
     if (rc < 0 && !S->o->quiet) fprintf(stderr, "cancelaudit: not reusing earlier results: %s\n", err ? err : "?");
     free(err);
     if (rc != 0) {
         ca_results_free(&S->base);
-        return;
+        return NULL;
     }
     ca_results *b = &S->base;
     for (size_t i = 0; i < b->nfiles; i++)
@@ -730,6 +735,7 @@ static void load_base(scan_state *S, const char *key)
     int sorted = 1;
     for (size_t i = 1; i < b->nfindings && sorted; i++) sorted = cmp_finding_path(&b->findings[i - 1], &b->findings[i]) <= 0;
     if (!sorted) qsort(b->findings, b->nfindings, sizeof(ca_finding), cmp_finding_path);
+    return NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -864,15 +870,25 @@ static void collect(scan_state *S, ca_results *out)
 }
 
 /* The C files' compile settings; 2 with *err for a --compile-commands
- * directory without a usable database. */
-static int c_setup(const ca_scan_opts *o, const ca_disc_file *files, size_t nfiles, c_project **out, char **err)
+ * directory without a usable database. *skip: no C file names
+ * pthread_cancel (and the scope is not forced), so none need parsing. */
+static int c_setup(const ca_scan_opts *o, const ca_disc_file *files, size_t nfiles, c_project **out, int *skip,
+                   char **err)
 {
     CA_VEC(const char *) cfiles = {0};
-    for (size_t i = 0; i < nfiles; i++)
-        if (files[i].language && strcmp(files[i].language, "c") == 0 && !files[i].diagnostic)
-            CA_VEC_PUSH(cfiles, files[i].path);
+    int cancels = o->c_cancel_scope != 0;
+    for (size_t i = 0; i < nfiles; i++) {
+        if (!files[i].language || strcmp(files[i].language, "c") != 0 || files[i].diagnostic) continue;
+        CA_VEC_PUSH(cfiles, files[i].path);
+        char *src = NULL;
+        size_t len = 0;
+        if (!cancels && o->cat && ca_read_file(files[i].path, &src, &len) == 0)
+            cancels = c_mentions_cancel(o->cat, src, len);
+        free(src);
+    }
     *out = NULL;
-    if (cfiles.n || o->compile_commands) {
+    *skip = o->c_cancel_scope < 0 || !cancels;
+    if ((cfiles.n && !*skip) || o->compile_commands) {
         char *e = NULL;
         *out = c_project_new(o->compile_commands, o->paths, o->npaths, cfiles.v, cfiles.n, &e);
         if (!*out) {
@@ -888,6 +904,17 @@ static int c_setup(const ca_scan_opts *o, const ca_disc_file *files, size_t nfil
 
 int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
 {
+    scan_state *S = ca_xcalloc(1, sizeof(*S));
+    S->o = o;
+    pthread_mutex_init(&S->err_lock, NULL);
+    free(out->scan.cache_key);
+    out->scan.cache_key = cache_key(o);
+    S->cache_key = out->scan.cache_key;
+    /* reading the base overlaps the walk: both mostly wait on the kernel */
+    pthread_t loader;
+    int loading = o->cache && pthread_create(&loader, NULL, load_base, S) == 0;
+    if (o->cache && !loading) load_base(S);
+
     ca_discover_opts dopt;
     memset(&dopt, 0, sizeof(dopt));
     dopt.excludes = o->excludes;
@@ -896,26 +923,26 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     dopt.include_c = 1;
     ca_disc_file *files = NULL;
     size_t nfiles = 0;
-    int rc = ca_discover(o->paths, o->npaths, &dopt, &files, &nfiles, err);
-    if (rc != 0) return 2;
+    int rc = ca_discover(o->paths, o->npaths, &dopt, &files, &nfiles, err) != 0 ? 2 : 0;
     c_project *cproj = NULL;
-    if ((rc = c_setup(o, files, nfiles, &cproj, err)) != 0) {
+    int c_skip = 0;
+    if (rc == 0) rc = c_setup(o, files, nfiles, &cproj, &c_skip, err);
+    if (loading) pthread_join(loader, NULL);
+    if (rc != 0) {
         ca_disc_files_free(files, nfiles);
+        ca_results_free(&S->base);
+        pthread_mutex_destroy(&S->err_lock);
+        free(S);
         return rc;
     }
 
-    scan_state *S = ca_xcalloc(1, sizeof(*S));
-    S->o = o;
     S->cproj = cproj;
+    S->c_skip = c_skip;
     S->njobs = nfiles;
     S->jobs = ca_xcalloc(nfiles + 1, sizeof(file_job));
     S->order = ca_xmalloc(sizeof(size_t) * (nfiles + 1));
     S->backends = ca_backend_cache_new(o->maps, o->nmaps);
-    pthread_mutex_init(&S->err_lock, NULL);
     S->t0 = ca_now_monotonic();
-    free(out->scan.cache_key);
-    out->scan.cache_key = cache_key(o);
-    if (o->cache) load_base(S, out->scan.cache_key);
     for (size_t i = 0; i < nfiles; i++) {
         S->jobs[i].df = &files[i];
         S->order[i] = i;

@@ -30,7 +30,8 @@ typedef struct ca_scan_opts {
     int quiet;                 /* no per-file diagnostics on stderr */
     /* Reuse unchanged files' results from the newest complete scan in this
      * store with the same cache key (DESIGN §9); NULL: analyse every file.
-     * Used from the calling thread only, before the workers start. */
+     * Read by one helper thread while the tree is walked, before the workers
+     * start; the caller must not use it until ca_scan_run returns. */
     ca_store *cache;
     /* C files: a directory whose compile_commands.json gives every C file's
      * flags (NULL: look next to each file, up to its scanned root); and when

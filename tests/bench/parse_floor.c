@@ -4,8 +4,8 @@
  * .py file, applies cancelaudit's own byte prefilter (linked from
  * analyzer/discover.c) and parses the async-bearing files with the same
  * grammar and library, freeing each tree at once; nothing is lowered,
- * analysed or stored. Workers: one parser each, files handed out in turn,
- * as cancelaudit's phase 1 does.
+ * analysed or stored. Workers: one parser each, files handed out largest
+ * first, as cancelaudit's phase 1 does.
  *
  * Usage: parse_floor [-j N] DIR     (N: 0 or absent = number of cores)
  * Prints one line: files, parsed, bytes, seconds.
@@ -27,8 +27,13 @@
 
 const TSLanguage *tree_sitter_python(void);
 
+typedef struct floor_file {
+    char *path;
+    off_t size;
+} floor_file;
+
 typedef struct floor_state {
-    char **files;
+    floor_file *files;
     size_t nfiles;
     atomic_size_t next;
     atomic_size_t parsed;
@@ -45,7 +50,7 @@ static int ends_with_py(const char *s)
 static void walk(const char *root, floor_state *F)
 {
     CA_VEC(char *) stack = {0};
-    CA_VEC(char *) files = {0};
+    CA_VEC(floor_file) files = {0};
     CA_VEC_PUSH(stack, ca_xstrdup(root));
     while (stack.n) {
         char *dir = stack.v[--stack.n];
@@ -60,7 +65,8 @@ static void walk(const char *root, floor_state *F)
                 if (ok && S_ISDIR(st.st_mode)) {
                     CA_VEC_PUSH(stack, p);
                 } else if (ok && S_ISREG(st.st_mode) && ends_with_py(e->d_name)) {
-                    CA_VEC_PUSH(files, p);
+                    floor_file f = {p, st.st_size};
+                    CA_VEC_PUSH(files, f);
                 } else {
                     free(p);
                 }
@@ -74,6 +80,13 @@ static void walk(const char *root, floor_state *F)
     F->nfiles = files.n;
 }
 
+static int larger_first(const void *a, const void *b)
+{
+    const floor_file *x = a, *y = b;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
 static void *worker(void *arg)
 {
     floor_state *F = arg;
@@ -84,7 +97,7 @@ static void *worker(void *arg)
         if (i >= F->nfiles) break;
         char *src = NULL;
         size_t len = 0;
-        if (ca_read_file(F->files[i], &src, &len) != 0) continue;
+        if (ca_read_file(F->files[i].path, &src, &len) != 0) continue;
         atomic_fetch_add(&F->bytes, (unsigned long long)len);
         if (ca_prefilter_async(src, len)) {
             TSTree *t = ts_parser_parse_string(parser, NULL, src, (uint32_t)len);
@@ -116,6 +129,7 @@ int main(int argc, char **argv)
     floor_state F;
     memset(&F, 0, sizeof(F));
     walk(argv[a], &F);
+    qsort(F.files, F.nfiles, sizeof(floor_file), larger_first);
     pthread_t *th = ca_xmalloc(sizeof(pthread_t) * (size_t)jobs);
     for (int i = 0; i < jobs; i++) pthread_create(&th[i], NULL, worker, &F);
     for (int i = 0; i < jobs; i++) pthread_join(th[i], NULL);
@@ -123,7 +137,7 @@ int main(int argc, char **argv)
     printf("parse floor: files=%zu parsed=%zu bytes=%llu jobs=%d seconds=%.3f\n", F.nfiles,
            (size_t)atomic_load(&F.parsed), (unsigned long long)atomic_load(&F.bytes), jobs,
            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-    for (size_t i = 0; i < F.nfiles; i++) free(F.files[i]);
+    for (size_t i = 0; i < F.nfiles; i++) free(F.files[i].path);
     free(F.files);
     free(th);
     return 0;

@@ -19,6 +19,10 @@
 
 static char tmpdir[] = "/tmp/ca_cfront_XXXXXX";
 
+static char *write_file(const char *name, const char *text);
+
+static void put(const char *name, const char *text) { free(write_file(name, text)); }
+
 static char *write_file(const char *name, const char *text)
 {
     char *path = ca_xasprintf("%s/%s", tmpdir, name);
@@ -71,7 +75,7 @@ static int has(const lowered *l, const char *needle) { return strstr(l->dump, ne
 /* A Python-only scan pays nothing for the C frontend. Runs first. */
 static void test_python_scan_does_not_load_libclang(void)
 {
-    write_file("py/app.py", "import asyncio\n\nasync def f():\n    await asyncio.sleep(1)\n");
+    put("py/app.py", "import asyncio\n\nasync def f():\n    await asyncio.sleep(1)\n");
     char *dir = ca_xasprintf("%s/py", tmpdir);
     const char *paths[] = {dir};
     ca_scan_opts o;
@@ -281,9 +285,9 @@ static void test_compile_commands(void)
                       "#endif\n"
                       "    CFG_NAP();\n"
                       "}\n";
-    write_file("db/inc/cfg.h", "#define CFG_NAP() usleep(1)\n");
+    put("db/inc/cfg.h", "#define CFG_NAP() usleep(1)\n");
     char *file = write_file("db/unit.c", src);
-    write_file("db/compile_commands.json",
+    put("db/compile_commands.json",
                "[{\"directory\": \".\", \"file\": \"unit.c\",\n"
                "  \"command\": \"cc -DWITH_SYNC -I inc -o unit.o -c unit.c\"}]\n");
     char *root = ca_xasprintf("%s/db", tmpdir);
@@ -322,6 +326,30 @@ static void test_wrappers_are_calls(void)
               "void f(void) { nap(); }\n",
               &l);
     CHECK(has(&l, "3: call flags=0x20 'nap'"));
+    lowered_free(&l);
+}
+
+static void test_lock_helpers(void)
+{
+    lowered l;
+    lower_src("helpers.c",
+              "#include <pthread.h>\n"
+              "struct queue { pthread_mutex_t mu; };\n"
+              "struct pool { struct queue queue; };\n"
+              "static void q_lock(struct queue *q) { pthread_mutex_lock(&q->mu); }\n"
+              "static void q_unlock(struct queue *q) { pthread_mutex_unlock(&q->mu); }\n"
+              "static void both(struct queue *q) { q_lock(q); pthread_mutex_lock(&q->mu); pthread_mutex_unlock(&q->mu); }\n"
+              "void f(struct pool *pool, struct queue *q) {\n"
+              "    q_lock(&pool->queue);\n"
+              "    q_lock(q);\n"
+              "    q_unlock(&pool->queue);\n"
+              "}\n",
+              &l);
+    CHECK(has(&l, "8: acquire pool->queue.mu kind=lock"));
+    CHECK(has(&l, "9: acquire q->mu kind=lock"));
+    CHECK(has(&l, "10: release pool->queue.mu"));
+    /* a function that takes and gives back the lock is no lock helper */
+    CHECK(!has(&l, "'both'\n  8: acquire"));
     lowered_free(&l);
 }
 
@@ -382,6 +410,7 @@ int main(void)
     test_missing_header();
     test_compile_commands();
     test_wrappers_are_calls();
+    test_lock_helpers();
     test_deep_nesting();
     test_suppression_comment();
     char *cmd = ca_xasprintf("rm -rf '%s'", tmpdir);

@@ -93,3 +93,49 @@ void stats_flush_wrong_handler(struct stats *s, int fd)
     pthread_cleanup_pop(0);
     UNLOCK(s);
 }
+
+/* lock helpers of this file: their calls take and give back the lock */
+static void stats_lock(struct stats *s)
+{
+    pthread_mutex_lock(&s->mu);
+}
+
+static void stats_release(struct stats *s)
+{
+    pthread_mutex_unlock(&s->mu);
+}
+
+void stats_flush_helpers(struct stats *s, int fd)
+{
+    stats_lock(s);
+    fsync(fd); /* expect: CAN502 */
+    stats_release(s);
+}
+
+void stats_count_helpers(struct stats *s, int fd)
+{
+    stats_lock(s);
+    s->count++;
+    stats_release(s);
+    fsync(fd);
+}
+
+static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void big_enter(void)
+{
+    pthread_mutex_lock(&big_lock);
+}
+
+static void big_leave(void)
+{
+    pthread_mutex_unlock(&big_lock);
+}
+
+void with_big_lock(int fd)
+{
+    big_enter();
+    write(fd, "x", 1); /* expect: CAN502 */
+    big_leave();
+    sleep(1);
+}
