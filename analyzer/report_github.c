@@ -22,8 +22,11 @@ static void add_escaped(ca_sb *sb, const char *s, int property)
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x80) {
             size_t adv;
-            if (ca_json_utf8_next(s + i, n - i, &adv) < 0)
+            int32_t cp = ca_json_utf8_next(s + i, n - i, &adv);
+            if (cp < 0)
                 ca_sb_adds(sb, "\xEF\xBF\xBD");
+            else if ((cp >= 0x80 && cp < 0xA0) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+                ca_sb_addf(sb, "\\u%04x", (unsigned)cp); /* C1 controls and bidi overrides stay visible */
             else
                 ca_sb_add(sb, s + i, adv);
             i += adv;
@@ -41,7 +44,11 @@ static void add_escaped(ca_sb *sb, const char *s, int property)
             if (property) ca_sb_adds(sb, "%2C");
             else ca_sb_addc(sb, ',');
             break;
-        default: ca_sb_addc(sb, (char)c); break;
+        default:
+            /* ESC and other controls would drive the CI log's terminal */
+            if (c < 0x20 || c == 0x7f) ca_sb_addf(sb, "\\x%02x", c);
+            else ca_sb_addc(sb, (char)c);
+            break;
         }
         i++;
     }

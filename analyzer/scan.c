@@ -120,10 +120,45 @@ typedef struct scan_state {
     int c_active;         /* CAN5xx apply: pthread_cancel called, or forced */
 } scan_state;
 
+/* A path as one visible line: control bytes, DEL and invalid UTF-8 are
+ * shown as escapes, so a file name cannot split a diagnostic or drive the
+ * terminal. */
+static void add_visible(ca_sb *sb, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; p[i];) {
+        unsigned c = p[i];
+        if (c == '\n') { ca_sb_adds(sb, "\\n"); i++; continue; }
+        if (c == '\r') { ca_sb_adds(sb, "\\r"); i++; continue; }
+        if (c == '\t') { ca_sb_adds(sb, "\\t"); i++; continue; }
+        if (c < 0x20 || c == 0x7f) { ca_sb_addf(sb, "\\x%02x", c); i++; continue; }
+        if (c < 0x80) { ca_sb_addc(sb, (char)c); i++; continue; }
+        size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+        size_t j = 1;
+        while (k && j < k && (p[i + j] & 0xC0) == 0x80) j++;
+        if (!k || j != k) { ca_sb_addf(sb, "\\x%02x", c); i++; continue; }
+        unsigned cp = k == 2 ? ((c & 0x1F) << 6) | (p[i + 1] & 0x3F)
+                    : k == 3 ? ((c & 0x0F) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F)
+                             : 0;
+        if ((cp >= 0x80 && cp < 0xA0) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+            ca_sb_addf(sb, "\\u%04x", cp);
+        else
+            ca_sb_add(sb, s + i, k);
+        i += k;
+    }
+}
+
 static void diag(scan_state *S, const char *path, const char *msg)
 {
     if (S->o->quiet) return;
-    fprintf(stderr, "cancelaudit: %s: %s\n", path, msg);
+    ca_sb sb = {0};
+    ca_sb_adds(&sb, "cancelaudit: ");
+    add_visible(&sb, path);
+    ca_sb_adds(&sb, ": ");
+    add_visible(&sb, msg);
+    ca_sb_addc(&sb, '\n');
+    fputs(ca_sb_str(&sb), stderr); /* one write: lines from workers never interleave */
+    ca_sb_release(&sb);
 }
 
 /* At most ten redraws a second: a terminal that scrolls is slower than a
@@ -321,9 +356,10 @@ static void lower_one(scan_state *S, py_frontend *fe, c_frontend *cfe, file_job 
         free(src);
         return;
     }
-    if (S->o->max_size > 0 && (int64_t)len > S->o->max_size) {
+    int64_t limit = S->o->max_size > 0 ? S->o->max_size : CA_DISCOVER_DEFAULT_MAX_SIZE;
+    if ((int64_t)len > limit) {
         r->status = CA_FILE_ERROR;
-        r->diagnostic = ca_xasprintf("file too large (%zu bytes > limit %lld)", len, (long long)S->o->max_size);
+        r->diagnostic = ca_xasprintf("file too large (%zu bytes > limit %lld)", len, (long long)limit);
         free(src);
         return;
     }

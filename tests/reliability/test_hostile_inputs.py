@@ -254,12 +254,9 @@ class HostileNames(unittest.TestCase):
         self.assertRegex(err, r"^cancelaudit: dev <img src=x onerror=alert\(1\)> \"")
         self.assertIn("not a regular file (character device)", err)
 
-    @unittest.expectedFailure
     def test_diagnostics_on_stderr_escaped(self):
-        """Known gap (reported to the lead): scan.c's diag() prints the path
-        raw, so a newline in a file name splits its diagnostic into two lines
-        (and an ESC reaches the terminal). Remove expectedFailure when the
-        path is escaped the way report_text escapes it."""
+        """A newline in a file name must not split its diagnostic, and an ESC
+        must not reach the terminal: diagnostics show paths escaped."""
         err = self.out["text"].stderr
         self.assertEqual(control_bytes(err), [], err)
         lines = err.decode("utf-8").splitlines()
@@ -284,13 +281,9 @@ class HostileNames(unittest.TestCase):
         self.assertEqual(len(hostile), 1)
         self.assertIn("file=d<script>alert(1)</script>%0Anew \"dq\" 'sq' %250A %3A%3Ax%2Cy", hostile[0])
 
-    @unittest.expectedFailure
     def test_github_no_raw_controls(self):
-        """Known gap (reported to the lead): report_github.c escapes only
-        what the workflow-command syntax needs (%, CR, LF, and ':' ','
-        in properties), so an ESC or a bidi override from a path or the
-        source reaches the CI log raw, where the log viewer renders ANSI
-        colors. Remove expectedFailure when the reporter escapes them."""
+        """An ESC or a bidi override from a path or the source never reaches
+        the CI log raw (the log viewer renders ANSI colors)."""
         out = self.out["github"].stdout
         self.assertEqual(control_bytes(out), [])
         self.assertNotIn("\u202e", out.decode("utf-8"))
