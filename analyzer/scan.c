@@ -220,6 +220,11 @@ static void attach_base(scan_state *S, file_job *j)
     }
     end = lo;
     while (end < b->nfindings && strcmp(b->findings[end].path, path) == 0) end++;
+    /* a row the analysis would never write (a damaged database) is not reused */
+    for (size_t k = lo; k < end; k++) {
+        const ca_finding *f = &b->findings[k];
+        if (!f->rule || !f->function || !f->message || !f->fingerprint) return;
+    }
     j->base_finds = b->findings + lo;
     j->nbase_finds = end - lo;
     j->base = r;
@@ -902,7 +907,11 @@ static void collect(scan_state *S, ca_results *out)
     ca_results_sort(out);
     ca_matrix_build(mf, S->nfns, out);
     free(mf);
-    ca_results_sort(out);
+    /* the rest is in order already */
+    ca_results cells = {0};
+    cells.coverage = out->coverage;
+    cells.ncoverage = out->ncoverage;
+    ca_results_sort(&cells);
 }
 
 /* The C files' compile settings; 2 with *err for a --compile-commands

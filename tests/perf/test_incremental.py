@@ -256,6 +256,28 @@ class Incremental(unittest.TestCase):
         self.assertEqual(n, 0)
 
 
+    def test_damaged_cache_rows_are_not_trusted(self):
+        first, _ = self.scan(self.db)
+        sid = first["scan"]["id"]
+        con = sqlite3.connect(self.db)
+        try:
+            con.execute("UPDATE files SET deps = 'd1 zz' WHERE scan_id = ? AND path = 'tree/bug.py'", (sid,))
+            con.execute("UPDATE functions SET facts = 'f1 1 2' WHERE scan_id = ? AND path = 'tree/pkg/mod1.py'",
+                        (sid,))
+            con.execute("UPDATE functions SET ordinal = 7 WHERE scan_id = ? AND path = 'tree/pkg/mod2.py'", (sid,))
+            con.execute("UPDATE findings SET function = NULL WHERE scan_id = ? AND path = 'tree/pkg/mod3.py'", (sid,))
+            con.execute("UPDATE functions SET facts = 'f1 0 0 0 0 0 0 0 1 99999:x 0' "
+                        "WHERE scan_id = ? AND path = 'tree/pkg/mod4.py'", (sid,))
+            con.commit()
+        finally:
+            con.close()
+        warm, _ = self.scan(self.db)
+        st = self.statuses(self.db, warm["scan"]["id"])
+        for path in ("bug.py", "pkg/mod1.py", "pkg/mod2.py", "pkg/mod3.py", "pkg/mod4.py"):
+            self.assertEqual(st["tree/" + path], "analyzed", path)
+        self.assertEqual(st["tree/pkg/mod0.py"], "cached")
+        self.check_against_cold(warm)
+
     def test_schema_1_database_is_migrated(self):
         db = os.path.join(self.tmp, "old.db")
         con = sqlite3.connect(db)
