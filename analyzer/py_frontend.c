@@ -9,6 +9,7 @@
  */
 #include "py_frontend.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,9 @@
 #include <tree_sitter/api.h>
 
 const TSLanguage *tree_sitter_python(void);
+
+static void field_init(void);
+static pthread_once_t field_once = PTHREAD_ONCE_INIT;
 
 struct py_frontend {
     TSParser *parser;
@@ -25,6 +29,7 @@ struct py_frontend {
 py_frontend *py_frontend_new(const ca_catalog *cat)
 {
     py_frontend *fe = ca_xcalloc(1, sizeof(*fe));
+    pthread_once(&field_once, field_init);
     fe->parser = ts_parser_new();
     ts_parser_set_language(fe->parser, tree_sitter_python());
     fe->cat = cat;
@@ -78,7 +83,28 @@ typedef struct lower {
 
 static const char *ty(TSNode n) { return ts_node_type(n); }
 static int is(TSNode n, const char *t) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), t) == 0; }
-static TSNode field(TSNode n, const char *name) { return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name)); }
+/* Field ids looked up once: ts_language_field_id_for_name compares every
+ * field name of the grammar on each call, and lowering asks millions of times. */
+static const char *const field_names[] = {
+    "function", "value", "body", "object", "name", "arguments", "left", "right", "attribute", "alias",
+    "definition", "consequence", "condition", "alternative", "parameters", "module_name", "guard", "argument",
+    NULL,
+};
+static TSFieldId field_ids[sizeof(field_names) / sizeof(field_names[0])];
+static void field_init(void)
+{
+    const TSLanguage *lang = tree_sitter_python();
+    for (int i = 0; field_names[i]; i++)
+        field_ids[i] = ts_language_field_id_for_name(lang, field_names[i], (uint32_t)strlen(field_names[i]));
+}
+
+static TSNode field(TSNode n, const char *name)
+{
+    for (int i = 0; field_names[i]; i++)
+        if (field_names[i][0] == name[0] && strcmp(field_names[i], name) == 0 && field_ids[i])
+            return ts_node_child_by_field_id(n, field_ids[i]);
+    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
 
 typedef CA_VEC(TSNode) node_vec;
 
@@ -469,18 +495,6 @@ static ir_node *emit(lower *L, ir_block *out, ir_kind k, TSNode at, int var)
 
 static const ca_cat_entry *cat(lower *L, ca_cat_kind k, const char *s) { return ca_catalog_match(L->cat, k, s); }
 
-/* Is the call `n` (or an ancestor call up to stop) a shield(...)? */
-static int under_shield(lower *L, TSNode n, TSNode stop)
-{
-    TSNode cur = ts_node_parent(n);
-    for (int guard = 0; guard < 64 && !ts_node_is_null(cur); guard++) {
-        if (ts_node_eq(cur, stop)) break;
-        if (is(cur, "call") && cat(L, CAT_SHIELD_CALL, dotted(L, field(cur, "function")))) return 1;
-        cur = ts_node_parent(cur);
-    }
-    return 0;
-}
-
 static TSNode first_pos_arg(TSNode call, int idx)
 {
     TSNode args = field(call, "arguments");
@@ -562,9 +576,6 @@ static call_info call_of(lower *L, TSNode call)
     ci.dotted = dotted(L, ci.fn);
     if (ci.dotted) ci.name = last_component(ci.dotted);
     else if (is(ci.fn, "attribute")) ci.name = text(L, field(ci.fn, "attribute"));
-    TSNode p = ts_node_parent(call);
-    while (!ts_node_is_null(p) && is(p, "parenthesized_expression")) p = ts_node_parent(p);
-    ci.awaited = is(p, "await");
     return ci;
 }
 
@@ -580,11 +591,13 @@ static void emit_release(lower *L, ir_block *out, TSNode at, int v, unsigned ext
     n->flags = extra | (L->in_cleanup ? REL_IN_CLEANUP : 0);
 }
 
-/* Handle one call at its post-visit. */
-static void on_call(lower *L, ir_block *out, TSNode call, TSNode stmt, int_vec *deferred)
+/* Handle one call at its post-visit; the caller knows from the ancestors
+ * whether it is awaited and whether a shield(...) call encloses it. */
+static void on_call(lower *L, ir_block *out, TSNode call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
-    unsigned relf = (under_shield(L, call, stmt) ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
+    ci.awaited = awaited;
+    unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
     TSNode args = field(call, "arguments");
     int handled = 0;
 
@@ -862,37 +875,73 @@ static void on_await(lower *L, ir_block *out, TSNode aw, size_t events_before, i
 
 static void bind_target(lower *L, ir_block *out, TSNode left, TSNode right, TSNode at);
 
-/* Lower an expression's events in evaluation order (iterative post-order).
+/* Lower an expression's events in evaluation order (iterative post-order
+ * with a tree cursor: tree-sitter 0.20 finds a node's parent or sibling by
+ * walking down from the root, so the ancestors live in our own frames).
  * Nested scopes (lambda, generator expressions, defs) are not entered. */
 static void lower_expr(lower *L, ir_block *out, TSNode expr, TSNode stmt)
 {
+    (void)stmt;
     if (ts_node_is_null(expr)) return;
-    typedef struct frame { TSNode n; uint32_t next; size_t events_before; int_vec deferred; } frame;
+    typedef struct frame {
+        TSNode n;
+        int started;
+        int shield;            /* a shield(...) call */
+        size_t events_before;
+        int_vec deferred;
+    } frame;
     CA_VEC(frame) st = {0};
-    frame f0 = {expr, 0, (size_t)out->n, {0}};
+    TSTreeCursor cur = ts_tree_cursor_new(expr);
+    frame f0 = {expr, 0, 0, (size_t)out->n, {0}};
     CA_VEC_PUSH(st, f0);
     while (st.n) {
         frame *top = &st.v[st.n - 1];
         TSNode n = top->n;
         const char *t = ty(n);
-        int opaque = strcmp(t, "lambda") == 0 || strcmp(t, "generator_expression") == 0 ||
-                     strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0;
-        uint32_t c = opaque ? 0 : ts_node_named_child_count(n);
-        if (top->next < c && st.n < 4096) {
-            TSNode ch = ts_node_named_child(n, top->next++);
-            frame fr = {ch, 0, (size_t)out->n, {0}};
-            CA_VEC_PUSH(st, fr);
-            continue;
+        int pushed = 0;
+        if (!top->started) {
+            top->started = 1;
+            int opaque = strcmp(t, "lambda") == 0 || strcmp(t, "generator_expression") == 0 ||
+                         strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0;
+            if (!opaque && st.n < 4096 && ts_tree_cursor_goto_first_child(&cur)) {
+                do {
+                    TSNode ch = ts_tree_cursor_current_node(&cur);
+                    if (ts_node_is_named(ch)) {
+                        frame fr = {ch, 0, 0, (size_t)out->n, {0}};
+                        if (is(ch, "call") && cat(L, CAT_SHIELD_CALL, dotted(L, field(ch, "function")))) fr.shield = 1;
+                        CA_VEC_PUSH(st, fr);
+                        pushed = 1;
+                        break;
+                    }
+                } while (ts_tree_cursor_goto_next_sibling(&cur));
+                if (!pushed) ts_tree_cursor_goto_parent(&cur);
+            }
+        } else {
+            /* back from a child: the cursor is on it */
+            while (ts_tree_cursor_goto_next_sibling(&cur)) {
+                TSNode ch = ts_tree_cursor_current_node(&cur);
+                if (ts_node_is_named(ch)) {
+                    frame fr = {ch, 0, 0, (size_t)out->n, {0}};
+                    if (is(ch, "call") && cat(L, CAT_SHIELD_CALL, dotted(L, field(ch, "function")))) fr.shield = 1;
+                    CA_VEC_PUSH(st, fr);
+                    pushed = 1;
+                    break;
+                }
+            }
+            if (!pushed) ts_tree_cursor_goto_parent(&cur);
         }
+        if (pushed) continue;
         frame done = st.v[--st.n];
         if (strcmp(t, "call") == 0) {
             /* deferred element releases belong to the enclosing await */
             int_vec *dest = &done.deferred;
+            int awaited = 0, shielded = 0;
             for (size_t k = st.n; k-- > 0;) {
-                if (is(st.v[k].n, "await")) { dest = &st.v[k].deferred; break; }
+                if (is(st.v[k].n, "await")) { dest = &st.v[k].deferred; awaited = 1; break; }
                 if (!is(st.v[k].n, "parenthesized_expression")) break;
             }
-            on_call(L, out, n, stmt, dest);
+            for (size_t k = 0; k < st.n; k++) shielded |= st.v[k].shield;
+            on_call(L, out, n, awaited, shielded, dest);
         } else if (strcmp(t, "await") == 0) {
             on_await(L, out, n, done.events_before, &done.deferred);
         } else if (strcmp(t, "for_in_clause") == 0 && has_token(n, "async")) {
@@ -917,6 +966,7 @@ static void lower_expr(lower *L, ir_block *out, TSNode expr, TSNode stmt)
         CA_VEC_FREE(done.deferred);
     }
     CA_VEC_FREE(st);
+    ts_tree_cursor_delete(&cur);
 }
 
 static int member_by_attr(lower *L, ir_block *scope_hint, int root, const char *attr)
