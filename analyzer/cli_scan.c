@@ -120,11 +120,7 @@ static int write_baseline(FILE *out, const ca_results *r)
     ca_json_writer w;
     ca_json_init(&w, &sb, 1);
     ca_json_begin_object(&w);
-    ca_json_key(&w, "tool");
-    ca_json_begin_object(&w);
-    ca_json_kv_string(&w, "name", "cancelaudit");
-    ca_json_kv_string(&w, "version", ca_version);
-    ca_json_end_object(&w);
+    ca_json_tool(&w);
     ca_json_key(&w, "fingerprints");
     ca_json_begin_array(&w);
     for (size_t i = 0; i < r->nfindings; i++)

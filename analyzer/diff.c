@@ -137,7 +137,7 @@ int report_diff(FILE *out, const ca_results *old, const ca_results *new_, const 
         ca_json_writer w;
         ca_json_init(&w, &sb, 1);
         ca_json_begin_object(&w);
-        rs_json_tool(&w);
+        ca_json_tool(&w);
         json_scan(&w, "old_scan", old, o);
         json_scan(&w, "new_scan", new_, o);
         ca_json_key(&w, "summary");

@@ -878,7 +878,9 @@ void eng_result_free(eng_result *r)
 /* Summaries.                                                               */
 
 typedef struct sum_ctx {
+    const ir_module *m;
     const ir_func *f;
+    const eng_resolver *r;   /* eng_summary_update only */
     rel rel;
     int seen_cp;
     eng_summary *out;
@@ -957,27 +959,7 @@ void eng_summarize(const ir_func *f, eng_summary *out)
 /* checkpoint reaches one too; handing a parameter to a callee that releases */
 /* or takes it releases or takes it.                                         */
 
-typedef struct upd_ctx {
-    const ir_module *m;
-    const ir_func *f;
-    const eng_resolver *r;
-    rel rel;
-    int seen_cp;
-    eng_summary *out;
-} upd_ctx;
-
-static void upd_mark(upd_ctx *c, int x, int take)
-{
-    for (int p = 0; p < c->f->nparams && p < 64; p++) {
-        if (!covers(&c->rel, x, p)) continue;
-        uint64_t bit = 1ull << p;
-        if (!take) c->out->releases |= bit;
-        else if (!c->seen_cp) c->out->takes_early |= bit;
-        else c->out->takes_late |= bit;
-    }
-}
-
-static void upd_block(upd_ctx *c, const ir_block *b)
+static void upd_block(sum_ctx *c, const ir_block *b)
 {
     for (int i = 0; i < b->n; i++) {
         const ir_node *n = b->v[i];
@@ -991,8 +973,8 @@ static void upd_block(upd_ctx *c, const ir_block *b)
                     int p = k + off;
                     if (n->vars[k] < 0 || p >= 64 || (n->kwnames && n->kwnames[k])) continue;
                     uint64_t bit = 1ull << p;
-                    if (sum->releases & bit) upd_mark(c, n->vars[k], 0);
-                    else if ((sum->takes_early | sum->takes_late) & bit) upd_mark(c, n->vars[k], 1);
+                    if (sum->releases & bit) sum_mark(c, n->vars[k], 0);
+                    else if ((sum->takes_early | sum->takes_late) & bit) sum_mark(c, n->vars[k], 1);
                 }
                 if (sum->has_checkpoint && !callee->is_async) {
                     c->seen_cp = 1;
@@ -1011,7 +993,7 @@ static void upd_block(upd_ctx *c, const ir_block *b)
 int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io)
 {
     eng_summary before = *io;
-    upd_ctx c;
+    sum_ctx c;
     memset(&c, 0, sizeof(c));
     c.m = m;
     c.f = f;

@@ -8,6 +8,7 @@
  * stack overflow.
  */
 #include "json.h"
+#include "model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -729,4 +730,13 @@ const char *ca_json_type_name(ca_json_type t)
     case CA_JSON_ARRAY: return "array";
     default: return "object";
     }
+}
+
+void ca_json_tool(ca_json_writer *w)
+{
+    ca_json_key(w, "tool");
+    ca_json_begin_object(w);
+    ca_json_kv_string(w, "name", "cancelaudit");
+    ca_json_kv_string(w, "version", ca_version);
+    ca_json_end_object(w);
 }

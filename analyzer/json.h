@@ -66,6 +66,8 @@ void ca_json_kv_string(ca_json_writer *w, const char *key, const char *s);
 void ca_json_kv_int(ca_json_writer *w, const char *key, int64_t v);
 void ca_json_kv_bool(ca_json_writer *w, const char *key, int v);
 void ca_json_kv_null(ca_json_writer *w, const char *key);
+/* The member every cancelaudit document opens with: "tool": {name, version}. */
+void ca_json_tool(ca_json_writer *w);
 
 /* Append s[0..n) to sb as a quoted, escaped JSON string (the writer's
  * escaping, usable on its own). html_safe as in the writer. */

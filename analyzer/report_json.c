@@ -89,11 +89,7 @@ int report_json(FILE *out, const ca_results *r, const report_opts *o)
     ca_json_init(&w, &sb, 1);
     ca_json_begin_object(&w);
 
-    ca_json_key(&w, "tool");
-    ca_json_begin_object(&w);
-    ca_json_kv_string(&w, "name", "cancelaudit");
-    ca_json_kv_string(&w, "version", ca_version);
-    ca_json_end_object(&w);
+    ca_json_tool(&w);
 
     ca_json_key(&w, "scan");
     ca_json_begin_object(&w);

@@ -1333,15 +1333,6 @@ static void matrix_doc(ca_sb *sb, const ca_results *r, const mview *v, const rs_
 
 /* ---- JSON --------------------------------------------------------------------- */
 
-void rs_json_tool(ca_json_writer *w)
-{
-    ca_json_key(w, "tool");
-    ca_json_begin_object(w);
-    ca_json_kv_string(w, "name", "cancelaudit");
-    ca_json_kv_string(w, "version", ca_version);
-    ca_json_end_object(w);
-}
-
 static void json_csv_list(ca_json_writer *w, const char *csv, int numbers)
 {
     ca_json_begin_array(w);
@@ -1363,7 +1354,7 @@ static void matrix_json(ca_sb *sb, const ca_results *r, const mview *v, const rs
     ca_json_writer w;
     ca_json_init(&w, sb, 1);
     ca_json_begin_object(&w);
-    rs_json_tool(&w);
+    ca_json_tool(&w);
     ca_json_key(&w, "scan");
     ca_json_begin_object(&w);
     if (!o->reproducible && r->scan.id) ca_json_kv_int(&w, "id", r->scan.id);

@@ -188,8 +188,6 @@ void rs_lines_list(ca_sb *sb, const char *csv, const char *sep);
  * what reproducible output leaves out. */
 const char *rs_meta_date(const ca_results *r, const rs_opts *o);
 
-/* The "tool": {"name", "version"} member every JSON output opens with. */
-void rs_json_tool(ca_json_writer *w);
 
 /* report_issue.c: the evidence of one gap cell (its findings grouped, each
  * with explanation, handler table and excerpt), as used by the HTML matrix.

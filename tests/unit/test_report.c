@@ -168,7 +168,7 @@ static void test_github(const ca_results *r)
     CHECK(rc == 0);
     CHECK_STR_EQ(out,
               "::error file=a/we\"ird%2Cna%3Ame%25<script>%0A\xc3\xa9.py,line=10,col=9,endLine=10,endColumn=19,"
-              "title=CAN101::ws \"leaks\": 100%25 <script>alert(1)</script>%0D%0Ax \xef\xbf\xbd \xe2\x80\xae end\n"
+              "title=CAN101::ws \"leaks\": 100%25 <script>alert(1)</script>%0D%0Ax \xef\xbf\xbd \\u202e end\n"
               "::error file=b/z.py,line=3,col=5,endLine=3,endColumn=15,title=CAN102::lock, contended\n"
               "::warning file=c.py,line=7,col=1,endLine=7,endColumn=11,title=CAN302::cleanup: not shielded\n");
     free(out);
