@@ -107,6 +107,10 @@ typedef struct scan_state {
     /* module-level functions sorted by name for cross-file calls */
     size_t *by_name;
     size_t nby_name;
+    /* methods (self/cls first parameter) sorted by name, for `self.m()`
+     * calls that the caller's own class does not define (a base class) */
+    size_t *by_method;
+    size_t nby_method;
     ca_backend_cache *backends;
     /* the base scan of an incremental rescan (rows reused are moved out) */
     const char *cache_key;
@@ -460,11 +464,13 @@ static void build_table(scan_state *S)
 {
     free(S->fns);
     free(S->by_name);
+    free(S->by_method);
     size_t nf = 0;
     for (size_t i = 0; i < S->njobs; i++) nf += (size_t)S->jobs[i].m.nfuncs;
     S->fns = ca_xcalloc(nf + 1, sizeof(fn_ref));
     S->by_name = ca_xmalloc(sizeof(size_t) * (nf + 1));
-    S->nfns = S->nby_name = 0;
+    S->by_method = ca_xmalloc(sizeof(size_t) * (nf + 1));
+    S->nfns = S->nby_name = S->nby_method = 0;
     for (size_t i = 0; i < S->njobs; i++)
         for (int k = 0; k < S->jobs[i].m.nfuncs; k++) {
             ir_func *f = S->jobs[i].m.funcs[k];
@@ -475,31 +481,47 @@ static void build_table(scan_state *S)
             r->f = f;
             r->sum = S->jobs[i].sums[k];
             if (!f->class_name && !strstr(f->qualname, "<locals>")) S->by_name[S->nby_name++] = (size_t)f->id;
+            else if (f->class_name && f->is_method) S->by_method[S->nby_method++] = (size_t)f->id;
         }
     sort_ctx = S;
     qsort(S->by_name, S->nby_name, sizeof(size_t), cmp_by_name);
+    qsort(S->by_method, S->nby_method, sizeof(size_t), cmp_by_name);
 }
 
 static int same_language(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
 
-/* The one module-level function of the scan named `name` in modules of
+/* Names of cross-file method lookups carry this prefix in the cache's
+ * dependency list, so module functions and methods never collide. */
+#define METHOD_DEP "self."
+
+/* The one function of index idx (sorted by name) named `name` in modules of
  * `language` (NULL: Python), or NULL (none, or several). */
-static const fn_ref *lookup_global(const scan_state *S, const char *name, const char *language)
+static const fn_ref *lookup_unique(const scan_state *S, const size_t *idx, size_t n, const char *name,
+                                   const char *language)
 {
-    size_t lo = 0, hi = S->nby_name;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (strcmp(S->fns[S->by_name[mid]].f->name, name) < 0) lo = mid + 1;
+        if (strcmp(S->fns[idx[mid]].f->name, name) < 0) lo = mid + 1;
         else hi = mid;
     }
     const fn_ref *hit = NULL;
-    for (; lo < S->nby_name && strcmp(S->fns[S->by_name[lo]].f->name, name) == 0; lo++) {
-        const fn_ref *r = &S->fns[S->by_name[lo]];
+    for (; lo < n && strcmp(S->fns[idx[lo]].f->name, name) == 0; lo++) {
+        const fn_ref *r = &S->fns[idx[lo]];
         if (!same_language(S->jobs[r->file].m.language, language)) continue;
         if (hit) return NULL;
         hit = r;
     }
     return hit;
+}
+
+/* A module-level function, or for a METHOD_DEP name the one method of that
+ * name in the scan. */
+static const fn_ref *lookup_global(const scan_state *S, const char *name, const char *language)
+{
+    if (strncmp(name, METHOD_DEP, strlen(METHOD_DEP)) == 0)
+        return lookup_unique(S, S->by_method, S->nby_method, name + strlen(METHOD_DEP), language);
+    return lookup_unique(S, S->by_name, S->nby_name, name, language);
 }
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -558,7 +580,17 @@ static const ir_func *resolve(void *ctx, const ir_module *m, const ir_func *call
                 return f;
             }
         }
-        return NULL;
+        /* not in the class: a base class's method, when its name is unique */
+        ca_sb dep = {0};
+        ca_sb_addf(&dep, METHOD_DEP "%s", name);
+        const char *key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&dep));
+        ca_sb_release(&dep);
+        CA_VEC_PUSH(fc->deps, key);
+        const fn_ref *r = lookup_global(S, key, m->language);
+        if (!r) return NULL;
+        *off = 1;
+        *summary = &r->sum;
+        return r->f;
     }
     /* a module-level function in the same module, else a unique one anywhere */
     for (int i = 0; i < m->nfuncs; i++) {
@@ -1024,6 +1056,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     }
     free(S->fns);
     free(S->by_name);
+    free(S->by_method);
     free(S->jobs);
     free(S->order);
     ca_results_free(&S->base);
