@@ -130,6 +130,31 @@ void ca_matrix_build(const ca_matrix_fn *fns, size_t n, ca_results *out)
     rb.touched = ca_xmalloc(sizeof(size_t) * (n + 1));
     rb.ntouched = 0;
 
+    /* Rows: the backends that define at least one boundary. A module that
+     * implements none of the shared interface is no provider, and its row
+     * would be all `absent`. */
+    unsigned char *row = ca_xcalloc(ub + 1, 1);
+    for (size_t i = 0, ci0 = 0; i < nn;) {
+        size_t j = i;
+        while (j < nn && strcmp(names[j], names[i]) == 0) j++;
+        const char *boundary = names[i];
+        i = j;
+        while (ci0 < nc && strcmp(fns[cand[ci0]].name, boundary) < 0) ci0++;
+        size_t ce = ci0;
+        while (ce < nc && strcmp(fns[cand[ce]].name, boundary) == 0) ce++;
+        size_t defined = 0;
+        for (size_t k = ci0; k < ce; k++)
+            if (k == ci0 || strcmp(fns[cand[k]].backend, fns[cand[k - 1]].backend) != 0) defined++;
+        if (defined >= 2) {
+            for (size_t k = ci0; k < ce; k++) {
+                const char *key = fns[cand[k]].backend;
+                const char **hit = bsearch(&key, backends, ub, sizeof(char *), cmp_str);
+                if (hit) row[hit - backends] = 1;
+            }
+        }
+        ci0 = ce;
+    }
+
     size_t ci = 0; /* start of the current boundary's run in cand */
     for (size_t i = 0; i < nn;) {
         size_t j = i;
@@ -146,6 +171,7 @@ void ca_matrix_build(const ca_matrix_fn *fns, size_t n, ca_results *out)
         if (defined < 2) continue;
         size_t bi = ci; /* start of this backend's definitions in the run */
         for (size_t b = 0; b < ub; b++) {
+            if (!row[b]) continue; /* defines no boundary: never has a candidate here */
             ca_coverage cell;
             memset(&cell, 0, sizeof(cell));
             cell.backend = ca_xstrdup(backends[b]);
@@ -243,4 +269,5 @@ void ca_matrix_build(const ca_matrix_fn *fns, size_t n, ca_results *out)
     free(fidx);
     free(names);
     free(backends);
+    free(row);
 }
