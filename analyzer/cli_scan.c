@@ -359,7 +359,8 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     so.cat = cat;
     so.maps = cfg.maps;
     so.nmaps = cfg.nmaps;
-    so.compile_commands = compile_commands;
+    so.compile_commands = compile_commands ? compile_commands : cfg.compile_commands;
+    so.c_cancel_scope = cfg.c_cancel_scope;
     so.quiet = quiet;
     so.progress = !no_progress && !quiet && isatty(2);
     res.scan.args = join_args(argc, argv, &cfg, effective_digest(&so));

@@ -21,7 +21,7 @@
 static const char *const known_keys[] = {
     "select", "ignore", "strict", "exclude", "max-size", "jobs",
     "acquirers", "releasers", "registries", "register", "remote-creates",
-    "cancellation", "shields", "timeouts", "backends", NULL,
+    "cancellation", "shields", "timeouts", "backends", "c-cancel-scope", "compile-commands", NULL,
 };
 
 typedef struct loader {
@@ -76,6 +76,7 @@ void ca_config_free(ca_config *c)
     if (!c) return;
     free(c->path);
     free(c->abs_path);
+    free(c->compile_commands);
     free(c->select);
     free(c->ignore);
     for (size_t i = 0; i < c->nexcludes; i++) free(c->excludes[i]);
@@ -488,6 +489,27 @@ static int read_table(loader *L, const ca_toml_value *t)
             int64_t j = 0;
             r = integer(L, e, k, 0, 1024, &j);
             if (r == 0) c->jobs = (int)j;
+        } else if (strcmp(k, "c-cancel-scope") == 0) {
+            const char *v = e->value->type == CA_TOML_STRING ? e->value->str : NULL;
+            if (v && strcmp(v, "auto") == 0) c->c_cancel_scope = 0;
+            else if (v && strcmp(v, "always") == 0) c->c_cancel_scope = 1;
+            else if (v && strcmp(v, "never") == 0) c->c_cancel_scope = -1;
+            else r = bad(L, e->line, "'c-cancel-scope' must be \"auto\", \"always\" or \"never\"");
+        } else if (strcmp(k, "compile-commands") == 0) {
+            if (e->value->type != CA_TOML_STRING) {
+                r = bad(L, e->line, "'compile-commands' must be a string (a directory), not %s", a_type(e->value));
+            } else {
+                /* relative to the configuration file's directory */
+                const char *v = e->value->str;
+                char *dir = ca_xstrdup(L->file);
+                char *slash = strrchr(dir, '/');
+                if (v[0] == '/' || !slash) c->compile_commands = ca_xstrdup(v);
+                else {
+                    *slash = 0;
+                    c->compile_commands = ca_xasprintf("%s/%s", dir, v);
+                }
+                free(dir);
+            }
         } else if (strcmp(k, "acquirers") == 0) {
             r = acquirers(L, e);
         } else if (strcmp(k, "releasers") == 0) {

@@ -53,6 +53,8 @@ typedef struct ca_config {
     size_t nmaps;
     ca_config_extra *extras;
     size_t nextras;
+    int c_cancel_scope;     /* C files: 0 auto (when the scan calls pthread_cancel), 1 always, -1 never */
+    char *compile_commands; /* C files: directory of compile_commands.json, absolute; NULL unset */
 } ca_config;
 
 /* An empty configuration (everything unset). */
