@@ -1906,14 +1906,127 @@ static const char *comment_directive(const char *c, const char *word)
 
 /* One pass over the whole tree: imports, module globals, comments
  * (suppressions), syntax errors. Iterative with a cursor. */
+/* Record the suppression directives of one comment on `line`. */
+static void note_comment(lower *L, const char *c, int line)
+{
+    const char *rules = NULL;
+    const char *p;
+    if ((p = comment_directive(c, "cancelaudit: ignore")) != NULL) {
+        if (*p == '[') {
+            const char *e = strchr(p, ']');
+            rules = e ? ca_arena_strndup(&L->m->arena, p + 1, (size_t)(e - p - 1)) : "*";
+        } else rules = "*";
+    } else if ((p = comment_directive(c, "noqa")) != NULL) {
+        if (*p == ':') {
+            p++;
+            ca_sb sb = {0};
+            while (*p) {
+                while (*p == ' ' || *p == ',') p++;
+                size_t len = strcspn(p, " ,#");
+                if (!len) break;
+                if (sb.len) ca_sb_addc(&sb, ',');
+                ca_sb_add(&sb, p, len);
+                p += len;
+                if (*p == '#') break;
+            }
+            rules = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+            ca_sb_release(&sb);
+        } else rules = "*";
+    }
+    if (!rules) return;
+    /* strip spaces inside [CAN101, CAN102] */
+    char *r = ca_arena_strdup(&L->m->arena, rules);
+    char *w = r;
+    for (const char *q = r; *q; q++)
+        if (*q != ' ') *w++ = *q;
+    *w = 0;
+    if (L->m->nsupp == L->m->cap_supp) {
+        int cap = L->m->cap_supp ? L->m->cap_supp * 2 : 8;
+        ir_suppress *v = ca_arena_alloc(&L->m->arena, sizeof(*v) * (size_t)cap);
+        if (L->m->nsupp) memcpy(v, L->m->supp, sizeof(*v) * (size_t)L->m->nsupp);
+        L->m->supp = v;
+        L->m->cap_supp = cap;
+    }
+    L->m->supp[L->m->nsupp].line = line;
+    L->m->supp[L->m->nsupp].rules = r;
+    L->m->nsupp++;
+}
+
+static int bytes_contain(const char *s, size_t n, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t i = 0; i + w <= n; i++)
+        if ((s[i] | 0x20) == (word[0] | 0x20) && strncasecmp(s + i, word, w) == 0) return 1;
+    return 0;
+}
+
+/* Comments found by a byte scan (string literals skipped), for a tree
+ * without errors: the tree walk then need not visit every expression node. */
+static void scan_comments(lower *L)
+{
+    const char *s = L->src;
+    size_t len = L->len, i = 0;
+    int line = 1;
+    while (i < len) {
+        char c = s[i];
+        if (c == '\n') {
+            line++;
+            i++;
+        } else if (c == '#') {
+            size_t e = i;
+            while (e < len && s[e] != '\n') e++;
+            if (bytes_contain(s + i, e - i, "noqa") || bytes_contain(s + i, e - i, "cancelaudit")) {
+                char *txt = ca_arena_strndup(&L->m->arena, s + i, e - i);
+                note_comment(L, txt, line);
+            }
+            i = e;
+        } else if (c == '\'' || c == '"') {
+            int triple = i + 2 < len && s[i + 1] == c && s[i + 2] == c;
+            for (i += triple ? 3 : 1; i < len; i++) {
+                if (s[i] == '\n') line++;
+                if (s[i] == '\\') {
+                    if (i + 1 < len && s[i + 1] == '\n') line++;
+                    i++;
+                } else if (s[i] == c && (!triple || (i + 2 < len && s[i + 1] == c && s[i + 2] == c))) {
+                    i += triple ? 3 : 1;
+                    break;
+                } else if (!triple && s[i] == '\n') {
+                    i++;
+                    break;
+                }
+            }
+        } else {
+            i++;
+        }
+    }
+}
+
+/* Node types that hold statements: the walk for imports and module globals
+ * descends only into these when the tree has no errors. */
+static const char *const stmt_holders[] = {
+    "module", "block", "decorated_definition", "function_definition", "class_definition", "if_statement",
+    "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement", "except_clause",
+    "except_group_clause", "finally_clause", "with_statement", "match_statement", "case_clause",
+    "expression_statement", NULL,
+};
+
 static void scan_module(lower *L, TSNode root)
 {
+    /* A tree with errors is walked whole (ERROR/MISSING nodes and comments
+     * can sit anywhere); otherwise statements only, comments by a byte scan. */
+    int full = ts_node_has_error(root);
+    if (!full) scan_comments(L);
     TSTreeCursor cur = ts_tree_cursor_new(root);
     int depth = 0;
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&cur);
         const char *t = ty(n);
         int descend = 1;
+        if (!full) {
+            descend = 0;
+            for (const char *const *h = stmt_holders; *h; h++)
+                if (strcmp(t, *h) == 0) descend = 1;
+        }
         if (ts_node_is_missing(n) || strcmp(t, "ERROR") == 0) {
             if (L->m->parse_errors++ == 0) L->m->first_error_line = (int)ts_node_start_point(n).row + 1;
         }
@@ -1953,49 +2066,7 @@ static void scan_module(lower *L, TSNode root)
             }
             descend = 0;
         } else if (strcmp(t, "comment") == 0) {
-            char *c = text(L, n);
-            const char *rules = NULL;
-            const char *p;
-            if ((p = comment_directive(c, "cancelaudit: ignore")) != NULL) {
-                if (*p == '[') {
-                    const char *e = strchr(p, ']');
-                    rules = e ? ca_arena_strndup(&L->m->arena, p + 1, (size_t)(e - p - 1)) : "*";
-                } else rules = "*";
-            } else if ((p = comment_directive(c, "noqa")) != NULL) {
-                if (*p == ':') {
-                    p++;
-                    ca_sb sb = {0};
-                    while (*p) {
-                        while (*p == ' ' || *p == ',') p++;
-                        size_t len = strcspn(p, " ,#");
-                        if (!len) break;
-                        if (sb.len) ca_sb_addc(&sb, ',');
-                        ca_sb_add(&sb, p, len);
-                        p += len;
-                        if (*p == '#') break;
-                    }
-                    rules = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
-                    ca_sb_release(&sb);
-                } else rules = "*";
-            }
-            if (rules) {
-                /* strip spaces inside [CAN101, CAN102] */
-                char *r = ca_arena_strdup(&L->m->arena, rules);
-                char *w = r;
-                for (const char *q = r; *q; q++)
-                    if (*q != ' ') *w++ = *q;
-                *w = 0;
-                if (L->m->nsupp == L->m->cap_supp) {
-                    int cap = L->m->cap_supp ? L->m->cap_supp * 2 : 8;
-                    ir_suppress *v = ca_arena_alloc(&L->m->arena, sizeof(*v) * (size_t)cap);
-                    if (L->m->nsupp) memcpy(v, L->m->supp, sizeof(*v) * (size_t)L->m->nsupp);
-                    L->m->supp = v;
-                    L->m->cap_supp = cap;
-                }
-                L->m->supp[L->m->nsupp].line = (int)ts_node_start_point(n).row + 1;
-                L->m->supp[L->m->nsupp].rules = r;
-                L->m->nsupp++;
-            }
+            if (full) note_comment(L, text(L, n), (int)ts_node_start_point(n).row + 1);
             descend = 0;
         } else if (depth == 2 && strcmp(t, "assignment") == 0) {
             /* module-level: expression_statement > assignment */
