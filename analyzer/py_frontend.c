@@ -580,6 +580,14 @@ static call_info call_of(lower *L, TSNode call)
     ci.dotted = dotted(L, ci.fn);
     if (ci.dotted) ci.name = last_component(ci.dotted);
     else if (is(ci.fn, "attribute")) ci.name = text(L, field(ci.fn, "attribute"));
+    /* `Sandbox.create.aio(...)`: an async flavour of the method before it */
+    if (ci.name && !ts_node_is_null(ci.recv) && is(unparen(ci.recv), "attribute") &&
+        cat(L, CAT_CALL_SUFFIX, ci.name)) {
+        ci.fn = unparen(ci.recv);
+        ci.recv = field(ci.fn, "object");
+        ci.dotted = dotted(L, ci.fn);
+        ci.name = ci.dotted ? last_component(ci.dotted) : text(L, field(ci.fn, "attribute"));
+    }
     return ci;
 }
 
