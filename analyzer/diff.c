@@ -108,22 +108,7 @@ static void json_list(ca_json_writer *w, const char *key, const ca_finding *cons
 {
     ca_json_key(w, key);
     ca_json_begin_array(w);
-    for (size_t i = 0; i < n; i++) {
-        const ca_finding *f = fs[i];
-        ca_json_begin_object(w);
-        ca_json_kv_string(w, "fingerprint", f->fingerprint);
-        ca_json_kv_string(w, "rule", f->rule);
-        ca_json_kv_string(w, "severity", ca_severity_name(f->severity));
-        ca_json_kv_string(w, "path", f->path);
-        ca_json_kv_int(w, "line", f->line);
-        ca_json_kv_int(w, "column", f->column);
-        ca_json_kv_string(w, "function", f->function);
-        ca_json_kv_string(w, "backend", f->backend);
-        ca_json_kv_string(w, "resource", f->resource);
-        ca_json_kv_string(w, "resource_kind", f->resource_kind);
-        ca_json_kv_string(w, "message", f->message);
-        ca_json_end_object(w);
-    }
+    for (size_t i = 0; i < n; i++) report_json_finding(w, fs[i]);
     ca_json_end_array(w);
 }
 

@@ -47,6 +47,10 @@ int report_text(FILE *out, const ca_results *r, const report_opts *o);
  * protection, path, line}]. A NULL string is written as null; a coverage
  * cell's line is null when 0 (absent method). */
 int report_json(FILE *out, const ca_results *r, const report_opts *o);
+/* One finding as the JSON contract's object (DESIGN §6), for every document
+ * that lists findings (scan output, diffs). */
+struct ca_json_writer;
+void report_json_finding(struct ca_json_writer *w, const ca_finding *f);
 
 /* SARIF 2.1.0, one run: driver metadata and every rule doc (ruledoc.h),
  * results with related locations (acquisition, handlers), partial

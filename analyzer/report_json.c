@@ -31,7 +31,7 @@ static void write_rule_list(ca_json_writer *w, const char *csv)
     ca_json_end_array(w);
 }
 
-static void write_finding(ca_json_writer *w, const ca_finding *f)
+void report_json_finding(ca_json_writer *w, const ca_finding *f)
 {
     ca_json_begin_object(w);
     ca_json_kv_string(w, "rule", f->rule);
@@ -106,7 +106,7 @@ int report_json(FILE *out, const ca_results *r, const report_opts *o)
     ca_json_key(&w, "findings");
     ca_json_begin_array(&w);
     for (size_t i = 0; i < r->nfindings; i++)
-        if (!fs[i].baselined) write_finding(&w, &fs[i]);
+        if (!fs[i].baselined) report_json_finding(&w, &fs[i]);
     ca_json_end_array(&w);
 
     ca_json_key(&w, "coverage");
