@@ -342,6 +342,20 @@ static int in_timeout_scope(eng *E)
     return 0;
 }
 
+/* Every path through b ends in a raise (a handler that always re-raises). */
+static int block_always_raises(const ir_block *b)
+{
+    if (b->n == 0) return 0;
+    const ir_node *last = b->v[b->n - 1];
+    if (last->kind == IR_RAISE) return 1;
+    if (last->kind == IR_IF && (last->flags & IF_HAS_ELSE)) {
+        for (int k = 0; k < last->nbranches; k++)
+            if (!block_always_raises(&last->branches[k])) return 0;
+        return last->nbranches > 0;
+    }
+    return 0;
+}
+
 /* Protection of v at a checkpoint: a PROT_* bit, or 0 with the handlers
  * that release v but miss cancellation in missing[]. */
 static unsigned protection(eng *E, int v, const ir_handler **missing, int *nmissing)
@@ -353,7 +367,15 @@ static unsigned protection(eng *E, int v, const ir_handler **missing, int *nmiss
         if (r->kind == REG_TRY_BODY) {
             for (int k = 0; k < t->nhandlers; k++) {
                 const ir_handler *h = &t->handlers[k];
-                if (!block_releases(E, &h->body, v)) continue;
+                if (!block_releases(E, &h->body, v)) {
+                    /* a handler that catches cancellation and goes on (the
+                     * settle loop's `except CancelledError: continue`) keeps
+                     * the task in this function: v is still held here, and
+                     * the swallow itself is CAN401's business */
+                    if ((h->flags & H_CANCEL) && !block_always_raises(&h->body))
+                        return (h->flags & H_BASE) ? PROT_BASE : PROT_CANCEL;
+                    continue;
+                }
                 if (h->flags & H_CANCEL) {
                     if (h->flags & H_BASE) return block_shields(&h->body) ? PROT_BASE_SHIELD : PROT_BASE;
                     return PROT_CANCEL;
@@ -570,6 +592,25 @@ static int raised_later(eng *E, const ir_block *b, int exc)
     return 0;
 }
 
+/* Some `raise CancelledError` after byte offset `after`: the settle-loop
+ * shape that records the cancellation in a flag and raises it once the
+ * cleanup settled ("raising it later in the function is not swallowing"). */
+static int cancel_raised_after(const ir_block *b, uint32_t after)
+{
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_RAISE && (n->flags & RAISE_CANCEL) && n->site.start > after) return 1;
+        if (cancel_raised_after(&n->a, after) || cancel_raised_after(&n->b, after) ||
+            cancel_raised_after(&n->c, after))
+            return 1;
+        for (int k = 0; k < n->nbranches; k++)
+            if (cancel_raised_after(&n->branches[k], after)) return 1;
+        for (int k = 0; k < n->nhandlers; k++)
+            if (cancel_raised_after(&n->handlers[k].body, after)) return 1;
+    }
+    return 0;
+}
+
 static void walk_try(eng *E, const ir_node *t, uint8_t *s)
 {
     if (E->ntrys >= IR_MAX_DEPTH + 8) return;
@@ -597,7 +638,9 @@ static void walk_try(eng *E, const ir_node *t, uint8_t *s)
         uint8_t *hs = st_new(E);
         st_copy(E, hs, exc);
         int hi = handler_index(E, h);
-        if (hi >= 0 && !exempt && !raised_later(E, &E->f->body, h->exc_var)) hs[E->nvars + hi] |= ST_SWALLOW;
+        if (hi >= 0 && !exempt && !raised_later(E, &E->f->body, h->exc_var) &&
+            !cancel_raised_after(&E->f->body, t->site.end))
+            hs[E->nvars + hi] |= ST_SWALLOW;
         push_reg(E, REG_HANDLER, t, h);
         walk_block(E, &h->body, hs);
         pop_reg(E);

@@ -91,6 +91,8 @@ typedef enum ir_kind {
                                    reaches a checkpoint makes this call one */
 #define CALL_ASYNC_CANCEL 0x40u /* C: made while asynchronous cancellation is enabled and not
                                    async-cancel-safe; ref = the call that enabled it */
+/* IR_RAISE */
+#define RAISE_CANCEL      0x01u /* raises a cancellation exception (raise asyncio.CancelledError) */
 /* IR_IF */
 #define IF_HAS_ELSE       0x01u
 /* IR_LOOP */

@@ -1706,13 +1706,20 @@ static void lower_stmt(lower *L, TSNode s, ir_block *out)
     if (strcmp(t, "raise_statement") == 0) {
         uint32_t c = ts_node_named_child_count(s);
         int rv = -1;
+        unsigned rf = 0;
         for (uint32_t i = 0; i < c; i++) {
             TSNode e = ts_node_named_child(s, i);
             lower_expr(L, out, e, s);
-            if (i == 0) rv = var_of(L, e);
+            if (i == 0) {
+                rv = var_of(L, e);
+                TSNode x = unparen(e);
+                char *d = dotted(L, is(x, "call") ? field(x, "function") : x);
+                if (d && cat(L, CAT_CANCEL_EXC, d)) rf |= RAISE_CANCEL;
+            }
         }
         ir_node *n = emit(L, out, IR_RAISE, s, -1);
         n->var2 = rv;
+        n->flags = rf;
         return;
     }
     if (strcmp(t, "break_statement") == 0) { emit(L, out, IR_BREAK, s, -1); return; }

@@ -112,3 +112,34 @@ class Poller:
         except asyncio.CancelledError:
             pass
         self._reader = None
+
+
+class SettleLoops:
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    # Fine: the settle loop records the cancellation and raises it once the
+    # cleanup task is done ("raising it later is not swallowing"); a
+    # cancellation at the shielded await is caught and the task re-awaited,
+    # so the task is never abandoned.
+    async def close_settled(self) -> None:
+        cleanup = asyncio.ensure_future(self._client.aclose())
+        cancelled = False
+        while not cleanup.done():
+            try:
+                await asyncio.shield(cleanup)
+            except asyncio.CancelledError:
+                cancelled = True
+        if cancelled:
+            raise asyncio.CancelledError
+
+    # Buggy: the flag is kept but never raised.
+    async def close_forgetful(self) -> None:
+        cleanup = asyncio.ensure_future(self._client.aclose())
+        cancelled = False
+        while not cleanup.done():
+            try:
+                await asyncio.shield(cleanup)
+            except asyncio.CancelledError:  # expect: CAN401
+                cancelled = True
+        self._client = None
