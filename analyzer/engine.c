@@ -711,6 +711,13 @@ static void walk_with(eng *E, const ir_node *w, uint8_t *s)
         s[w->var2] = (uint8_t)((s[w->var2] & ~ST_LIVE) | ST_ADOPTED);
         E->adopt[w->var2] = w;
     }
+    for (int k = 0; k < w->nvars; k++) { /* handed to the context manager's constructor */
+        int v = w->vars[k];
+        if (v >= 0 && (s[v] & ST_LIVE)) {
+            s[v] = (uint8_t)((s[v] & ~ST_LIVE) | ST_ADOPTED);
+            E->adopt[v] = w;
+        }
+    }
     if (w->flags & WITH_ASYNC) checkpoint(E, s, w, w->site, NULL, 0);
     if ((w->flags & WITH_OWNS) && w->var >= 0) {
         s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);

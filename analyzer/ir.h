@@ -48,7 +48,8 @@ typedef enum ir_kind {
     IR_IF,          /* branches[]; IF_HAS_ELSE when one branch always runs */
     IR_LOOP,        /* a = body, b = else, c = condition evaluated before each iteration */
     IR_TRY,         /* a = body, b = else, c = finally; handlers[] */
-    IR_WITH,        /* a = body; var = bound variable or -1; text = context expression */
+    IR_WITH,        /* a = body; var = bound variable or -1; var2 = `async with v` variable;
+                       vars = values handed to the context manager's constructor */
     IR_RETURN,
     IR_RAISE,       /* var2 = the raised variable or -1 (raise e) */
     IR_BREAK,

@@ -1415,6 +1415,20 @@ static void lower_with(lower *L, TSNode s, ir_block *out)
         }
         int ev = var_of(L, e);
         if (ev >= 0) w->var2 = ev; /* async with v: hands v over */
+        /* `async with FdStream(r)`: values given to the context manager's
+         * constructor are its to close (not for scopes, groups and stacks,
+         * which take no resources) */
+        if (is(e, "call") && !(w->flags & (WITH_SHIELD | WITH_TIMEOUT | WITH_GROUP | WITH_EXIT_STACK))) {
+            int_vec hv = {0};
+            TSNode args = field(e, "arguments");
+            if (!ts_node_is_null(args)) value_vars(L, args, &hv);
+            if (hv.n) {
+                w->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * hv.n);
+                for (size_t k = 0; k < hv.n; k++) w->vars[k] = hv.v[k];
+                w->nvars = (int)hv.n;
+            }
+            CA_VEC_FREE(hv);
+        }
         ir_block_push(L->m, cur, w);
         cur = &w->a;
         nested++;
