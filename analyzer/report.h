@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "util.h"
 
 typedef struct report_opts {
     int color;            /* text only: ANSI colors */
@@ -80,5 +81,8 @@ int report_finding_listed(const ca_finding *f, const report_opts *o);
 /* Findings hidden by the baseline: the larger of r->scan.baselined and the
  * number of findings flagged baselined in r. */
 int report_baselined_count(const ca_results *r);
+/* Finish a JSON document built in sb, add a newline, write it to out and
+ * flush; frees sb. Returns 1 when all of it was written and well formed. */
+int report_json_emit(FILE *out, struct ca_json_writer *w, ca_sb *sb);
 
 #endif

@@ -115,11 +115,7 @@ int report_json(FILE *out, const ca_results *r, const report_opts *o)
     ca_json_end_array(&w);
 
     ca_json_end_object(&w);
-    int ok = ca_json_finish(&w) == 0;
-    ca_sb_addc(&sb, '\n');
-    if (fwrite(sb.buf, 1, sb.len, out) != sb.len) ok = 0;
-    if (fflush(out) != 0 || ferror(out)) ok = 0;
-    ca_sb_release(&sb);
+    int ok = report_json_emit(out, &w, &sb);
     free(fs);
     free(cs);
     return ok ? 0 : -1;

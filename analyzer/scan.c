@@ -236,6 +236,18 @@ static void attach_base(scan_state *S, file_job *j)
 
 /* Stub functions for a reused file, from the base's function rows: what
  * the function table, the resolver and the matrix read of a function. */
+/* Free what lowering or stub-building left on j (module, summaries, facts). */
+static void drop_lowered(file_job *j)
+{
+    ir_module_free(&j->m);
+    free(j->facts);
+    free(j->sums);
+    j->facts = NULL;
+    j->sums = NULL;
+    j->deps = NULL;
+    j->ndeps = 0;
+}
+
 static int build_stubs(file_job *j)
 {
     ir_module *m = &j->m;
@@ -268,13 +280,7 @@ static int build_stubs(file_job *j)
     }
     return 1;
 fail:
-    ir_module_free(m);
-    free(j->facts);
-    free(j->sums);
-    j->facts = NULL;
-    j->sums = NULL;
-    j->deps = NULL;
-    j->ndeps = 0;
+    drop_lowered(j);
     return 0;
 }
 
@@ -308,13 +314,7 @@ static void unreuse(file_job *j)
     free(r->language);
     free(r->deps);
     memset(r, 0, sizeof(*r));
-    ir_module_free(&j->m);
-    free(j->facts);
-    free(j->sums);
-    j->facts = NULL;
-    j->sums = NULL;
-    j->deps = NULL;
-    j->ndeps = 0;
+    drop_lowered(j);
     j->reused = 0;
     j->base = NULL;
 }

@@ -196,7 +196,6 @@ class CFrontend(unittest.TestCase):
         self.assertEqual([(f["rule"], f["suppressed"]) for f in report["findings"]], [("CAN501", True)])
 
 
-@unittest.skipUnless(os.path.exists(BINARY), "analyzer binary not built")
 class Corpus(unittest.TestCase):
     def test_thread_pool(self):
         proc = scan(ROOT, "corpus/c/threadpool")

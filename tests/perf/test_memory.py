@@ -56,7 +56,6 @@ def peak_rss_mb(tree, cwd):
     return ru.ru_maxrss / 1024.0
 
 
-@unittest.skipIf("ASAN_OPTIONS" in os.environ, "a sanitizer build's memory is not the product's")
 class Memory(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="ca-memory-")
@@ -95,6 +94,11 @@ class Memory(unittest.TestCase):
 
 
 if __name__ == "__main__":
+    if os.environ.get("CA_SANITIZE", "0") not in ("", "0") or "ASAN_OPTIONS" in os.environ:
+        # a sanitizer build's memory is not the product's: ctest reports this
+        # test skipped there (exit 77), it runs in the plain build
+        print("skipped: sanitizer build")
+        sys.exit(77)
     if not os.path.exists(BINARY):
         print("no analyzer binary at %s" % BINARY)
         sys.exit(1)

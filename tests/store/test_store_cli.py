@@ -132,8 +132,7 @@ class Store(unittest.TestCase):
 
     def test_default_db_keeps_git_clean(self):
         git = shutil.which("git")
-        if not git:
-            self.skipTest("git not installed")
+        self.assertIsNotNone(git, "git not installed: run scripts/bootstrap.sh")
         env = dict(os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
         subprocess.run([git, "init", "-q", "."], cwd=self.root, check=True, env=env)
         self.scan()
