@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,6 +106,31 @@ static int has_marker(ca_backend_cache *c, const char *dir)
     cache_put(c, dir, has);
     pthread_mutex_unlock(&c->mu);
     return has;
+}
+
+static char *clean_path(const char *p);
+
+void ca_backend_cache_note_dir(void *cache, const char *dir, const char *const *names, const unsigned char *types,
+                               size_t n)
+{
+    ca_backend_cache *c = cache;
+    int has = 0;
+    for (size_t k = 0; k < sizeof(marker_files) / sizeof(marker_files[0]); k++) {
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (strcmp(names[mid], marker_files[k]) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo == n || strcmp(names[lo], marker_files[k]) != 0) continue;
+        if (types[lo] != DT_REG) return; /* a symlink, or the file system does not say: stat it when asked */
+        has = 1;
+    }
+    char *d = clean_path(dir);
+    pthread_mutex_lock(&c->mu);
+    cache_put(c, d, has);
+    pthread_mutex_unlock(&c->mu);
+    free(d);
 }
 
 /* Drop "./" components and duplicate '/' (".." kept); "" stays "". */

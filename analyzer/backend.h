@@ -46,4 +46,11 @@ char *ca_backend_name(ca_backend_cache *c, const char *path);
 /* Frees the cache; NULL is a no-op. No call may be running on it. */
 void ca_backend_cache_free(ca_backend_cache *c);
 
+/* What a directory listing already says about marker files: dir's sorted
+ * names with their d_type (discover.h's on_dir has this shape; ctx is the
+ * cache). Saves ca_backend_name its stats for every directory a walk saw;
+ * a marker name that is not plainly a regular file is left to stat. */
+void ca_backend_cache_note_dir(void *cache, const char *dir, const char *const *names, const unsigned char *types,
+                               size_t n);
+
 #endif

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -228,9 +229,18 @@ typedef struct dir_node {
 } dir_node;
 #define NO_PARENT ((size_t)-1)
 
+typedef struct listing listing;
+
 typedef struct pending {
     char *path;
     size_t parent;
+    listing *pre;           /* read ahead by a helper thread; NULL: read when walked */
+    struct pending *queue_slot; /* what the helpers' queue holds for it (freed once walked) */
+    /* the directory's device and inode when the parent's listing stat'ed
+     * it already (known 1); roots are stat'ed when walked */
+    int known;
+    dev_t dev;
+    ino_t ino;
 } pending;
 
 typedef struct walk {
@@ -243,6 +253,13 @@ typedef struct walk {
     size_t nslots;
     CA_VEC(pending) stack;    /* real directories */
     CA_VEC(pending) deferred; /* directories reached through a symlink */
+    /* helper threads reading directories ahead (prefetch_main) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    CA_VEC(pending *) queue;  /* directories on the stack no helper has taken yet */
+    int stop;
+    int nhelpers;
+    pthread_t *helpers;
 } walk;
 
 static uint64_t devino_hash(dev_t dev, ino_t ino)
@@ -308,8 +325,8 @@ static void add_entry(walk *w, char *path, const struct stat *st, const char *la
 }
 
 /* A file (symlinks already followed into st): checks type, size, access. */
-static void add_file(walk *w, char *path, const struct stat *st, const char *language, int dfd,
-                     const char *name)
+/* aerr: the errno of a read-access check, 0 when readable or not checked. */
+static void add_file(walk *w, char *path, const struct stat *st, const char *language, int aerr)
 {
     char *diag = NULL;
     if (!S_ISREG(st->st_mode)) {
@@ -317,10 +334,20 @@ static void add_file(walk *w, char *path, const struct stat *st, const char *lan
     } else if ((int64_t)st->st_size > w->max_size) {
         diag = ca_xasprintf("file too large (%lld bytes > limit %lld)", (long long)st->st_size,
                             (long long)w->max_size);
-    } else if (faccessat(dfd, name, R_OK, 0) != 0 && errno != ENOSYS) {
-        diag = errno_text(errno);
+    } else if (aerr) {
+        diag = errno_text(aerr);
     }
     add_entry(w, path, st, language, diag);
+}
+
+/* Whether a regular file may be read: 0 or the errno. A file everyone may
+ * read needs no check of its own (an ACL that denies it anyway shows when
+ * the file is read). */
+static int read_access(int dfd, const char *name, const struct stat *st)
+{
+    if (!S_ISREG(st->st_mode) || (st->st_mode & S_IROTH)) return 0;
+    if (faccessat(dfd, name, R_OK, 0) == 0 || errno == ENOSYS) return 0;
+    return errno;
 }
 
 static const char *walked_language(const walk *w, const char *name)
@@ -330,45 +357,56 @@ static const char *walked_language(const walk *w, const char *name)
     return NULL;
 }
 
+/* One entry of a directory as read from the disk. */
 typedef struct dir_entry {
     char *name;
     unsigned char type; /* d_type: DT_UNKNOWN when the file system does not say */
+    int stated;         /* 0: a file the walk does not list, left unstatted */
+    int lerr, terr;     /* errno of lstat, of stat through a symlink (0: fine) */
+    int aerr;           /* read_access of a listed regular file */
+    struct stat lst, tst;
 } dir_entry;
+
+/* A directory's listing with every stat the walk needs: the disk work of
+ * entering a directory, which helper threads may do ahead of the walk. */
+struct listing {
+    int state;          /* 0 queued, 1 being read, 2 read (under walk.mu) */
+    int open_err, read_err;
+    int venv;           /* holds pyvenv.cfg: skipped by the default excludes */
+    dir_entry *v;
+    size_t n;
+};
 
 static int cmp_entry(const void *a, const void *b)
 {
     return strcmp(((const dir_entry *)a)->name, ((const dir_entry *)b)->name);
 }
 
-static int is_virtualenv(int dfd, const char *name)
+/* A directory holding `pyvenv.cfg` is a virtualenv: known from its sorted
+ * listing; a symlink of that name counts when it leads somewhere. */
+static int is_virtualenv(int dfd, const dir_entry *v, size_t n)
 {
-    char *p = ca_xasprintf("%s/pyvenv.cfg", name);
-    struct stat st;
-    int r = fstatat(dfd, p, &st, 0) == 0;
-    free(p);
-    return r;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(v[mid].name, "pyvenv.cfg");
+        if (c == 0) {
+            struct stat st;
+            return v[mid].type != DT_LNK || fstatat(dfd, "pyvenv.cfg", &st, 0) == 0;
+        }
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return 0;
 }
 
-/* Enter one directory: list it, add its files, queue its subdirectories. */
-static void walk_dir(walk *w, pending p, int named)
+/* Read directory `path` into L. Touches only read-only parts of w (and the
+ * caller's on_dir, which must be thread-safe), so any thread may run it. */
+static void read_listing(const walk *w, const char *path, int named, listing *L)
 {
-    struct stat st;
-    if (stat(p.path, &st) != 0) {
-        add_entry(w, p.path, NULL, NULL, errno_text(errno));
-        return;
-    }
-    if (visited_find(w, st.st_dev, st.st_ino) != NO_PARENT) {
-        if (!named && is_ancestor(w, p.parent, st.st_dev, st.st_ino))
-            add_entry(w, p.path, NULL, NULL, ca_xstrdup("symlink loop"));
-        else
-            free(p.path); /* a second name for a directory already walked */
-        return;
-    }
-    size_t node = visited_add(w, st.st_dev, st.st_ino, p.parent);
-
-    DIR *d = opendir(p.path);
+    DIR *d = opendir(path);
     if (!d) {
-        add_entry(w, p.path, NULL, NULL, errno_text(errno));
+        L->open_err = errno;
         return;
     }
     int dfd = dirfd(d);
@@ -377,51 +415,202 @@ static void walk_dir(walk *w, pending p, int named)
         errno = 0;
         struct dirent *de = readdir(d);
         if (!de) {
-            if (errno) add_entry(w, ca_xstrdup(p.path), NULL, NULL, errno_text(errno));
+            L->read_err = errno;
             break;
         }
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
-        dir_entry ent = {ca_xstrdup(de->d_name), de->d_type};
+        dir_entry ent;
+        memset(&ent, 0, sizeof(ent));
+        ent.name = ca_xstrdup(de->d_name);
+        ent.type = de->d_type;
         CA_VEC_PUSH(names, ent);
     }
     /* Sorted, so which of two names for one directory gets walked does not
      * depend on the file system's listing order. */
     if (names.n) qsort(names.v, names.n, sizeof(*names.v), cmp_entry);
-
-    CA_VEC(pending) subdirs = {0};
+    L->v = names.v;
+    L->n = names.n;
+    /* default excludes never apply to a directory named on the command line */
+    if (!named && w->x.defaults && is_virtualenv(dfd, names.v, names.n)) {
+        L->venv = 1;
+        closedir(d);
+        return;
+    }
+    if (w->opts && w->opts->on_dir) {
+        const char **nv = ca_xmalloc(sizeof(char *) * (names.n + 1));
+        unsigned char *tv = ca_xmalloc(names.n + 1);
+        for (size_t i = 0; i < names.n; i++) {
+            nv[i] = names.v[i].name;
+            tv[i] = names.v[i].type;
+        }
+        w->opts->on_dir(w->opts->on_dir_ctx, path, nv, tv, names.n);
+        free(nv);
+        free(tv);
+    }
     for (size_t i = 0; i < names.n; i++) {
-        const char *name = names.v[i].name;
+        dir_entry *e = &names.v[i];
         /* Most of a tree is files we do not list: skip them unstatted. */
-        if (names.v[i].type == DT_REG && !walked_language(w, name)) continue;
-        struct stat lst, tst;
-        if (fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0) {
-            const char *lang = walked_language(w, name);
-            if (lang) add_entry(w, path_join(p.path, name), NULL, lang, errno_text(errno));
+        if (e->type == DT_REG && !walked_language(w, e->name)) continue;
+        e->stated = 1;
+        if (fstatat(dfd, e->name, &e->lst, AT_SYMLINK_NOFOLLOW) != 0) {
+            e->lerr = errno;
             continue;
         }
-        int is_link = S_ISLNK(lst.st_mode);
-        if (is_link) {
-            if (fstatat(dfd, name, &tst, 0) != 0) {
-                int e = errno;
-                const char *lang = walked_language(w, name);
-                if (e == ELOOP)
-                    add_entry(w, path_join(p.path, name), NULL, lang, ca_xstrdup("symlink loop"));
-                else if (lang)
-                    add_entry(w, path_join(p.path, name), NULL, lang,
-                              e == ENOENT ? ca_xstrdup("broken symlink") : errno_text(e));
+        if (S_ISLNK(e->lst.st_mode)) {
+            if (fstatat(dfd, e->name, &e->tst, 0) != 0) {
+                e->terr = errno;
                 continue;
             }
         } else {
-            tst = lst;
+            e->tst = e->lst;
         }
-        if (S_ISDIR(tst.st_mode)) {
+        if (walked_language(w, e->name)) e->aerr = read_access(dfd, e->name, &e->tst);
+    }
+    closedir(d);
+}
+
+static void listing_free(listing *L)
+{
+    if (!L) return;
+    for (size_t i = 0; i < L->n; i++) free(L->v[i].name);
+    free(L->v);
+    free(L);
+}
+
+/* ---- helpers that read directories ahead of the walk ------------------- */
+
+/* The walk itself stays on one thread, in one order, so its result does not
+ * depend on timing; helpers only take the disk work of directories already
+ * queued, newest first (the walk's stack pops those next). */
+static void *prefetch_main(void *arg)
+{
+    walk *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->stop && !w->queue.n) pthread_cond_wait(&w->cv, &w->mu);
+        if (w->stop) break;
+        pending *p = w->queue.v[--w->queue.n];
+        listing *L = p->pre;
+        L->state = 1;
+        char *path = ca_xstrdup(p->path);
+        pthread_mutex_unlock(&w->mu);
+        read_listing(w, path, 0, L);
+        free(path);
+        pthread_mutex_lock(&w->mu);
+        L->state = 2;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* p's listing, read by a helper or here. */
+static listing *take_listing(walk *w, pending *p, int named)
+{
+    listing *L = p->pre;
+    if (!L) {
+        L = ca_xcalloc(1, sizeof(*L));
+        read_listing(w, p->path, named, L);
+        return L;
+    }
+    pthread_mutex_lock(&w->mu);
+    if (L->state == 0) {
+        /* nobody took it: drop it from the queue (near the top) and read it here */
+        for (size_t i = w->queue.n; i-- > 0;)
+            if (w->queue.v[i] == p->queue_slot) {
+                memmove(&w->queue.v[i], &w->queue.v[i + 1], (w->queue.n - i - 1) * sizeof(*w->queue.v));
+                w->queue.n--;
+                break;
+            }
+        L->state = 1;
+        pthread_mutex_unlock(&w->mu);
+        read_listing(w, p->path, named, L);
+        return L;
+    }
+    /* a helper has it: meanwhile read what is queued next, as a helper would */
+    while (L->state != 2) {
+        if (!w->queue.n) {
+            pthread_cond_wait(&w->cv, &w->mu);
+            continue;
+        }
+        pending *q = w->queue.v[--w->queue.n];
+        listing *Q = q->pre;
+        Q->state = 1;
+        char *path = ca_xstrdup(q->path);
+        pthread_mutex_unlock(&w->mu);
+        read_listing(w, path, 0, Q);
+        free(path);
+        pthread_mutex_lock(&w->mu);
+        Q->state = 2;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return L;
+}
+
+/* Enter one directory: list it, add its files, queue its subdirectories. */
+static void walk_dir(walk *w, pending p, int named)
+{
+    if (!p.known) {
+        struct stat st;
+        if (stat(p.path, &st) != 0) {
+            add_entry(w, p.path, NULL, NULL, errno_text(errno));
+            return;
+        }
+        p.dev = st.st_dev;
+        p.ino = st.st_ino;
+    }
+    listing *L = take_listing(w, &p, named);
+    free(p.queue_slot);
+    if (visited_find(w, p.dev, p.ino) != NO_PARENT) {
+        if (!named && is_ancestor(w, p.parent, p.dev, p.ino))
+            add_entry(w, p.path, NULL, NULL, ca_xstrdup("symlink loop"));
+        else
+            free(p.path); /* a second name for a directory already walked */
+        listing_free(L);
+        return;
+    }
+    size_t node = visited_add(w, p.dev, p.ino, p.parent);
+    if (L->open_err) {
+        add_entry(w, p.path, NULL, NULL, errno_text(L->open_err));
+        listing_free(L);
+        return;
+    }
+    if (L->read_err) add_entry(w, ca_xstrdup(p.path), NULL, NULL, errno_text(L->read_err));
+
+    CA_VEC(pending) subdirs = {0};
+    for (size_t i = 0; i < L->n && !L->venv; i++) {
+        const dir_entry *e = &L->v[i];
+        const char *name = e->name;
+        if (!e->stated) continue;
+        const char *lang = walked_language(w, name);
+        if (e->lerr) {
+            if (lang) add_entry(w, path_join(p.path, name), NULL, lang, errno_text(e->lerr));
+            continue;
+        }
+        int is_link = S_ISLNK(e->lst.st_mode);
+        if (e->terr) {
+            if (e->terr == ELOOP)
+                add_entry(w, path_join(p.path, name), NULL, lang, ca_xstrdup("symlink loop"));
+            else if (lang)
+                add_entry(w, path_join(p.path, name), NULL, lang,
+                          e->terr == ENOENT ? ca_xstrdup("broken symlink") : errno_text(e->terr));
+            continue;
+        }
+        if (S_ISDIR(e->tst.st_mode)) {
             if (!w->x.defaults || !match_default_dir(name)) {
                 char *child = path_join(p.path, name);
-                if ((w->x.defaults && is_virtualenv(dfd, name)) || match_user_entry(&w->x, child, name)) {
+                if (match_user_entry(&w->x, child, name)) {
                     free(child);
                     continue;
                 }
-                pending c = {child, node};
+                pending c;
+                memset(&c, 0, sizeof(c));
+                c.path = child;
+                c.parent = node;
+                c.known = 1;
+                c.dev = e->tst.st_dev;
+                c.ino = e->tst.st_ino;
                 if (is_link)
                     CA_VEC_PUSH(w->deferred, c);
                 else
@@ -429,21 +618,35 @@ static void walk_dir(walk *w, pending p, int named)
             }
             continue;
         }
-        const char *lang = walked_language(w, name);
         if (!lang) continue;
         char *child = path_join(p.path, name);
         if (match_user_entry(&w->x, child, name)) {
             free(child);
             continue;
         }
-        add_file(w, child, &tst, lang, dfd, name);
+        add_file(w, child, &e->tst, lang, e->aerr);
     }
-    /* Reverse, so the stack pops them in name order. */
-    for (size_t i = subdirs.n; i-- > 0;) CA_VEC_PUSH(w->stack, subdirs.v[i]);
+    listing_free(L);
+    /* Reverse, so the stack pops them in name order; helpers read them in
+     * the same order, newest first. */
+    if (w->nhelpers && subdirs.n) pthread_mutex_lock(&w->mu);
+    for (size_t i = subdirs.n; i-- > 0;) {
+        pending c = subdirs.v[i];
+        if (w->nhelpers) {
+            c.pre = ca_xcalloc(1, sizeof(listing));
+            /* the queue holds a copy of what helpers need, owned by the pending */
+            c.queue_slot = ca_xmalloc(sizeof(pending));
+            *c.queue_slot = c;
+            c.queue_slot->path = c.path;
+            CA_VEC_PUSH(w->queue, c.queue_slot);
+        }
+        CA_VEC_PUSH(w->stack, c);
+    }
+    if (w->nhelpers && subdirs.n) {
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+    }
     CA_VEC_FREE(subdirs);
-    for (size_t i = 0; i < names.n; i++) free(names.v[i].name);
-    CA_VEC_FREE(names);
-    closedir(d);
     free(p.path);
 }
 
@@ -492,6 +695,7 @@ static void walk_free(walk *w)
     for (size_t i = 0; i < w->deferred.n; i++) free(w->deferred.v[i].path);
     CA_VEC_FREE(w->stack);
     CA_VEC_FREE(w->deferred);
+    CA_VEC_FREE(w->queue);
     CA_VEC_FREE(w->nodes);
     free(w->slots);
 }
@@ -545,7 +749,10 @@ int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts 
             continue;
         }
         if (S_ISDIR(st.st_mode)) {
-            pending p = {disp, NO_PARENT};
+            pending p;
+            memset(&p, 0, sizeof(p));
+            p.path = disp;
+            p.parent = NO_PARENT;
             CA_VEC_PUSH(roots, p);
             continue;
         }
@@ -554,14 +761,34 @@ int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts 
             continue;
         }
         const char *lang = has_suffix(disp, ".c") || has_suffix(disp, ".h") ? "c" : "python";
-        add_file(&w, disp, &st, lang, AT_FDCWD, paths[i]);
+        add_file(&w, disp, &st, lang, read_access(AT_FDCWD, paths[i], &st));
     }
     /* Named directories in the order given; each one's real tree first. */
+    int jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (roots.n && jobs > 1) {
+        pthread_mutex_init(&w.mu, NULL);
+        pthread_cond_init(&w.cv, NULL);
+        w.helpers = ca_xmalloc(sizeof(pthread_t) * (size_t)(jobs - 1));
+        for (int i = 0; i < jobs - 1; i++)
+            if (pthread_create(&w.helpers[w.nhelpers], NULL, prefetch_main, &w) == 0) w.nhelpers++;
+    }
     for (size_t i = 0; i < roots.n; i++) {
         walk_dir(&w, roots.v[i], 1);
         run_walk(&w);
     }
     CA_VEC_FREE(roots);
+    if (w.helpers) {
+        pthread_mutex_lock(&w.mu);
+        w.stop = 1;
+        pthread_cond_broadcast(&w.cv);
+        pthread_mutex_unlock(&w.mu);
+        for (int i = 0; i < w.nhelpers; i++) pthread_join(w.helpers[i], NULL);
+        free(w.helpers);
+        pthread_mutex_destroy(&w.mu);
+        pthread_cond_destroy(&w.cv);
+        w.helpers = NULL;
+        w.nhelpers = 0;
+    }
 
     if (w.files.n) qsort(w.files.v, w.files.n, sizeof(*w.files.v), cmp_file);
     size_t k = 0;

@@ -37,6 +37,19 @@ typedef struct ca_discover_opts {
     /* Files larger than this many bytes get a diagnostic; 0 means
      * CA_DISCOVER_DEFAULT_MAX_SIZE. */
     int64_t max_size;
+    /* When set, called once for every directory walked, before its files
+     * are listed, with all the names it holds ("." and ".." left out),
+     * sorted by strcmp, and their d_type (DT_UNKNOWN when the file system
+     * does not say). `dir` is spelt as the paths of the files in it begin
+     * ("." for the current directory). For callers that need to know of
+     * files the walk does not list (a backend's marker files) without
+     * another stat per directory. */
+    void (*on_dir)(void *ctx, const char *dir, const char *const *names, const unsigned char *types, size_t n);
+    void *on_dir_ctx;
+    /* Threads that read directories: the walk plus jobs - 1 helpers that
+     * list and stat directories ahead of it (the result does not depend on
+     * it). 0: the number of cores; 1: the walk alone. */
+    int jobs;
 } ca_discover_opts;
 
 typedef struct ca_disc_file {

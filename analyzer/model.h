@@ -44,6 +44,7 @@ typedef struct ca_finding {
     char *fingerprint;   /* 16 hex digits; stable across line shifts */
     int suppressed;      /* inline suppression on the flagged line */
     int baselined;       /* hidden: 1 = in the --baseline file, 2 = outside the lines changed since --changed-since */
+    int64_t row_id;      /* the stored row it was read from (findings.id); 0 when not read from the store */
 } ca_finding;
 
 typedef enum ca_file_status {
@@ -110,6 +111,8 @@ typedef struct ca_scan_meta {
     int files_skipped;   /* prefilter */
     int errors;          /* files with a diagnostic that kept them from analysis */
     int baselined;       /* findings hidden by --baseline */
+    int64_t rows_of;     /* the scan whose stored rows are these results (store.h): set by a rescan
+                          * in which nothing changed; 0 = the scan's own rows */
 } ca_scan_meta;
 
 typedef struct ca_results {

@@ -115,6 +115,7 @@ typedef struct scan_state {
     /* the base scan of an incremental rescan (rows reused are moved out) */
     const char *cache_key;
     ca_results base;
+    int64_t base_id;
     int64_t base_started_ns;
     pthread_mutex_t err_lock;
     double t0, last_draw;
@@ -784,15 +785,16 @@ static int cmp_finding_path(const void *a, const void *b)
     return strcmp(((const ca_finding *)a)->path, ((const ca_finding *)b)->path);
 }
 
-/* Load the base scan for key; without one (or on a database error, which
- * only costs speed) the scan is a full one. */
+/* Load the base scan's file records for key (its functions and findings
+ * are read once the scan knows it needs them: load_base_rest); without a
+ * base (or on a database error, which only costs speed) the scan is a full
+ * one. */
 static void *load_base(void *arg)
 {
     scan_state *S = arg;
-    int64_t id = 0;
     char *err = NULL;
-    int rc = store_cache_base(S->o->cache, S->cache_key, &id, &S->base_started_ns, &err);
-    if (rc == 0) rc = store_load_reusable(S->o->cache, id, &S->base, &err);
+    int rc = store_cache_base(S->o->cache, S->cache_key, &S->base_id, &S->base_started_ns, &err);
+    if (rc == 0) rc = store_load_reusable(S->o->cache, S->base_id, STORE_FILES | STORE_ROWS_ID, &S->base, &err);
     if (rc < 0 && !S->o->quiet) fprintf(stderr, "cancelaudit: not reusing earlier results: %s\n", err ? err : "?");
     free(err);
     if (rc != 0) {
@@ -804,11 +806,112 @@ static void *load_base(void *arg)
         if (!b->files[i].path) b->files[i].path = ca_xstrdup("");
     /* stored sorted by path already; sorting again only guards the lookups */
     qsort(b->files, b->nfiles, sizeof(ca_file_rec), cmp_file_path);
+    return NULL;
+}
+
+/* The rest of the base that per-file reuse needs: functions and findings. */
+static void load_base_rest(scan_state *S, unsigned parts)
+{
+    char *err = NULL;
+    ca_results *b = &S->base;
+    if (store_load_reusable(S->o->cache, S->base_id, parts, b, &err) != 0) {
+        if (!S->o->quiet) fprintf(stderr, "cancelaudit: not reusing earlier results: %s\n", err ? err : "?");
+        free(err);
+        ca_results_free(b);
+        return;
+    }
     qsort(b->functions, b->nfunctions, sizeof(ca_function_rec), cmp_fn_ordinal);
     int sorted = 1;
     for (size_t i = 1; i < b->nfindings && sorted; i++) sorted = cmp_finding_path(&b->findings[i - 1], &b->findings[i]) <= 0;
     if (!sorted) qsort(b->findings, b->nfindings, sizeof(ca_finding), cmp_finding_path);
-    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A rescan in which nothing changed.                                       */
+
+/* Whether every result of the base holds for this scan as it stands: the
+ * same files (no file added or gone), each unchanged by the test phase 1
+ * uses (size and mtime, the mtime older than the base's start), each with
+ * the backend and language it had, and none that phase 1 would not reuse
+ * (an error, a C file that was analysed). Then the function table, every
+ * cross-file resolution and the matrix are the base's too. */
+static int nothing_changed(scan_state *S, const ca_disc_file *files, size_t nfiles)
+{
+    const ca_results *b = &S->base;
+    if (!S->base_id || b->nfiles != nfiles || !S->base.scan.rows_of) return 0;
+    for (size_t i = 0; i < nfiles; i++) {
+        const ca_disc_file *df = &files[i];
+        const ca_file_rec *r = &b->files[i];
+        if (df->diagnostic || !df->language || !r->language || strcmp(df->path, r->path) != 0 ||
+            strcmp(df->language, r->language) != 0 || !r->hash || !r->backend)
+            return 0;
+        if (r->size != df->size || r->mtime_ns != df->mtime_ns || df->mtime_ns >= S->base_started_ns) return 0;
+        if (r->status != CA_FILE_SKIPPED &&
+            (strcmp(r->language, "python") != 0 || (r->status != CA_FILE_ANALYZED && r->status != CA_FILE_CACHED) ||
+             !r->deps))
+            return 0;
+    }
+    /* last, as it is the dearest check: backends follow marker files */
+    for (size_t i = 0; i < nfiles; i++) {
+        char *be = ca_backend_name(S->backends, files[i].path);
+        int same = strcmp(be, b->files[i].backend) == 0;
+        free(be);
+        if (!same) return 0;
+    }
+    return 1;
+}
+
+/* The results of a rescan in which nothing changed: the base's findings
+ * and cells, file records as phase 1 would have made them, and rows_of so
+ * that the store shares the base's rows. 0, or -1 when the base cannot be
+ * read as expected (then the scan goes the long way). */
+static int take_base(scan_state *S, const ca_disc_file *files, ca_results *out)
+{
+    ca_results got = {0};
+    char *err = NULL;
+    if (store_load_reusable(S->o->cache, S->base_id, STORE_FINDINGS | STORE_COVERAGE, &got, &err) != 0) {
+        free(err);
+        ca_results_free(&got);
+        return -1;
+    }
+    for (size_t k = 0; k < got.nfindings; k++) {
+        const ca_finding *f = &got.findings[k];
+        if (!f->rule || !f->function || !f->message || !f->fingerprint || !f->path) {
+            ca_results_free(&got);
+            return -1;
+        }
+    }
+    ca_results *b = &S->base;
+    out->files = ca_xcalloc(b->nfiles + 1, sizeof(ca_file_rec));
+    for (size_t i = 0; i < b->nfiles; i++) {
+        ca_file_rec *r = &out->files[out->nfiles++];
+        *r = b->files[i];
+        memset(&b->files[i], 0, sizeof(b->files[i]));
+        r->size = files[i].size;
+        r->mtime_ns = files[i].mtime_ns;
+        r->parse_ms = 0;
+        if (r->status == CA_FILE_SKIPPED) {
+            out->scan.files_skipped++;
+            free(r->deps);
+            r->deps = NULL;
+        } else {
+            r->status = CA_FILE_CACHED;
+            out->scan.files_scanned++;
+        }
+        if (r->diagnostic) diag(S, r->path, r->diagnostic);
+    }
+    out->findings = got.findings;
+    out->nfindings = got.nfindings;
+    out->coverage = got.coverage;
+    out->ncoverage = got.ncoverage;
+    for (size_t k = 0; k < out->nfindings; k++) out->findings[k].baselined = 0; /* applied afresh by the caller */
+    got.findings = NULL;
+    got.coverage = NULL;
+    got.nfindings = got.ncoverage = 0;
+    ca_results_free(&got);
+    ca_results_sort(out);
+    out->scan.rows_of = S->base.scan.rows_of;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -987,6 +1090,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     free(out->scan.cache_key);
     out->scan.cache_key = cache_key(o);
     S->cache_key = out->scan.cache_key;
+    S->backends = ca_backend_cache_new(o->maps, o->nmaps);
     /* reading the base overlaps the walk: both mostly wait on the kernel */
     pthread_t loader;
     int loading = o->cache && pthread_create(&loader, NULL, load_base, S) == 0;
@@ -998,6 +1102,9 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     dopt.nexcludes = o->nexcludes;
     dopt.max_size = o->max_size;
     dopt.include_c = 1;
+    dopt.on_dir = ca_backend_cache_note_dir;
+    dopt.on_dir_ctx = S->backends;
+    dopt.jobs = o->jobs;
     ca_disc_file *files = NULL;
     size_t nfiles = 0;
     int rc = ca_discover(o->paths, o->npaths, &dopt, &files, &nfiles, err) != 0 ? 2 : 0;
@@ -1008,17 +1115,27 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     if (rc != 0) {
         ca_disc_files_free(files, nfiles);
         ca_results_free(&S->base);
+        ca_backend_cache_free(S->backends);
         pthread_mutex_destroy(&S->err_lock);
         free(S);
         return rc;
     }
-
     S->cproj = cproj;
     S->c_skip = c_skip;
+    if (S->base.nfiles && nothing_changed(S, files, nfiles) && take_base(S, files, out) == 0) {
+        ca_results_free(&S->base);
+        ca_backend_cache_free(S->backends);
+        c_project_free(S->cproj);
+        pthread_mutex_destroy(&S->err_lock);
+        free(S);
+        ca_disc_files_free(files, nfiles);
+        return 0;
+    }
+    if (S->base.nfiles) load_base_rest(S, STORE_FUNCTIONS | STORE_FINDINGS);
+
     S->njobs = nfiles;
     S->jobs = ca_xcalloc(nfiles + 1, sizeof(file_job));
     S->order = ca_xmalloc(sizeof(size_t) * (nfiles + 1));
-    S->backends = ca_backend_cache_new(o->maps, o->nmaps);
     S->t0 = ca_now_monotonic();
     for (size_t i = 0; i < nfiles; i++) {
         S->jobs[i].df = &files[i];

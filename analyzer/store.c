@@ -112,6 +112,44 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
     "ALTER TABLE files ADD COLUMN deps TEXT;"
     "ALTER TABLE functions ADD COLUMN ordinal INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE functions ADD COLUMN facts TEXT;",
+    /* 3: a rescan in which nothing changed shares the rows of the scan it
+     * reused (scans.rows_of) instead of writing a copy of them; what differs
+     * per scan among shared rows, a finding's baselined flag, is kept in
+     * finding_flags. The scan_* views read any scan through rows_of, and
+     * the latest_* views are the scan_* views of the latest complete scan. */
+    "ALTER TABLE scans ADD COLUMN rows_of INTEGER REFERENCES scans(id);"
+    "CREATE TABLE finding_flags ("
+    " scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,"
+    " finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,"
+    " baselined INTEGER NOT NULL,"
+    " PRIMARY KEY (scan_id, finding_id)) WITHOUT ROWID;"
+    "DROP VIEW latest_files; DROP VIEW latest_functions; DROP VIEW latest_findings; DROP VIEW latest_coverage;"
+    /* in a scan that shares rows, every file analysed for them was reused */
+    "CREATE VIEW scan_files AS"
+    " SELECT s.id AS scan_id, f.id AS file_id, f.path, f.size, f.mtime_ns, f.hash, f.parse_errors,"
+    " CASE WHEN s.rows_of IS NULL THEN f.parse_ms ELSE 0 END AS parse_ms,"
+    " CASE WHEN s.rows_of IS NOT NULL AND f.status = 'analyzed' THEN 'cached' ELSE f.status END AS status,"
+    " f.diagnostic, f.backend, f.language, f.deps"
+    " FROM scans s JOIN files f ON f.scan_id = coalesce(s.rows_of, s.id);"
+    "CREATE VIEW scan_functions AS"
+    " SELECT s.id AS scan_id, f.id AS function_id, f.path, f.qualname, f.name, f.class_name, f.line, f.end_line,"
+    " f.is_async, f.backend, f.ordinal, f.facts"
+    " FROM scans s JOIN functions f ON f.scan_id = coalesce(s.rows_of, s.id);"
+    "CREATE VIEW scan_findings AS"
+    " SELECT s.id AS scan_id, f.id AS finding_id, f.rule, f.severity, f.path, f.line, f.\"column\", f.end_line,"
+    " f.end_column, f.function, f.backend, f.resource, f.resource_kind, f.acquired_line, f.acquired_column,"
+    " f.message, f.checkpoint, f.fingerprint, f.suppressed,"
+    " CASE WHEN s.rows_of IS NULL THEN f.baselined ELSE coalesce(g.baselined, 0) END AS baselined"
+    " FROM scans s JOIN findings f ON f.scan_id = coalesce(s.rows_of, s.id)"
+    " LEFT JOIN finding_flags g ON g.scan_id = s.id AND g.finding_id = f.id;"
+    "CREATE VIEW scan_coverage AS"
+    " SELECT s.id AS scan_id, c.id AS cell_id, c.backend, c.boundary, c.status, c.rules, c.protection, c.path,"
+    " c.function, c.line, c.lines"
+    " FROM scans s JOIN coverage c ON c.scan_id = coalesce(s.rows_of, s.id);"
+    "CREATE VIEW latest_files AS SELECT * FROM scan_files WHERE scan_id = (SELECT id FROM latest_scan);"
+    "CREATE VIEW latest_functions AS SELECT * FROM scan_functions WHERE scan_id = (SELECT id FROM latest_scan);"
+    "CREATE VIEW latest_findings AS SELECT * FROM scan_findings WHERE scan_id = (SELECT id FROM latest_scan);"
+    "CREATE VIEW latest_coverage AS SELECT * FROM scan_coverage WHERE scan_id = (SELECT id FROM latest_scan);",
 };
 
 /* ---- errors ----------------------------------------------------------- */
@@ -452,7 +490,7 @@ int store_begin_scan(ca_store *st, ca_scan_meta *meta, char **err)
 }
 
 enum {
-    W_CHECK, W_FILE, W_FUNCTION, W_FINDING, W_HANDLER, W_COVERAGE, W_FINISH, W_COUNT
+    W_CHECK, W_FILE, W_FUNCTION, W_FINDING, W_HANDLER, W_COVERAGE, W_FINISH, W_SHARE_CHECK, W_FLAG, W_COUNT
 };
 
 static const char *const write_sql[W_COUNT] = {
@@ -469,7 +507,14 @@ static const char *const write_sql[W_COUNT] = {
     [W_COVERAGE] = "INSERT INTO coverage(scan_id, backend, boundary, status, rules, protection, path, function,"
                    " line, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [W_FINISH] = "UPDATE scans SET finished = ?, files_scanned = ?, files_skipped = ?, errors = ?, baselined = ?,"
-                 " findings_count = ?, cache_key = ?, status = 'complete' WHERE id = ? AND status = 'running'",
+                 " findings_count = ?, cache_key = ?, rows_of = ?, status = 'complete'"
+                 " WHERE id = ? AND status = 'running'",
+    [W_SHARE_CHECK] = "SELECT (SELECT count(*) FROM scans WHERE id = ?1 AND status = 'complete' AND rows_of IS NULL),"
+                      " (SELECT count(*) FROM files WHERE scan_id = ?1),"
+                      " (SELECT count(*) FROM findings WHERE scan_id = ?1),"
+                      " (SELECT count(*) FROM coverage WHERE scan_id = ?1)",
+    [W_FLAG] = "INSERT INTO finding_flags(scan_id, finding_id, baselined)"
+               " SELECT ?1, ?2, ?3 FROM findings WHERE id = ?2 AND scan_id = ?4",
 };
 
 /* The scan must exist and still be open for results. */
@@ -577,7 +622,8 @@ static int write_coverage(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const 
     return run_bound(st, &b, "cannot write a coverage cell", err);
 }
 
-static int finish_scan(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_results *r, char **err)
+static int finish_scan(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_results *r, int64_t rows_of,
+                       char **err)
 {
     char now[32];
     ca_iso_now(now, sizeof now);
@@ -589,11 +635,52 @@ static int finish_scan(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_
     bind_i64(&b, r->scan.baselined);
     bind_i64(&b, (int64_t)r->nfindings);
     bind_str(&b, r->scan.cache_key);
+    if (rows_of) bind_i64(&b, rows_of);
+    else bind_note(&b, sqlite3_bind_null(s, b.next));
     bind_i64(&b, scan_id);
     if (run_bound(st, &b, "cannot mark the scan complete", err)) return -1;
     if (sqlite3_changes(st->db) != 1)
         return set_err(err, ca_xasprintf("database %s: scan %lld changed while its results were written",
                                          st->path, (long long)scan_id));
+    return 0;
+}
+
+/* Whether r can be recorded as the rows of scan rows_of: that scan is
+ * complete, holds its own rows, and as many of them as r has; every finding
+ * r hides carries the row it came from. 1 yes, 0 no, -1 error. */
+static int can_share(ca_store *st, sqlite3_stmt *s, int64_t rows_of, const ca_results *r, char **err)
+{
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (r->findings[i].baselined && r->findings[i].row_id <= 0) return 0;
+    sqlite3_bind_int64(s, 1, rows_of);
+    int rc = sqlite3_step(s);
+    int ret = 0;
+    if (rc != SQLITE_ROW)
+        ret = db_err(st, err, "cannot read the rows of the scan reused");
+    else
+        ret = sqlite3_column_int64(s, 0) == 1 && sqlite3_column_int64(s, 1) == (int64_t)r->nfiles &&
+              sqlite3_column_int64(s, 2) == (int64_t)r->nfindings && sqlite3_column_int64(s, 3) == (int64_t)r->ncoverage;
+    sqlite3_reset(s);
+    return ret;
+}
+
+/* The per-scan part of shared rows: which findings this scan hides. */
+static int write_flags(ca_store *st, sqlite3_stmt *s, int64_t scan_id, int64_t rows_of, const ca_results *r,
+                       char **err)
+{
+    for (size_t i = 0; i < r->nfindings; i++) {
+        const ca_finding *f = &r->findings[i];
+        if (!f->baselined) continue;
+        binder b = bind_start(s);
+        bind_i64(&b, scan_id);
+        bind_i64(&b, f->row_id);
+        bind_i64(&b, f->baselined);
+        bind_i64(&b, rows_of);
+        if (run_bound(st, &b, "cannot write a finding's flags", err)) return -1;
+        if (sqlite3_changes(st->db) != 1)
+            return set_err(err, ca_xasprintf("database %s: finding %lld of scan %lld is gone", st->path,
+                                             (long long)f->row_id, (long long)rows_of));
+    }
     return 0;
 }
 
@@ -605,6 +692,20 @@ int store_write_results(ca_store *st, int64_t scan_id, const ca_results *r, char
         if (prepare(st, write_sql[i], &s[i], err)) goto done;
     if (exec_sql(st, "BEGIN IMMEDIATE", "cannot start writing the scan's results", err)) goto done;
     if (check_running(st, s[W_CHECK], scan_id, err)) goto done;
+    int64_t rows_of = r->scan.rows_of;
+    if (rows_of) {
+        int ok = can_share(st, s[W_SHARE_CHECK], rows_of, r, err);
+        if (ok < 0) goto done;
+        if (ok) {
+            if (write_flags(st, s[W_FLAG], scan_id, rows_of, r, err) ||
+                finish_scan(st, s[W_FINISH], scan_id, r, rows_of, err) ||
+                exec_sql(st, "COMMIT", "cannot commit the scan's results", err))
+                goto done;
+            ret = 0;
+            goto done;
+        }
+        rows_of = 0; /* the rows are not there as expected: write a copy */
+    }
     for (size_t i = 0; i < r->nfiles; i++)
         if (write_file(st, s[W_FILE], scan_id, &r->files[i], err)) goto done;
     for (size_t i = 0; i < r->nfunctions; i++)
@@ -613,7 +714,7 @@ int store_write_results(ca_store *st, int64_t scan_id, const ca_results *r, char
         if (write_finding(st, s[W_FINDING], s[W_HANDLER], scan_id, &r->findings[i], err)) goto done;
     for (size_t i = 0; i < r->ncoverage; i++)
         if (write_coverage(st, s[W_COVERAGE], scan_id, &r->coverage[i], err)) goto done;
-    if (finish_scan(st, s[W_FINISH], scan_id, r, err)) goto done;
+    if (finish_scan(st, s[W_FINISH], scan_id, r, 0, err)) goto done;
     if (exec_sql(st, "COMMIT", "cannot commit the scan's results", err)) goto done;
     ret = 0;
 done:
@@ -659,7 +760,7 @@ static int load_rows(ca_store *st, const char *sql, int64_t scan_id, const char 
 }
 
 #define SCAN_COLS "id, started, finished, root, git_rev, version, args, status, pid, host, boot_id," \
-                  " files_scanned, files_skipped, errors, baselined, cache_key"
+                  " files_scanned, files_skipped, errors, baselined, cache_key, rows_of"
 
 static int read_scan(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
 {
@@ -681,6 +782,7 @@ static int read_scan(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char 
     m->errors = col_int(s, 13);
     m->baselined = col_int(s, 14);
     m->cache_key = col_str(s, 15);
+    m->rows_of = sqlite3_column_int64(s, 16);
     return 0;
 }
 
@@ -757,6 +859,7 @@ static int read_finding(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, ch
     sqlite3_stmt *hs = ctx;
     ca_finding *f = elem;
     int64_t id = sqlite3_column_int64(s, 0);
+    f->row_id = id;
     f->rule = col_str(s, 1);
     f->severity = parse_severity((const char *)sqlite3_column_text(s, 2));
     f->path = col_str(s, 3);
@@ -819,18 +922,73 @@ static int load_functions(ca_store *st, int64_t scan_id, const char *path, ca_re
     return ret;
 }
 
-static int load_scan_parts(ca_store *st, int64_t scan_id, ca_results *out, char **err)
+/* Scan scan_id's rows are those of this scan (itself, or the scan whose
+ * rows it shares). 1 when there is no such scan. */
+static int rows_id(ca_store *st, int64_t scan_id, int64_t *out, char **err)
 {
+    sqlite3_stmt *s;
+    if (prepare(st, "SELECT coalesce(rows_of, id) FROM scans WHERE id = ?", &s, err)) return -1;
+    sqlite3_bind_int64(s, 1, scan_id);
+    int rc = sqlite3_step(s);
+    int ret = 1;
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(s, 0);
+        ret = 0;
+    } else if (rc != SQLITE_DONE) {
+        ret = db_err(st, err, "cannot read a scan row");
+    }
+    sqlite3_finalize(s);
+    return ret;
+}
+
+static int cmp_row_id(const void *a, const void *b)
+{
+    int64_t x = ((const ca_finding *)a)->row_id, y = ((const ca_finding *)b)->row_id;
+    return x < y ? -1 : x > y;
+}
+
+/* Findings read from rows shared with another scan carry that scan's
+ * baselined flags: replace them with scan_id's own (finding_flags). */
+static int apply_flags(ca_store *st, int64_t scan_id, ca_results *out, char **err)
+{
+    sqlite3_stmt *s;
+    if (prepare(st, "SELECT finding_id, baselined FROM finding_flags WHERE scan_id = ?", &s, err)) return -1;
+    sqlite3_bind_int64(s, 1, scan_id);
+    for (size_t i = 0; i < out->nfindings; i++) out->findings[i].baselined = 0;
+    /* rows are loaded in id order: findings are sorted by row_id */
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        ca_finding key;
+        key.row_id = sqlite3_column_int64(s, 0);
+        ca_finding *f = bsearch(&key, out->findings, out->nfindings, sizeof(ca_finding), cmp_row_id);
+        if (f) f->baselined = sqlite3_column_int(s, 1);
+    }
+    int ret = rc == SQLITE_DONE ? 0 : db_err(st, err, "cannot read the scan's finding flags");
+    sqlite3_finalize(s);
+    return ret;
+}
+
+static int load_scan_parts(ca_store *st, int64_t scan_id, int64_t rows_of, ca_results *out, char **err)
+{
+    int64_t rows = rows_of ? rows_of : scan_id;
     void *files = out->files, *cov = out->coverage;
-    int ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 ORDER BY id", scan_id, NULL, &files,
+    int ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 ORDER BY id", rows, NULL, &files,
                         &out->nfiles, sizeof(ca_file_rec), read_file_rec, NULL, err);
     out->files = files;
     if (ret == 0)
-        ret = load_rows(st, "SELECT " COVERAGE_COLS " FROM coverage WHERE scan_id = ?1 ORDER BY id", scan_id, NULL,
+        ret = load_rows(st, "SELECT " COVERAGE_COLS " FROM coverage WHERE scan_id = ?1 ORDER BY id", rows, NULL,
                         &cov, &out->ncoverage, sizeof(ca_coverage), read_coverage, NULL, err);
     out->coverage = cov;
-    if (ret == 0) ret = load_functions(st, scan_id, NULL, out, err);
-    if (ret == 0) ret = load_findings(st, scan_id, NULL, out, err);
+    if (ret == 0) ret = load_functions(st, rows, NULL, out, err);
+    if (ret == 0) ret = load_findings(st, rows, NULL, out, err);
+    if (ret == 0 && rows_of) {
+        /* as the scan_files view reads them */
+        for (size_t i = 0; i < out->nfiles; i++) {
+            if (out->files[i].status == CA_FILE_ANALYZED) out->files[i].status = CA_FILE_CACHED;
+            out->files[i].parse_ms = 0;
+        }
+        ret = apply_flags(st, scan_id, out, err);
+    }
     return ret;
 }
 
@@ -851,7 +1009,7 @@ int store_load_scan(ca_store *st, int64_t scan_id, ca_results *out, char **err)
     }
     if (ret == 0) {
         out->scan = ((ca_scan_meta *)metas)[0];
-        ret = load_scan_parts(st, out->scan.id, out, err);
+        ret = load_scan_parts(st, out->scan.id, out->scan.rows_of, out, err);
     } else {
         store_scans_free(metas, nmeta);
         metas = NULL;
@@ -890,6 +1048,8 @@ void store_scans_free(ca_scan_meta *scans, size_t n)
 }
 
 #define LATEST_COMPLETE_ID "(SELECT id FROM scans WHERE status = 'complete' ORDER BY id DESC LIMIT 1)"
+#define LATEST_COMPLETE_ROWS \
+    "(SELECT coalesce(rows_of, id) FROM scans WHERE status = 'complete' ORDER BY id DESC LIMIT 1)"
 
 int store_latest_complete(ca_store *st, int64_t *scan_id, int64_t *started_ns, char **err)
 {
@@ -911,7 +1071,7 @@ int store_latest_complete(ca_store *st, int64_t *scan_id, int64_t *started_ns, c
 int store_cached_file(ca_store *st, const char *path, ca_file_rec *out, int64_t *scan_id, char **err)
 {
     sqlite3_stmt *s;
-    if (prepare(st, "SELECT " FILE_COLS ", scan_id FROM files WHERE scan_id = " LATEST_COMPLETE_ID
+    if (prepare(st, "SELECT " FILE_COLS ", " LATEST_COMPLETE_ID " FROM files WHERE scan_id = " LATEST_COMPLETE_ROWS
                     " AND path = ? ORDER BY id LIMIT 1", &s, err))
         return -1;
     sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
@@ -942,8 +1102,12 @@ void store_file_rec_free(ca_file_rec *f)
 
 int store_load_file_results(ca_store *st, int64_t scan_id, const char *path, ca_results *out, char **err)
 {
-    if (load_findings(st, scan_id, path, out, err)) return -1;
-    return load_functions(st, scan_id, path, out, err);
+    int64_t rows = scan_id;
+    int rc = rows_id(st, scan_id, &rows, err);
+    if (rc < 0) return -1;
+    if (rc > 0) return 0;
+    if (load_findings(st, rows, path, out, err)) return -1;
+    return load_functions(st, rows, path, out, err);
 }
 
 int store_cache_base(ca_store *st, const char *cache_key, int64_t *scan_id, int64_t *started_ns, char **err)
@@ -966,16 +1130,26 @@ int store_cache_base(ca_store *st, const char *cache_key, int64_t *scan_id, int6
     return ret;
 }
 
-int store_load_reusable(ca_store *st, int64_t scan_id, ca_results *out, char **err)
+int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_results *out, char **err)
 {
     /* One read transaction: a snapshot, even while another process writes. */
     if (exec_sql(st, "BEGIN", "cannot start reading", err)) return -1;
-    void *files = out->files;
-    int ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 ORDER BY id", scan_id, NULL, &files,
+    int64_t rows = scan_id;
+    int ret = rows_id(st, scan_id, &rows, err) < 0 ? -1 : 0;
+    void *files = out->files, *cov = out->coverage;
+    /* by path: the order of the (scan_id, path) index, and the order a
+     * rescan looks files up in */
+    if (ret == 0 && (parts & STORE_FILES))
+        ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 ORDER BY path", rows, NULL, &files,
                         &out->nfiles, sizeof(ca_file_rec), read_file_rec, NULL, err);
     out->files = files;
-    if (ret == 0) ret = load_functions(st, scan_id, NULL, out, err);
-    if (ret == 0) ret = load_findings(st, scan_id, NULL, out, err);
+    if (ret == 0 && (parts & STORE_FUNCTIONS)) ret = load_functions(st, rows, NULL, out, err);
+    if (ret == 0 && (parts & STORE_FINDINGS)) ret = load_findings(st, rows, NULL, out, err);
+    if (ret == 0 && (parts & STORE_COVERAGE))
+        ret = load_rows(st, "SELECT " COVERAGE_COLS " FROM coverage WHERE scan_id = ?1 ORDER BY id", rows, NULL,
+                        &cov, &out->ncoverage, sizeof(ca_coverage), read_coverage, NULL, err);
+    out->coverage = cov;
+    if (ret == 0 && (parts & STORE_ROWS_ID)) out->scan.rows_of = rows;
     if (ret == 0 && exec_sql(st, "COMMIT", "cannot finish reading", err)) ret = -1;
     rollback_open_transaction(st);
     return ret;

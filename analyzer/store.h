@@ -31,7 +31,7 @@
 typedef struct ca_store ca_store;
 
 /* The schema version this build writes and understands (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 /* Open or create the database at path (":memory:" works too). A missing
  * parent directory is created (mkdir -p); a parent directory named
@@ -55,7 +55,11 @@ int store_begin_scan(ca_store *st, ca_scan_meta *meta, char **err);
 
 /* Write r's files, functions, findings (with handlers) and coverage under
  * scan_id, then mark the scan `complete` with r->scan's counts and finished
- * time (now when NULL) — all in one transaction. scan_id must name a
+ * time (now when NULL) — all in one transaction. When r->scan.rows_of names
+ * a complete scan holding its own rows, and as many files, findings and
+ * cells as r (a rescan in which nothing changed), no rows are copied: the
+ * scan records rows_of and, in finding_flags, the findings r hides
+ * (ca_finding.row_id says which row each is); otherwise a copy is written. scan_id must name a
  * `running` scan. On any error everything is rolled back, the row stays
  * `running` (it reads as partial once this process is gone) and -1 is
  * returned. r is not modified. */
@@ -81,7 +85,8 @@ int store_latest_complete(ca_store *st, int64_t *scan_id, int64_t *started_ns, c
 
 /* For incremental rescans: the record of `path` in the latest complete scan
  * (path, size, mtime_ns, hash, status, parse data, backend, language) into
- * *out, and that scan's id into *scan_id (may be NULL). Returns 0 found,
+ * *out, and that scan's id into *scan_id (may be NULL; the rows may be
+ * those of an earlier scan that it shares). Returns 0 found,
  * 1 not found (no *err), -1 on error. On 0 the caller owns *out's strings
  * and frees them with store_file_rec_free. */
 int store_cached_file(ca_store *st, const char *path, ca_file_rec *out, int64_t *scan_id, char **err);
@@ -99,10 +104,21 @@ int store_load_file_results(ca_store *st, int64_t scan_id, const char *path, ca_
  * epoch. Returns 0, 1 when there is none (no *err), -1 on error. */
 int store_cache_base(ca_store *st, const char *cache_key, int64_t *scan_id, int64_t *started_ns, char **err);
 
-/* Append every file, function and finding (with handlers) of scan scan_id
- * to out's arrays, in storage order, read as one snapshot; coverage and the
- * scan row are not read. Returns 0 or -1; on error out may hold part of
- * the rows and stays valid for ca_results_free. */
-int store_load_reusable(ca_store *st, int64_t scan_id, ca_results *out, char **err);
+/* Append the parts of scan scan_id named in `parts` (STORE_FILES ...) to
+ * out's arrays, in storage order, read as one snapshot; the scan row is not
+ * read. Findings keep the flags of the scan that owns the rows (reused
+ * findings have their baseline applied afresh). STORE_ROWS_ID sets
+ * out->scan.rows_of to the scan that holds scan_id's rows (itself, or the
+ * scan it shares them with): the scan to name when a rescan's results are
+ * these rows unchanged. Returns 0 or -1; on error out may hold part of the
+ * rows and stays valid for ca_results_free. */
+enum {
+    STORE_FILES = 1u << 0,
+    STORE_FUNCTIONS = 1u << 1,
+    STORE_FINDINGS = 1u << 2,
+    STORE_COVERAGE = 1u << 3,
+    STORE_ROWS_ID = 1u << 4,
+};
+int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_results *out, char **err);
 
 #endif

@@ -170,10 +170,10 @@ class BadInput(unittest.TestCase):
             self.assertEqual({r[2] for r in rows}, {3})
             # the per-file problems are in the store too
             for sid in ids:
-                diag = dict(con.execute("SELECT path, diagnostic FROM files WHERE scan_id=?", (sid,)).fetchall())
+                diag = dict(con.execute("SELECT path, diagnostic FROM scan_files WHERE scan_id=?", (sid,)).fetchall())
                 for rel in ("tree/parens.py", "tree/x.py", "tree/syntax_error.py"):
                     self.assertTrue(diag.get(rel), "no stored diagnostic for %s: %s" % (rel, diag))
-                n = con.execute("SELECT count(*) FROM findings WHERE scan_id=? AND path='tree/real_bug.py'",
+                n = con.execute("SELECT count(*) FROM scan_findings WHERE scan_id=? AND path='tree/real_bug.py'",
                                 (sid,)).fetchone()[0]
                 self.assertEqual(n, 1)
         finally:

@@ -13,6 +13,7 @@ Standard library only. Environment: CANCELAUDIT (the binary), CA_SOURCE_DIR.
 """
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -121,7 +122,7 @@ class Incremental(unittest.TestCase):
     def statuses(self, db, scan_id):
         con = sqlite3.connect(db)
         try:
-            return dict(con.execute("SELECT path, status FROM files WHERE scan_id = ?", (scan_id,)).fetchall())
+            return dict(con.execute("SELECT path, status FROM scan_files WHERE scan_id = ?", (scan_id,)).fetchall())
         finally:
             con.close()
 
@@ -129,7 +130,7 @@ class Incremental(unittest.TestCase):
         con = sqlite3.connect(db)
         try:
             return con.execute("SELECT path, qualname, name, class_name, line, end_line, is_async, backend, "
-                               "ordinal, facts FROM functions WHERE scan_id = ? ORDER BY id",
+                               "ordinal, facts FROM scan_functions WHERE scan_id = ? ORDER BY function_id",
                                (scan_id,)).fetchall()
         finally:
             con.close()
@@ -249,12 +250,76 @@ class Incremental(unittest.TestCase):
         self.assertEqual(warm["scan"]["baselined"], 0)
         con = sqlite3.connect(self.db)
         try:
-            n = con.execute("SELECT count(*) FROM findings WHERE scan_id = ? AND baselined = 1",
+            n = con.execute("SELECT count(*) FROM scan_findings WHERE scan_id = ? AND baselined = 1",
                             (warm["scan"]["id"],)).fetchone()[0]
         finally:
             con.close()
         self.assertEqual(n, 0)
 
+
+    def test_nothing_changed_shares_rows(self):
+        """A rescan in which nothing changed records no copy of the rows: it names the scan that holds
+        them (scans.rows_of), keeps its own baseline flags, and reads back (views, report, diff) as a
+        full scan would."""
+        first, _ = self.scan(self.db)
+        con = sqlite3.connect(self.db)
+        try:
+            counts = [con.execute("SELECT count(*) FROM %s" % t).fetchone()[0]
+                      for t in ("files", "functions", "findings", "coverage")]
+        finally:
+            con.close()
+        base = os.path.join(self.tmp, "baseline.json")
+        p = subprocess.run([BINARY, "baseline", "tree", "--output", base, "--no-db"], cwd=self.tmp,
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        hidden, _ = self.scan(self.db, "--baseline", base)
+        plain, _ = self.scan(self.db)
+        fid, hid, pid = first["scan"]["id"], hidden["scan"]["id"], plain["scan"]["id"]
+        self.assertEqual(hidden["scan"]["baselined"], len(first["findings"]))
+        self.assertEqual(plain["findings"], first["findings"])
+        self.assertEqual(plain["coverage"], first["coverage"])
+        con = sqlite3.connect(self.db)
+        try:
+            self.assertEqual([con.execute("SELECT count(*) FROM %s" % t).fetchone()[0]
+                              for t in ("files", "functions", "findings", "coverage")], counts)
+            self.assertEqual(con.execute("SELECT id, rows_of FROM scans ORDER BY id").fetchall(),
+                             [(fid, None), (hid, fid), (pid, fid)])
+            per_scan = {sid: con.execute("SELECT rule, path, line, fingerprint, baselined FROM scan_findings"
+                                         " WHERE scan_id = ? ORDER BY finding_id", (sid,)).fetchall()
+                        for sid in (fid, hid, pid)}
+            self.assertTrue(per_scan[fid])
+            self.assertEqual({r[4] for r in per_scan[fid]}, {0})
+            self.assertEqual({r[4] for r in per_scan[hid]}, {1})
+            self.assertEqual(per_scan[pid], per_scan[fid])
+            self.assertEqual([r[:4] for r in per_scan[hid]], [r[:4] for r in per_scan[fid]])
+            self.assertEqual(con.execute("SELECT count(*) FROM latest_files").fetchone()[0],
+                             con.execute("SELECT count(*) FROM files").fetchone()[0])
+            self.assertEqual(con.execute("SELECT count(*) FROM latest_files WHERE status = 'analyzed'").fetchone()[0], 0)
+            self.assertEqual(con.execute("PRAGMA foreign_key_check").fetchall(), [])
+        finally:
+            con.close()
+        # reports and diffs read a shared scan like any other
+        for cmd in (["diff", "--format", "json", str(fid), str(pid)], ["matrix", "--scan", str(hid), "--format", "json"]):
+            p = subprocess.run([BINARY, *cmd, "--db", self.db], cwd=self.tmp, capture_output=True, text=True,
+                               timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            if cmd[0] == "diff":
+                d = json.loads(p.stdout)
+                self.assertEqual((d["new"], d["fixed"]), ([], []))
+                self.assertEqual(len(d["unchanged"]), len(first["findings"]))
+        # one file touched: the next scan writes rows of its own again
+        path = os.path.join(self.tree, "plain.py")
+        with open(path, "a") as f:
+            f.write("# touched\n")
+        touched, _ = self.scan(self.db)
+        con = sqlite3.connect(self.db)
+        try:
+            self.assertEqual(con.execute("SELECT rows_of FROM scans WHERE id = ?", (touched["scan"]["id"],)).fetchone(),
+                             (None,))
+        finally:
+            con.close()
+        self.assertEqual(touched["findings"], first["findings"])
+        self.check_against_cold(touched)
 
     def test_damaged_cache_rows_are_not_trusted(self):
         first, _ = self.scan(self.db)
@@ -301,7 +366,10 @@ class Incremental(unittest.TestCase):
         self.check_against_cold(second, db=db)
         con = sqlite3.connect(db)
         try:
-            self.assertEqual(con.execute("PRAGMA user_version").fetchone()[0], 2)
+            with open(os.path.join(SOURCE_DIR, "analyzer", "store.h")) as f:
+                want = int(re.search(r"#define STORE_SCHEMA_VERSION (\d+)", f.read()).group(1))
+            self.assertGreaterEqual(want, 3)
+            self.assertEqual(con.execute("PRAGMA user_version").fetchone()[0], want)
             self.assertEqual(con.execute("SELECT path FROM files WHERE scan_id = 1").fetchall(), [("tree/bug.py",)])
         finally:
             con.close()

@@ -60,8 +60,8 @@ def integrity(db):
 def complete_scans(db):
     """{id: (findings_count, findings rows, files rows)} of complete scans."""
     rows = db_query(db, "SELECT s.id, s.findings_count,"
-                        " (SELECT count(*) FROM findings f WHERE f.scan_id = s.id),"
-                        " (SELECT count(*) FROM files f WHERE f.scan_id = s.id)"
+                        " (SELECT count(*) FROM scan_findings f WHERE f.scan_id = s.id),"
+                        " (SELECT count(*) FROM scan_files f WHERE f.scan_id = s.id)"
                         " FROM scans s WHERE s.status = 'complete' ORDER BY s.id")
     return {r[0]: r[1:] for r in rows}
 

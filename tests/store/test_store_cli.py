@@ -95,12 +95,12 @@ class Store(unittest.TestCase):
                 self.assertTrue(finished)
                 self.assertTrue(version)
             for sid in (a["scan"]["id"], b["scan"]["id"]):
-                got = sorted(con.execute("SELECT rule, path, line FROM findings WHERE scan_id=?", (sid,)).fetchall())
+                got = sorted(con.execute("SELECT rule, path, line FROM scan_findings WHERE scan_id=?", (sid,)).fetchall())
                 self.assertEqual(got, EXPECTED)
-                files = con.execute("SELECT path FROM files WHERE scan_id=?", (sid,)).fetchall()
+                files = con.execute("SELECT path FROM scan_files WHERE scan_id=?", (sid,)).fetchall()
                 self.assertEqual(files, [("src/bug.py",)])
             # the JSON fingerprints are the stored ones
-            fps = {r[0] for r in con.execute("SELECT fingerprint FROM findings WHERE scan_id=?", (b["scan"]["id"],))}
+            fps = {r[0] for r in con.execute("SELECT fingerprint FROM scan_findings WHERE scan_id=?", (b["scan"]["id"],))}
             self.assertEqual(fps, {f["fingerprint"] for f in b["findings"]})
             self.assertEqual(con.execute("PRAGMA integrity_check").fetchone()[0], "ok")
         finally:
@@ -109,7 +109,7 @@ class Store(unittest.TestCase):
         if SQLITE3:
             self.assertEqual(sqlite_cli(db, "SELECT count(*) FROM scans;"), [["2"]])
             self.assertEqual(sqlite_cli(db, "SELECT DISTINCT status FROM scans;"), [["complete"]])
-            got = sqlite_cli(db, "SELECT rule, path, line FROM findings WHERE scan_id=%d ORDER BY rule;"
+            got = sqlite_cli(db, "SELECT rule, path, line FROM scan_findings WHERE scan_id=%d ORDER BY rule;"
                              % b["scan"]["id"])
             self.assertEqual([tuple(r[:2]) + (int(r[2]),) for r in got], EXPECTED)
         else:
