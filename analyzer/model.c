@@ -79,7 +79,7 @@ void ca_results_free(ca_results *r)
 {
     ca_scan_meta *m = &r->scan;
     free(m->started); free(m->finished); free(m->root); free(m->git_rev);
-    free(m->version); free(m->args); free(m->status); free(m->cache_key);
+    free(m->version); free(m->args); free(m->status); free(m->cache_key); free(m->tree_digest);
     for (size_t i = 0; i < r->nfiles; i++) {
         ca_file_rec *f = &r->files[i];
         free(f->path); free(f->hash); free(f->diagnostic); free(f->backend); free(f->language);

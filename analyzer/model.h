@@ -113,10 +113,15 @@ typedef struct ca_scan_meta {
     int baselined;       /* findings hidden by --baseline */
     int64_t rows_of;     /* the scan whose stored rows are these results (store.h): set by a rescan
                           * in which nothing changed; 0 = the scan's own rows */
+    char *tree_digest;   /* the tree as the scan found it: every file's path, size, mtime, language and
+                          * backend; NULL when its results cannot be reused whole (scan.c) */
 } ca_scan_meta;
 
 typedef struct ca_results {
     ca_scan_meta scan;
+    /* every file of the scan; only those with a diagnostic when the results
+     * are a rescan's in which nothing changed (scan.rows_of: the store holds
+     * all of them) */
     ca_file_rec *files;       size_t nfiles;
     ca_function_rec *functions; size_t nfunctions;
     ca_finding *findings;     size_t nfindings;

@@ -114,8 +114,7 @@ typedef struct scan_state {
     ca_backend_cache *backends;
     /* the base scan of an incremental rescan (rows reused are moved out) */
     const char *cache_key;
-    ca_results base;
-    int64_t base_id;
+    ca_results base;      /* base.scan: the base's scan row (id 0: no base) */
     int64_t base_started_ns;
     pthread_mutex_t err_lock;
     double t0, last_draw;
@@ -785,41 +784,34 @@ static int cmp_finding_path(const void *a, const void *b)
     return strcmp(((const ca_finding *)a)->path, ((const ca_finding *)b)->path);
 }
 
-/* Load the base scan's file records for key (its functions and findings
- * are read once the scan knows it needs them: load_base_rest); without a
- * base (or on a database error, which only costs speed) the scan is a full
- * one. */
-static void *load_base(void *arg)
+/* The base: the newest complete scan with this scan's cache key (its row
+ * only; what per-file reuse needs is read once the scan knows it needs it:
+ * load_base_rest). Without one (or on a database error, which only costs
+ * speed) the scan is a full one. */
+static void load_base(scan_state *S)
 {
-    scan_state *S = arg;
     char *err = NULL;
-    int rc = store_cache_base(S->o->cache, S->cache_key, &S->base_id, &S->base_started_ns, &err);
-    if (rc == 0) rc = store_load_reusable(S->o->cache, S->base_id, STORE_FILES | STORE_ROWS_ID, &S->base, &err);
+    int rc = store_cache_base(S->o->cache, S->cache_key, &S->base.scan, &S->base_started_ns, &err);
     if (rc < 0 && !S->o->quiet) fprintf(stderr, "cancelaudit: not reusing earlier results: %s\n", err ? err : "?");
     free(err);
-    if (rc != 0) {
-        ca_results_free(&S->base);
-        return NULL;
-    }
-    ca_results *b = &S->base;
-    for (size_t i = 0; i < b->nfiles; i++)
-        if (!b->files[i].path) b->files[i].path = ca_xstrdup("");
-    /* stored sorted by path already; sorting again only guards the lookups */
-    qsort(b->files, b->nfiles, sizeof(ca_file_rec), cmp_file_path);
-    return NULL;
+    if (rc != 0) ca_results_free(&S->base);
 }
 
-/* The rest of the base that per-file reuse needs: functions and findings. */
-static void load_base_rest(scan_state *S, unsigned parts)
+/* The base's files, functions and findings, for per-file reuse. */
+static void load_base_rest(scan_state *S)
 {
     char *err = NULL;
     ca_results *b = &S->base;
-    if (store_load_reusable(S->o->cache, S->base_id, parts, b, &err) != 0) {
+    if (store_load_reusable(S->o->cache, b->scan.id, STORE_FILES | STORE_FUNCTIONS | STORE_FINDINGS, b, &err) != 0) {
         if (!S->o->quiet) fprintf(stderr, "cancelaudit: not reusing earlier results: %s\n", err ? err : "?");
         free(err);
         ca_results_free(b);
         return;
     }
+    for (size_t i = 0; i < b->nfiles; i++)
+        if (!b->files[i].path) b->files[i].path = ca_xstrdup("");
+    /* stored sorted by path already; sorting again only guards the lookups */
+    qsort(b->files, b->nfiles, sizeof(ca_file_rec), cmp_file_path);
     qsort(b->functions, b->nfunctions, sizeof(ca_function_rec), cmp_fn_ordinal);
     int sorted = 1;
     for (size_t i = 1; i < b->nfindings && sorted; i++) sorted = cmp_finding_path(&b->findings[i - 1], &b->findings[i]) <= 0;
@@ -829,47 +821,85 @@ static void load_base_rest(scan_state *S, unsigned parts)
 /* ------------------------------------------------------------------------ */
 /* A rescan in which nothing changed.                                       */
 
-/* Whether every result of the base holds for this scan as it stands: the
- * same files (no file added or gone), each unchanged by the test phase 1
- * uses (size and mtime, the mtime older than the base's start), each with
- * the backend and language it had, and none that phase 1 would not reuse
- * (an error, a C file that was analysed). Then the function table, every
- * cross-file resolution and the matrix are the base's too. */
-static int nothing_changed(scan_state *S, const ca_disc_file *files, size_t nfiles)
+/* The tree digest (ca_scan_meta.tree_digest): every file's path, size,
+ * mtime, language and backend, in path order, as two independent 64-bit
+ * hashes. A scan records it when all of its results can be reused as they
+ * are (no file with an error, no C file analysed: phase 1 would redo
+ * those); a rescan that finds the same digest, every mtime older than that
+ * scan's start, has the same files in the same state, so the same function
+ * table, resolutions, findings and matrix: its results are the base's. */
+typedef struct tree_hash {
+    uint64_t a, b;
+} tree_hash;
+
+static void tree_hash_file(tree_hash *t, const char *path, int64_t size, int64_t mtime_ns, const char *language,
+                           const char *backend)
 {
-    const ca_results *b = &S->base;
-    if (!S->base_id || b->nfiles != nfiles || !S->base.scan.rows_of) return 0;
+    uint64_t *h[2] = {&t->a, &t->b};
+    for (int k = 0; k < 2; k++) {
+        uint64_t x = hash_str(*h[k], path);
+        x = hash_u64(x, (uint64_t)size);
+        x = hash_u64(x, (uint64_t)mtime_ns);
+        x = hash_str(x, language);
+        *h[k] = hash_str(x, backend);
+    }
+}
+
+static char *tree_hash_hex(const tree_hash *t, size_t nfiles)
+{
+    char a[17], b[17];
+    ca_hash_hex(hash_u64(t->a, (uint64_t)nfiles), a);
+    ca_hash_hex(hash_u64(t->b, (uint64_t)nfiles), b);
+    return ca_xasprintf("t1 %s%s", a, b);
+}
+
+#define TREE_SEED_A 0x7472656564696731ULL
+#define TREE_SEED_B 0x6469676573742d32ULL
+
+/* The digest of the tree discovery found, or NULL when a file is not in a
+ * state the base could hold (an error) or changed too late (its mtime not
+ * older than the base's start). */
+static char *found_tree_digest(scan_state *S, const ca_disc_file *files, size_t nfiles)
+{
+    tree_hash t = {TREE_SEED_A, TREE_SEED_B};
     for (size_t i = 0; i < nfiles; i++) {
         const ca_disc_file *df = &files[i];
-        const ca_file_rec *r = &b->files[i];
-        if (df->diagnostic || !df->language || !r->language || strcmp(df->path, r->path) != 0 ||
-            strcmp(df->language, r->language) != 0 || !r->hash || !r->backend)
-            return 0;
-        if (r->size != df->size || r->mtime_ns != df->mtime_ns || df->mtime_ns >= S->base_started_ns) return 0;
-        if (r->status != CA_FILE_SKIPPED &&
-            (strcmp(r->language, "python") != 0 || (r->status != CA_FILE_ANALYZED && r->status != CA_FILE_CACHED) ||
-             !r->deps))
-            return 0;
-    }
-    /* last, as it is the dearest check: backends follow marker files */
-    for (size_t i = 0; i < nfiles; i++) {
-        char *be = ca_backend_name(S->backends, files[i].path);
-        int same = strcmp(be, b->files[i].backend) == 0;
+        if (df->diagnostic || !df->language || df->mtime_ns >= S->base_started_ns) return NULL;
+        char *be = ca_backend_name(S->backends, df->path);
+        tree_hash_file(&t, df->path, df->size, df->mtime_ns, df->language, be);
         free(be);
-        if (!same) return 0;
     }
-    return 1;
+    return tree_hash_hex(&t, nfiles);
+}
+
+/* The digest this scan records: NULL unless every result is reusable. */
+static char *recorded_tree_digest(const scan_state *S, const ca_file_rec *recs)
+{
+    tree_hash t = {TREE_SEED_A, TREE_SEED_B};
+    for (size_t i = 0; i < S->njobs; i++) {
+        const file_job *j = &S->jobs[i];
+        const ca_file_rec *r = &recs[i];
+        if (j->df->diagnostic || !j->df->language || !r->backend || !r->hash) return NULL;
+        if (r->status != CA_FILE_SKIPPED &&
+            (strcmp(j->df->language, "python") != 0 || (r->status != CA_FILE_ANALYZED && r->status != CA_FILE_CACHED) ||
+             !r->deps))
+            return NULL;
+        tree_hash_file(&t, j->df->path, j->df->size, j->df->mtime_ns, j->df->language, r->backend);
+    }
+    return tree_hash_hex(&t, S->njobs);
 }
 
 /* The results of a rescan in which nothing changed: the base's findings
  * and cells, file records as phase 1 would have made them, and rows_of so
  * that the store shares the base's rows. 0, or -1 when the base cannot be
  * read as expected (then the scan goes the long way). */
-static int take_base(scan_state *S, const ca_disc_file *files, ca_results *out)
+static int take_base(scan_state *S, ca_results *out)
 {
     ca_results got = {0};
     char *err = NULL;
-    if (store_load_reusable(S->o->cache, S->base_id, STORE_FINDINGS | STORE_COVERAGE, &got, &err) != 0) {
+    const ca_scan_meta *m = &S->base.scan;
+    if (store_load_reusable(S->o->cache, m->id, STORE_DIAGNOSED | STORE_FINDINGS | STORE_COVERAGE | STORE_ROWS_ID,
+                            &got, &err) != 0) {
         free(err);
         ca_results_free(&got);
         return -1;
@@ -881,36 +911,31 @@ static int take_base(scan_state *S, const ca_disc_file *files, ca_results *out)
             return -1;
         }
     }
-    ca_results *b = &S->base;
-    out->files = ca_xcalloc(b->nfiles + 1, sizeof(ca_file_rec));
-    for (size_t i = 0; i < b->nfiles; i++) {
-        ca_file_rec *r = &out->files[out->nfiles++];
-        *r = b->files[i];
-        memset(&b->files[i], 0, sizeof(b->files[i]));
-        r->size = files[i].size;
-        r->mtime_ns = files[i].mtime_ns;
-        r->parse_ms = 0;
-        if (r->status == CA_FILE_SKIPPED) {
-            out->scan.files_skipped++;
-            free(r->deps);
-            r->deps = NULL;
-        } else {
-            r->status = CA_FILE_CACHED;
-            out->scan.files_scanned++;
+    for (size_t i = 0; i < got.nfiles; i++) {
+        ca_file_rec *r = &got.files[i];
+        if (!r->path) {
+            ca_results_free(&got);
+            return -1;
         }
+        if (r->status == CA_FILE_ANALYZED) r->status = CA_FILE_CACHED;
+        r->parse_ms = 0;
         if (r->diagnostic) diag(S, r->path, r->diagnostic);
     }
+    out->files = got.files;
+    out->nfiles = got.nfiles;
     out->findings = got.findings;
     out->nfindings = got.nfindings;
     out->coverage = got.coverage;
     out->ncoverage = got.ncoverage;
+    out->scan.rows_of = got.scan.rows_of;
+    out->scan.files_scanned = m->files_scanned;
+    out->scan.files_skipped = m->files_skipped;
+    out->scan.errors = m->errors;
+    free(out->scan.tree_digest);
+    out->scan.tree_digest = ca_xstrdup(m->tree_digest);
     for (size_t k = 0; k < out->nfindings; k++) out->findings[k].baselined = 0; /* applied afresh by the caller */
-    got.findings = NULL;
-    got.coverage = NULL;
-    got.nfindings = got.ncoverage = 0;
-    ca_results_free(&got);
+    memset(&got, 0, sizeof(got));
     ca_results_sort(out);
-    out->scan.rows_of = S->base.scan.rows_of;
     return 0;
 }
 
@@ -1038,6 +1063,8 @@ static void collect(scan_state *S, ca_results *out)
         mf[i].ncallees = r->ncallees;
     }
     for (size_t i = 0; i < S->nfns; i++) out->functions[i].facts = encode_facts(S, &S->fns[i]);
+    free(out->scan.tree_digest);
+    out->scan.tree_digest = recorded_tree_digest(S, out->files); /* files are in job order still */
     /* one order for the matrix's evidence, whether findings were reused or not */
     ca_results_sort(out);
     ca_matrix_build(mf, S->nfns, out);
@@ -1091,10 +1118,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     out->scan.cache_key = cache_key(o);
     S->cache_key = out->scan.cache_key;
     S->backends = ca_backend_cache_new(o->maps, o->nmaps);
-    /* reading the base overlaps the walk: both mostly wait on the kernel */
-    pthread_t loader;
-    int loading = o->cache && pthread_create(&loader, NULL, load_base, S) == 0;
-    if (o->cache && !loading) load_base(S);
+    if (o->cache) load_base(S);
 
     ca_discover_opts dopt;
     memset(&dopt, 0, sizeof(dopt));
@@ -1111,7 +1135,6 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     c_project *cproj = NULL;
     int c_skip = 0;
     if (rc == 0) rc = c_setup(o, files, nfiles, &cproj, &c_skip, err);
-    if (loading) pthread_join(loader, NULL);
     if (rc != 0) {
         ca_disc_files_free(files, nfiles);
         ca_results_free(&S->base);
@@ -1122,7 +1145,10 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     }
     S->cproj = cproj;
     S->c_skip = c_skip;
-    if (S->base.nfiles && nothing_changed(S, files, nfiles) && take_base(S, files, out) == 0) {
+    char *found = S->base.scan.tree_digest ? found_tree_digest(S, files, nfiles) : NULL;
+    int same = found && strcmp(found, S->base.scan.tree_digest) == 0;
+    free(found);
+    if (same && take_base(S, out) == 0) {
         ca_results_free(&S->base);
         ca_backend_cache_free(S->backends);
         c_project_free(S->cproj);
@@ -1131,7 +1157,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
         ca_disc_files_free(files, nfiles);
         return 0;
     }
-    if (S->base.nfiles) load_base_rest(S, STORE_FUNCTIONS | STORE_FINDINGS);
+    if (S->base.scan.id) load_base_rest(S);
 
     S->njobs = nfiles;
     S->jobs = ca_xcalloc(nfiles + 1, sizeof(file_job));

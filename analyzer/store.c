@@ -118,6 +118,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
      * finding_flags. The scan_* views read any scan through rows_of, and
      * the latest_* views are the scan_* views of the latest complete scan. */
     "ALTER TABLE scans ADD COLUMN rows_of INTEGER REFERENCES scans(id);"
+    "ALTER TABLE scans ADD COLUMN tree_digest TEXT;"
     "CREATE TABLE finding_flags ("
     " scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,"
     " finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,"
@@ -507,9 +508,10 @@ static const char *const write_sql[W_COUNT] = {
     [W_COVERAGE] = "INSERT INTO coverage(scan_id, backend, boundary, status, rules, protection, path, function,"
                    " line, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [W_FINISH] = "UPDATE scans SET finished = ?, files_scanned = ?, files_skipped = ?, errors = ?, baselined = ?,"
-                 " findings_count = ?, cache_key = ?, rows_of = ?, status = 'complete'"
+                 " findings_count = ?, cache_key = ?, rows_of = ?, tree_digest = ?, status = 'complete'"
                  " WHERE id = ? AND status = 'running'",
-    [W_SHARE_CHECK] = "SELECT (SELECT count(*) FROM scans WHERE id = ?1 AND status = 'complete' AND rows_of IS NULL),"
+    [W_SHARE_CHECK] = "SELECT (SELECT count(*) FROM scans WHERE id = ?1 AND status = 'complete' AND rows_of IS NULL"
+                      " AND files_scanned = ?2 AND files_skipped = ?3 AND errors = ?4),"
                       " (SELECT count(*) FROM files WHERE scan_id = ?1),"
                       " (SELECT count(*) FROM findings WHERE scan_id = ?1),"
                       " (SELECT count(*) FROM coverage WHERE scan_id = ?1)",
@@ -637,6 +639,7 @@ static int finish_scan(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_
     bind_str(&b, r->scan.cache_key);
     if (rows_of) bind_i64(&b, rows_of);
     else bind_note(&b, sqlite3_bind_null(s, b.next));
+    bind_str(&b, r->scan.tree_digest);
     bind_i64(&b, scan_id);
     if (run_bound(st, &b, "cannot mark the scan complete", err)) return -1;
     if (sqlite3_changes(st->db) != 1)
@@ -653,12 +656,16 @@ static int can_share(ca_store *st, sqlite3_stmt *s, int64_t rows_of, const ca_re
     for (size_t i = 0; i < r->nfindings; i++)
         if (r->findings[i].baselined && r->findings[i].row_id <= 0) return 0;
     sqlite3_bind_int64(s, 1, rows_of);
+    sqlite3_bind_int64(s, 2, r->scan.files_scanned);
+    sqlite3_bind_int64(s, 3, r->scan.files_skipped);
+    sqlite3_bind_int64(s, 4, r->scan.errors);
+    int64_t nfiles = (int64_t)r->scan.files_scanned + r->scan.files_skipped + r->scan.errors;
     int rc = sqlite3_step(s);
     int ret = 0;
     if (rc != SQLITE_ROW)
         ret = db_err(st, err, "cannot read the rows of the scan reused");
     else
-        ret = sqlite3_column_int64(s, 0) == 1 && sqlite3_column_int64(s, 1) == (int64_t)r->nfiles &&
+        ret = sqlite3_column_int64(s, 0) == 1 && sqlite3_column_int64(s, 1) == nfiles &&
               sqlite3_column_int64(s, 2) == (int64_t)r->nfindings && sqlite3_column_int64(s, 3) == (int64_t)r->ncoverage;
     sqlite3_reset(s);
     return ret;
@@ -760,7 +767,7 @@ static int load_rows(ca_store *st, const char *sql, int64_t scan_id, const char 
 }
 
 #define SCAN_COLS "id, started, finished, root, git_rev, version, args, status, pid, host, boot_id," \
-                  " files_scanned, files_skipped, errors, baselined, cache_key, rows_of"
+                  " files_scanned, files_skipped, errors, baselined, cache_key, rows_of, tree_digest, started_ns"
 
 static int read_scan(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
 {
@@ -783,6 +790,8 @@ static int read_scan(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char 
     m->baselined = col_int(s, 14);
     m->cache_key = col_str(s, 15);
     m->rows_of = sqlite3_column_int64(s, 16);
+    m->tree_digest = col_str(s, 17);
+    if (ctx) *(int64_t *)ctx = sqlite3_column_int64(s, 18);
     return 0;
 }
 
@@ -1110,18 +1119,18 @@ int store_load_file_results(ca_store *st, int64_t scan_id, const char *path, ca_
     return load_functions(st, rows, path, out, err);
 }
 
-int store_cache_base(ca_store *st, const char *cache_key, int64_t *scan_id, int64_t *started_ns, char **err)
+int store_cache_base(ca_store *st, const char *cache_key, ca_scan_meta *meta, int64_t *started_ns, char **err)
 {
     sqlite3_stmt *s;
-    if (prepare(st, "SELECT id, started_ns FROM scans WHERE status = 'complete' AND cache_key = ?"
+    if (prepare(st, "SELECT " SCAN_COLS " FROM scans WHERE status = 'complete' AND cache_key = ?"
                     " ORDER BY id DESC LIMIT 1", &s, err))
         return -1;
     sqlite3_bind_text(s, 1, cache_key, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     int ret = 1;
     if (rc == SQLITE_ROW) {
-        *scan_id = sqlite3_column_int64(s, 0);
-        *started_ns = sqlite3_column_int64(s, 1);
+        memset(meta, 0, sizeof(*meta));
+        read_scan(st, s, meta, started_ns, err);
         ret = 0;
     } else if (rc != SQLITE_DONE) {
         ret = db_err(st, err, "cannot look for a scan to reuse");
@@ -1142,6 +1151,10 @@ int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_result
     if (ret == 0 && (parts & STORE_FILES))
         ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 ORDER BY path", rows, NULL, &files,
                         &out->nfiles, sizeof(ca_file_rec), read_file_rec, NULL, err);
+    out->files = files;
+    if (ret == 0 && (parts & STORE_DIAGNOSED))
+        ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 AND diagnostic IS NOT NULL ORDER BY path",
+                        rows, NULL, &files, &out->nfiles, sizeof(ca_file_rec), read_file_rec, NULL, err);
     out->files = files;
     if (ret == 0 && (parts & STORE_FUNCTIONS)) ret = load_functions(st, rows, NULL, out, err);
     if (ret == 0 && (parts & STORE_FINDINGS)) ret = load_findings(st, rows, NULL, out, err);

@@ -100,9 +100,10 @@ void store_file_rec_free(ca_file_rec *f);
 int store_load_file_results(ca_store *st, int64_t scan_id, const char *path, ca_results *out, char **err);
 
 /* For incremental rescans: the newest complete scan recorded with
- * cache_key (ca_scan_meta.cache_key), its id and its start in ns since the
- * epoch. Returns 0, 1 when there is none (no *err), -1 on error. */
-int store_cache_base(ca_store *st, const char *cache_key, int64_t *scan_id, int64_t *started_ns, char **err);
+ * cache_key (ca_scan_meta.cache_key): its row into *meta (the caller frees
+ * its strings, e.g. through a ca_results holding it) and its start in ns
+ * since the epoch. Returns 0, 1 when there is none (no *err), -1 on error. */
+int store_cache_base(ca_store *st, const char *cache_key, ca_scan_meta *meta, int64_t *started_ns, char **err);
 
 /* Append the parts of scan scan_id named in `parts` (STORE_FILES ...) to
  * out's arrays, in storage order, read as one snapshot; the scan row is not
@@ -118,6 +119,7 @@ enum {
     STORE_FINDINGS = 1u << 2,
     STORE_COVERAGE = 1u << 3,
     STORE_ROWS_ID = 1u << 4,
+    STORE_DIAGNOSED = 1u << 5, /* only the files that carry a diagnostic */
 };
 int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_results *out, char **err);
 
