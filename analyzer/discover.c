@@ -814,14 +814,36 @@ static int ident_byte(unsigned char c)
            c >= 0x80;
 }
 
+/* After `async` at q: the blanks and backslash-newline continuations that
+ * may stand between two tokens of one logical line, then `def` as a word. */
+static int def_follows(const char *q, const char *end)
+{
+    int gap = 0;
+    for (;;) {
+        if (q < end && (*q == ' ' || *q == '\t' || *q == '\f')) {
+            q++;
+            gap = 1;
+        } else if (q < end && *q == '\\') {
+            const char *r = q + 1;
+            if (r < end && *r == '\r') r++;
+            if (r >= end || *r != '\n') return 0;
+            q = r + 1;
+            gap = 1;
+        } else {
+            break;
+        }
+    }
+    return gap && end - q >= 3 && memcmp(q, "def", 3) == 0 && (end - q == 3 || !ident_byte((unsigned char)q[3]));
+}
+
 int ca_prefilter_async(const char *buf, size_t len)
 {
     const char *p = buf, *end = buf + len;
     while (p && (size_t)(end - p) >= 5) {
         p = memchr(p, 'a', (size_t)(end - p) - 4);
         if (!p) break;
-        if ((memcmp(p + 1, "sync", 4) == 0 || memcmp(p + 1, "wait", 4) == 0) &&
-            (p == buf || !ident_byte((unsigned char)p[-1])) && (p + 5 == end || !ident_byte((unsigned char)p[5])))
+        if (memcmp(p + 1, "sync", 4) == 0 && (p == buf || !ident_byte((unsigned char)p[-1])) &&
+            def_follows(p + 5, end))
             return 1;
         p++;
     }

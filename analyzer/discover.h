@@ -89,9 +89,12 @@ int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts 
 /* Frees the array returned by ca_discover and every string in it. */
 void ca_disc_files_free(ca_disc_file *files, size_t n);
 
-/* 1 when the buffer may hold async code: it contains "async" or "await" as a
- * whole word (bytes >= 0x80 count as identifier bytes); 0 otherwise. A file
- * with 0 cannot hold a finding and need not be parsed. */
+/* 1 when the buffer may define a coroutine: it holds the word "async"
+ * followed by "def" (bytes >= 0x80 count as identifier bytes; blanks and
+ * backslash-newlines may stand between). 0 otherwise: every finding and
+ * every matrix boundary lives in an `async def` (`await`, `async with` and
+ * `async for` are only valid inside one), so such a file need not be
+ * parsed. */
 int ca_prefilter_async(const char *buf, size_t len);
 
 /* Maximum nesting depth of (, [ and { in Python source, ignoring brackets in

@@ -351,16 +351,19 @@ static void test_permissions(const char *root)
 
 static void test_prefilter(void)
 {
-    const char *yes[] = {"async def f(): pass", "x = await y", "  await", "(await)", "async", "a;async\n"};
+    const char *yes[] = {"async def f(): pass", "class A:\n    async  def m(self): pass\n", "async\tdef",
+                         "x = 1\nasync \\\n    def f(): pass", "async\\\r\ndef f(): pass", "@d\nasync def(", "async def"};
     for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) CHECK(ca_prefilter_async(yes[i], strlen(yes[i])) == 1);
     const char *no[] = {"", "def f(): pass\n", "asyncio.run(main)", "x_async = 1", "awaiting = 2", "asyn", "awai",
-                        "my_await()", "async_", "\xc3\xa9" "async"};
+                        "my_await()", "async_", "\xc3\xa9" "async def", "x = await y", "async", "a;async\n",
+                        "asyncdef f(): pass", "async\ndef f(): pass", "async define", "async defx", "# an async API\n",
+                        "async \\ def", "async with x:", "async for x in y:", "my_async def"};
     for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) CHECK(ca_prefilter_async(no[i], strlen(no[i])) == 0);
     /* no reliance on a terminating NUL */
-    const char buf[] = {'a', 's', 'y', 'n', 'c', 'x'};
-    CHECK(ca_prefilter_async(buf, 5) == 1);
-    CHECK(ca_prefilter_async(buf, 6) == 0);
-    CHECK(ca_prefilter_async(buf, 4) == 0);
+    const char buf[] = {'a', 's', 'y', 'n', 'c', ' ', 'd', 'e', 'f', 'x'};
+    CHECK(ca_prefilter_async(buf, 9) == 1);
+    CHECK(ca_prefilter_async(buf, 10) == 0);
+    CHECK(ca_prefilter_async(buf, 8) == 0);
 }
 
 static void test_bracket_depth(void)
