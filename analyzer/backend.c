@@ -20,12 +20,23 @@ typedef struct dir_slot {
     int has_marker;
 } dir_slot;
 
+/* Per directory, what the walk up from a file in it found: the nearest
+ * marker directory's name, or none ("" never is one: such a name is not
+ * cached). Files in one directory share it, so a tree costs one walk up
+ * per directory rather than per file. */
+typedef struct near_slot {
+    char *dir;  /* NULL = empty slot */
+    char *name; /* NULL = no marker directory above */
+} near_slot;
+
 struct ca_backend_cache {
     pthread_mutex_t mu;
     ca_backend_map *maps; /* deep copies */
     size_t nmaps;
     dir_slot *slots; /* open addressing, power-of-two size */
     size_t nslots, used;
+    near_slot *near; /* the same, for near_slot */
+    size_t nnear, near_used;
 };
 
 ca_backend_cache *ca_backend_cache_new(const ca_backend_map *maps, size_t nmaps)
@@ -42,6 +53,8 @@ ca_backend_cache *ca_backend_cache_new(const ca_backend_map *maps, size_t nmaps)
     }
     c->nslots = 64;
     c->slots = ca_xcalloc(c->nslots, sizeof(*c->slots));
+    c->nnear = 64;
+    c->near = ca_xcalloc(c->nnear, sizeof(*c->near));
     return c;
 }
 
@@ -55,6 +68,11 @@ void ca_backend_cache_free(ca_backend_cache *c)
     free(c->maps);
     for (size_t i = 0; i < c->nslots; i++) free(c->slots[i].dir);
     free(c->slots);
+    for (size_t i = 0; i < c->nnear; i++) {
+        free(c->near[i].dir);
+        free(c->near[i].name);
+    }
+    free(c->near);
     pthread_mutex_destroy(&c->mu);
     free(c);
 }
@@ -153,6 +171,49 @@ static char *clean_path(const char *p)
     return ca_sb_detach(&sb);
 }
 
+/* Caller holds c->mu. Index of the near_slot of dir[0..n), or of the empty
+ * slot for it. */
+static size_t near_for(const ca_backend_cache *c, const char *dir, size_t n)
+{
+    size_t i = (size_t)ca_hash64(dir, n, CA_HASH_SEED) & (c->nnear - 1);
+    while (c->near[i].dir && !(strncmp(c->near[i].dir, dir, n) == 0 && c->near[i].dir[n] == 0))
+        i = (i + 1) & (c->nnear - 1);
+    return i;
+}
+
+/* 1 and *name (a copy; NULL for none) when dir[0..n)'s walk up is known. */
+static int near_get(ca_backend_cache *c, const char *dir, size_t n, char **name)
+{
+    pthread_mutex_lock(&c->mu);
+    size_t i = near_for(c, dir, n);
+    int known = c->near[i].dir != NULL;
+    if (known) *name = c->near[i].name ? ca_xstrdup(c->near[i].name) : NULL;
+    pthread_mutex_unlock(&c->mu);
+    return known;
+}
+
+static void near_put(ca_backend_cache *c, const char *dir, size_t n, const char *name)
+{
+    pthread_mutex_lock(&c->mu);
+    size_t i = near_for(c, dir, n);
+    if (!c->near[i].dir) {
+        if ((c->near_used + 1) * 2 > c->nnear) {
+            near_slot *old = c->near;
+            size_t oldn = c->nnear;
+            c->nnear *= 2;
+            c->near = ca_xcalloc(c->nnear, sizeof(*c->near));
+            for (size_t k = 0; k < oldn; k++)
+                if (old[k].dir) c->near[near_for(c, old[k].dir, strlen(old[k].dir))] = old[k];
+            free(old);
+            i = near_for(c, dir, n);
+        }
+        c->near[i].dir = ca_xstrndup(dir, n);
+        c->near[i].name = name ? ca_xstrdup(name) : NULL;
+        c->near_used++;
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
 static char *base_name(const char *p, size_t n)
 {
     size_t s = n;
@@ -192,21 +253,32 @@ char *ca_backend_name(ca_backend_cache *c, const char *path)
         }
     }
     if (first_end) {
-        size_t dir_end = slash ? slash - 1 : 0;
-        while (dir_end >= first_end) {
-            char *dir = ca_xstrndup(p, dir_end);
-            char *name = base_name(p, dir_end);
-            int has = strcmp(name, "..") != 0 && has_marker(c, dir);
-            free(dir);
-            if (has) {
+        size_t own = slash ? slash - 1 : 0;
+        char *near = NULL;
+        if (near_get(c, p, own, &near)) {
+            if (near) {
                 free(p);
-                return name;
+                return near;
             }
-            free(name);
-            size_t up = dir_end;
-            while (up > 0 && p[up - 1] != '/') up--;
-            if (up == 0) break;
-            dir_end = up - 1;
+        } else {
+            size_t dir_end = own;
+            while (dir_end >= first_end) {
+                char *dir = ca_xstrndup(p, dir_end);
+                char *name = base_name(p, dir_end);
+                int has = strcmp(name, "..") != 0 && has_marker(c, dir);
+                free(dir);
+                if (has) {
+                    near_put(c, p, own, name);
+                    free(p);
+                    return name;
+                }
+                free(name);
+                size_t up = dir_end;
+                while (up > 0 && p[up - 1] != '/') up--;
+                if (up == 0) break;
+                dir_end = up - 1;
+            }
+            near_put(c, p, own, NULL);
         }
     }
 

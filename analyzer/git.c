@@ -122,8 +122,38 @@ static int is_object_id(const char *s)
     return 1;
 }
 
+/* Whether git could see a repository from dir: a `.git` (directory, or a
+ * file naming one) in dir or an ancestor, or GIT_DIR set. Saves starting
+ * git for the many trees that are not checkouts; git itself decides the
+ * rest (worktrees, safe.directory, ceilings). */
+static int may_be_repo(const char *dir)
+{
+    if (getenv("GIT_DIR")) return 1;
+    char *abs = realpath(dir, NULL);
+    if (!abs) return 1; /* let git say */
+    size_t n = strlen(abs);
+    int found = 0;
+    for (;;) {
+        char *probe = ca_xasprintf("%.*s/.git", (int)n, abs);
+        struct stat st;
+        found = stat(probe, &st) == 0;
+        free(probe);
+        if (found || n <= 1) break;
+        while (n > 1 && abs[n - 1] != '/') n--;
+        if (n > 1) n--; /* drop the '/' too, unless it is the root */
+        if (n == 1 && abs[0] == '/') {
+            struct stat rt;
+            found = stat("/.git", &rt) == 0;
+            break;
+        }
+    }
+    free(abs);
+    return found;
+}
+
 char *ca_git_rev(const char *dir)
 {
+    if (!may_be_repo(dir ? dir : ".")) return NULL;
     const char *args[] = {"-C", dir ? dir : ".", "rev-parse", "--verify", "-q", "HEAD^{commit}", NULL};
     ca_sb out = {0};
     int rc = run_git(args, &out);
