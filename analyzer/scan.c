@@ -115,6 +115,8 @@ typedef struct scan_state {
     /* the base scan of an incremental rescan (rows reused are moved out) */
     const char *cache_key;
     ca_results base;      /* base.scan: the base's scan row (id 0: no base) */
+    ca_results taken;     /* read_taken: the base's results, in case nothing changed */
+    int taken_rc;
     int64_t base_started_ns;
     pthread_mutex_t err_lock;
     double t0, last_draw;
@@ -893,14 +895,26 @@ static char *recorded_tree_digest(const scan_state *S, const ca_file_rec *recs)
  * and cells, file records as phase 1 would have made them, and rows_of so
  * that the store shares the base's rows. 0, or -1 when the base cannot be
  * read as expected (then the scan goes the long way). */
+/* Read what a rescan in which nothing changed reports, ahead of knowing
+ * whether nothing changed: it runs while discovery walks the tree (the
+ * connection is idle then) and is dropped when the tree turns out to
+ * differ. */
+static void *read_taken(void *arg)
+{
+    scan_state *S = arg;
+    char *err = NULL;
+    S->taken_rc = store_load_reusable(S->o->cache, S->base.scan.id,
+                                      STORE_DIAGNOSED | STORE_FINDINGS | STORE_COVERAGE | STORE_ROWS_ID, &S->taken, &err);
+    free(err);
+    return NULL;
+}
+
 static int take_base(scan_state *S, ca_results *out)
 {
-    ca_results got = {0};
-    char *err = NULL;
+    ca_results got = S->taken;
+    memset(&S->taken, 0, sizeof(S->taken));
     const ca_scan_meta *m = &S->base.scan;
-    if (store_load_reusable(S->o->cache, m->id, STORE_DIAGNOSED | STORE_FINDINGS | STORE_COVERAGE | STORE_ROWS_ID,
-                            &got, &err) != 0) {
-        free(err);
+    if (S->taken_rc != 0) {
         ca_results_free(&got);
         return -1;
     }
@@ -1119,6 +1133,8 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     S->cache_key = out->scan.cache_key;
     S->backends = ca_backend_cache_new(o->maps, o->nmaps);
     if (o->cache) load_base(S);
+    pthread_t taker;
+    int taking = S->base.scan.tree_digest && pthread_create(&taker, NULL, read_taken, S) == 0;
 
     ca_discover_opts dopt;
     memset(&dopt, 0, sizeof(dopt));
@@ -1134,10 +1150,12 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     int rc = ca_discover(o->paths, o->npaths, &dopt, &files, &nfiles, err) != 0 ? 2 : 0;
     c_project *cproj = NULL;
     int c_skip = 0;
+    if (taking) pthread_join(taker, NULL);
     if (rc == 0) rc = c_setup(o, files, nfiles, &cproj, &c_skip, err);
     if (rc != 0) {
         ca_disc_files_free(files, nfiles);
         ca_results_free(&S->base);
+        ca_results_free(&S->taken);
         ca_backend_cache_free(S->backends);
         pthread_mutex_destroy(&S->err_lock);
         free(S);
@@ -1148,7 +1166,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     char *found = S->base.scan.tree_digest ? found_tree_digest(S, files, nfiles) : NULL;
     int same = found && strcmp(found, S->base.scan.tree_digest) == 0;
     free(found);
-    if (same && take_base(S, out) == 0) {
+    if (same && taking && take_base(S, out) == 0) {
         ca_results_free(&S->base);
         ca_backend_cache_free(S->backends);
         c_project_free(S->cproj);
@@ -1157,6 +1175,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
         ca_disc_files_free(files, nfiles);
         return 0;
     }
+    ca_results_free(&S->taken);
     if (S->base.scan.id) load_base_rest(S);
 
     S->njobs = nfiles;
