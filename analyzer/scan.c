@@ -824,49 +824,52 @@ static void load_base_rest(scan_state *S)
 /* A rescan in which nothing changed.                                       */
 
 /* The tree digest (ca_scan_meta.tree_digest): every file's path, size,
- * mtime, language and backend, in path order, as two independent 64-bit
- * hashes. A scan records it when all of its results can be reused as they
+ * mtime, language and backend, in path order, under two different 64-bit
+ * hash functions (cache.h's content hash and util.h's FNV-1a). A scan records it when all of its results can be reused as they
  * are (no file with an error, no C file analysed: phase 1 would redo
  * those); a rescan that finds the same digest, every mtime older than that
  * scan's start, has the same files in the same state, so the same function
  * table, resolutions, findings and matrix: its results are the base's. */
+#define TREE_SEED 0x7472656564696731ULL
+
 typedef struct tree_hash {
-    uint64_t a, b;
+    ca_sb sb; /* every file's fields, hashed twice at the end */
 } tree_hash;
 
 static void tree_hash_file(tree_hash *t, const char *path, int64_t size, int64_t mtime_ns, const char *language,
                            const char *backend)
 {
-    uint64_t *h[2] = {&t->a, &t->b};
-    for (int k = 0; k < 2; k++) {
-        uint64_t x = hash_str(*h[k], path);
-        x = hash_u64(x, (uint64_t)size);
-        x = hash_u64(x, (uint64_t)mtime_ns);
-        x = hash_str(x, language);
-        *h[k] = hash_str(x, backend);
-    }
+    /* fields end in NUL (paths and names hold none), numbers are fixed-size */
+    ca_sb_add(&t->sb, path, strlen(path) + 1);
+    ca_sb_add(&t->sb, (const char *)&size, sizeof(size));
+    ca_sb_add(&t->sb, (const char *)&mtime_ns, sizeof(mtime_ns));
+    ca_sb_add(&t->sb, language ? language : "", strlen(language ? language : "") + 1);
+    ca_sb_add(&t->sb, backend ? backend : "", strlen(backend ? backend : "") + 1);
 }
 
-static char *tree_hash_hex(const tree_hash *t, size_t nfiles)
+static char *tree_hash_hex(tree_hash *t, size_t nfiles)
 {
     char a[17], b[17];
-    ca_hash_hex(hash_u64(t->a, (uint64_t)nfiles), a);
-    ca_hash_hex(hash_u64(t->b, (uint64_t)nfiles), b);
-    return ca_xasprintf("t1 %s%s", a, b);
+    ca_sb_add(&t->sb, (const char *)&nfiles, sizeof(nfiles));
+    const char *buf = t->sb.buf ? t->sb.buf : "";
+    ca_hash_hex(ca_content_hash(buf, t->sb.len), a);
+    ca_hash_hex(ca_hash64(buf, t->sb.len, TREE_SEED), b);
+    ca_sb_release(&t->sb);
+    return ca_xasprintf("t2 %s%s", a, b);
 }
-
-#define TREE_SEED_A 0x7472656564696731ULL
-#define TREE_SEED_B 0x6469676573742d32ULL
 
 /* The digest of the tree discovery found, or NULL when a file is not in a
  * state the base could hold (an error) or changed too late (its mtime not
  * older than the base's start). */
 static char *found_tree_digest(scan_state *S, const ca_disc_file *files, size_t nfiles)
 {
-    tree_hash t = {TREE_SEED_A, TREE_SEED_B};
+    tree_hash t = {{0}};
     for (size_t i = 0; i < nfiles; i++) {
         const ca_disc_file *df = &files[i];
-        if (df->diagnostic || !df->language || df->mtime_ns >= S->base_started_ns) return NULL;
+        if (df->diagnostic || !df->language || df->mtime_ns >= S->base_started_ns) {
+            ca_sb_release(&t.sb);
+            return NULL;
+        }
         char *be = ca_backend_name(S->backends, df->path);
         tree_hash_file(&t, df->path, df->size, df->mtime_ns, df->language, be);
         free(be);
@@ -877,15 +880,19 @@ static char *found_tree_digest(scan_state *S, const ca_disc_file *files, size_t 
 /* The digest this scan records: NULL unless every result is reusable. */
 static char *recorded_tree_digest(const scan_state *S, const ca_file_rec *recs)
 {
-    tree_hash t = {TREE_SEED_A, TREE_SEED_B};
+    tree_hash t = {{0}};
     for (size_t i = 0; i < S->njobs; i++) {
         const file_job *j = &S->jobs[i];
         const ca_file_rec *r = &recs[i];
-        if (j->df->diagnostic || !j->df->language || !r->backend || !r->hash) return NULL;
-        if (r->status != CA_FILE_SKIPPED &&
+        int whole = !j->df->diagnostic && j->df->language && r->backend && r->hash;
+        if (whole && r->status != CA_FILE_SKIPPED &&
             (strcmp(j->df->language, "python") != 0 || (r->status != CA_FILE_ANALYZED && r->status != CA_FILE_CACHED) ||
              !r->deps))
+            whole = 0;
+        if (!whole) {
+            ca_sb_release(&t.sb);
             return NULL;
+        }
         tree_hash_file(&t, j->df->path, j->df->size, j->df->mtime_ns, j->df->language, r->backend);
     }
     return tree_hash_hex(&t, S->njobs);
