@@ -7,9 +7,14 @@
  * format starts with a tag and a version; a change of meaning changes the
  * tag, and old rows then fail to decode and are simply not reused.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
 #include "cache.h"
 
+#include <elf.h>
 #include <inttypes.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +75,40 @@ uint64_t ca_content_hash(const void *data, size_t n)
 static uint64_t build_id;
 static pthread_once_t build_once = PTHREAD_ONCE_INIT;
 
+/* The linker's build ID (the NT_GNU_BUILD_ID note of the executable): it
+ * changes with every byte of the linked program, and reading it costs no
+ * I/O. dl_iterate_phdr's first object is the executable itself. */
+static int note_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uint64_t *out = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE) continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        const unsigned char *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            ElfW(Nhdr) nh;
+            memcpy(&nh, p, sizeof(nh));
+            const unsigned char *name = p + sizeof(nh);
+            const unsigned char *desc = name + ((nh.n_namesz + 3u) & ~3u);
+            const unsigned char *next = desc + ((nh.n_descsz + 3u) & ~3u);
+            if (next > end) break;
+            if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && memcmp(name, "GNU", 4) == 0 && nh.n_descsz >= 8) {
+                *out = ca_content_hash(desc, nh.n_descsz);
+                return 1;
+            }
+            p = next;
+        }
+    }
+    return 1; /* only the executable is of interest */
+}
+
 static void read_build_id(void)
 {
+    dl_iterate_phdr(note_build_id, &build_id);
+    if (build_id) return;
+    /* no build ID note: the executable's bytes */
     char *buf = NULL;
     size_t len = 0;
     if (ca_read_file("/proc/self/exe", &buf, &len) == 0) {

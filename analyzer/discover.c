@@ -234,8 +234,6 @@ typedef struct listing listing;
 typedef struct pending {
     char *path;
     size_t parent;
-    listing *pre;           /* read ahead by a helper thread; NULL: read when walked */
-    struct pending *queue_slot; /* what the helpers' queue holds for it (freed once walked) */
     /* the directory's device and inode when the parent's listing stat'ed
      * it already (known 1); roots are stat'ed when walked */
     int known;
@@ -256,7 +254,10 @@ typedef struct walk {
     /* helper threads reading directories ahead (prefetch_main) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    CA_VEC(pending *) queue;  /* directories on the stack no helper has taken yet */
+    CA_VEC(listing *) queue;  /* directories to read, newest first */
+    listing **ahead;          /* open addressing by path: listings read or queued, not yet walked */
+    size_t nahead, ahead_used;
+    CA_VEC(listing *) claimed; /* queued listings the walk read itself: freed at the end */
     int stop;
     int nhelpers;
     pthread_t *helpers;
@@ -370,6 +371,7 @@ typedef struct dir_entry {
 /* A directory's listing with every stat the walk needs: the disk work of
  * entering a directory, which helper threads may do ahead of the walk. */
 struct listing {
+    char *path;
     int state;          /* 0 queued, 1 being read, 2 read (under walk.mu) */
     int open_err, read_err;
     int venv;           /* holds pyvenv.cfg: skipped by the default excludes */
@@ -474,76 +476,145 @@ static void listing_free(listing *L)
     if (!L) return;
     for (size_t i = 0; i < L->n; i++) free(L->v[i].name);
     free(L->v);
+    free(L->path);
     free(L);
 }
 
 /* ---- helpers that read directories ahead of the walk ------------------- */
 
 /* The walk itself stays on one thread, in one order, so its result does not
- * depend on timing; helpers only take the disk work of directories already
- * queued, newest first (the walk's stack pops those next). */
+ * depend on timing. Reading a directory (listing it and stat'ing what the
+ * walk will look at) is what costs, and it does not depend on the walk:
+ * whoever reads a directory, a helper or the walk, queues its real
+ * subdirectories that no exclude skips for reading too, newest first (the
+ * order the walk's stack takes them in). The walk claims a directory's
+ * listing by path when it gets there, reading it itself if nobody has,
+ * and while it waits for one a helper is reading it reads another. */
+
+static size_t ahead_slot(const walk *w, const char *path)
+{
+    size_t i = (size_t)ca_hash64(path, strlen(path), CA_HASH_SEED) & (w->nahead - 1);
+    while (w->ahead[i] && strcmp(w->ahead[i]->path, path) != 0) i = (i + 1) & (w->nahead - 1);
+    return i;
+}
+
+/* Caller holds w->mu. */
+static void ahead_put(walk *w, listing *L)
+{
+    if ((w->ahead_used + 1) * 2 > w->nahead) {
+        listing **old = w->ahead;
+        size_t oldn = w->nahead;
+        w->nahead = oldn ? oldn * 2 : 256;
+        w->ahead = ca_xcalloc(w->nahead, sizeof(*w->ahead));
+        for (size_t k = 0; k < oldn; k++)
+            if (old[k]) w->ahead[ahead_slot(w, old[k]->path)] = old[k];
+        free(old);
+    }
+    size_t i = ahead_slot(w, L->path);
+    if (w->ahead[i]) return; /* queued already (two readers of one directory) */
+    w->ahead[i] = L;
+    w->ahead_used++;
+    CA_VEC_PUSH(w->queue, L);
+}
+
+/* Caller holds w->mu. Removes and returns path's listing, or NULL. */
+static listing *ahead_take(walk *w, const char *path)
+{
+    if (!w->nahead) return NULL;
+    size_t i = ahead_slot(w, path);
+    listing *L = w->ahead[i];
+    if (!L) return NULL;
+    /* backward-shift deletion keeps every probe chain whole */
+    w->ahead[i] = NULL;
+    w->ahead_used--;
+    for (size_t j = (i + 1) & (w->nahead - 1); w->ahead[j]; j = (j + 1) & (w->nahead - 1)) {
+        listing *m = w->ahead[j];
+        w->ahead[j] = NULL;
+        w->ahead[ahead_slot(w, m->path)] = m;
+    }
+    return L;
+}
+
+/* After reading L: queue the subdirectories the walk will enter (real
+ * directories, not skipped by the default or user excludes). Caller holds
+ * w->mu. */
+static void queue_subdirs(walk *w, const listing *L)
+{
+    for (size_t i = L->n; i-- > 0 && !L->venv;) {
+        const dir_entry *e = &L->v[i];
+        if (!e->stated || e->lerr || !S_ISDIR(e->lst.st_mode)) continue;
+        if (w->x.defaults && match_default_dir(e->name)) continue;
+        char *child = path_join(L->path, e->name);
+        if (match_user_entry(&w->x, child, e->name)) {
+            free(child);
+            continue;
+        }
+        listing *c = ca_xcalloc(1, sizeof(*c));
+        c->path = child;
+        ahead_put(w, c);
+        if (w->ahead[ahead_slot(w, child)] != c) listing_free(c);
+    }
+}
+
+/* Read one queued listing (newest first); caller holds w->mu and gets it
+ * back. 0 when the queue is empty. */
+static int read_one(walk *w)
+{
+    while (w->queue.n) {
+        listing *L = w->queue.v[--w->queue.n];
+        if (L->state != 0) continue; /* the walk claimed it and reads it itself */
+        L->state = 1;
+        pthread_mutex_unlock(&w->mu);
+        read_listing(w, L->path, 0, L);
+        pthread_mutex_lock(&w->mu);
+        L->state = 2;
+        queue_subdirs(w, L);
+        pthread_cond_broadcast(&w->cv);
+        return 1;
+    }
+    return 0;
+}
+
 static void *prefetch_main(void *arg)
 {
     walk *w = arg;
     pthread_mutex_lock(&w->mu);
-    for (;;) {
-        while (!w->stop && !w->queue.n) pthread_cond_wait(&w->cv, &w->mu);
-        if (w->stop) break;
-        pending *p = w->queue.v[--w->queue.n];
-        listing *L = p->pre;
-        L->state = 1;
-        char *path = ca_xstrdup(p->path);
-        pthread_mutex_unlock(&w->mu);
-        read_listing(w, path, 0, L);
-        free(path);
-        pthread_mutex_lock(&w->mu);
-        L->state = 2;
-        pthread_cond_broadcast(&w->cv);
-    }
+    while (!w->stop)
+        if (!read_one(w)) pthread_cond_wait(&w->cv, &w->mu);
     pthread_mutex_unlock(&w->mu);
     return NULL;
 }
 
-/* p's listing, read by a helper or here. */
+/* p's listing: read ahead, or read here. The caller frees it. */
 static listing *take_listing(walk *w, pending *p, int named)
 {
-    listing *L = p->pre;
-    if (!L) {
-        L = ca_xcalloc(1, sizeof(*L));
+    if (!w->nhelpers) {
+        listing *L = ca_xcalloc(1, sizeof(*L));
+        L->path = ca_xstrdup(p->path);
         read_listing(w, p->path, named, L);
         return L;
     }
     pthread_mutex_lock(&w->mu);
-    if (L->state == 0) {
-        /* nobody took it: drop it from the queue (near the top) and read it here */
-        for (size_t i = w->queue.n; i-- > 0;)
-            if (w->queue.v[i] == p->queue_slot) {
-                memmove(&w->queue.v[i], &w->queue.v[i + 1], (w->queue.n - i - 1) * sizeof(*w->queue.v));
-                w->queue.n--;
-                break;
-            }
-        L->state = 1;
-        pthread_mutex_unlock(&w->mu);
-        read_listing(w, p->path, named, L);
-        return L;
-    }
-    /* a helper has it: meanwhile read what is queued next, as a helper would */
-    while (L->state != 2) {
-        if (!w->queue.n) {
-            pthread_cond_wait(&w->cv, &w->mu);
-            continue;
+    listing *L = named ? NULL : ahead_take(w, p->path);
+    if (!L || L->state == 0) {
+        /* nobody has read it: here, then (a queued copy is skipped by the
+         * helpers, its state no longer 0, and freed with the queue) */
+        if (L) {
+            L->state = 3; /* claimed: read_one skips it; the walk owns it */
         }
-        pending *q = w->queue.v[--w->queue.n];
-        listing *Q = q->pre;
-        Q->state = 1;
-        char *path = ca_xstrdup(q->path);
         pthread_mutex_unlock(&w->mu);
-        read_listing(w, path, 0, Q);
-        free(path);
+        listing *mine = ca_xcalloc(1, sizeof(*mine));
+        mine->path = ca_xstrdup(p->path);
+        read_listing(w, p->path, named, mine);
         pthread_mutex_lock(&w->mu);
-        Q->state = 2;
+        if (L) CA_VEC_PUSH(w->claimed, L);
+        queue_subdirs(w, mine);
         pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+        return mine;
     }
+    while (L->state != 2)
+        if (!read_one(w)) pthread_cond_wait(&w->cv, &w->mu);
     pthread_mutex_unlock(&w->mu);
     return L;
 }
@@ -561,7 +632,6 @@ static void walk_dir(walk *w, pending p, int named)
         p.ino = st.st_ino;
     }
     listing *L = take_listing(w, &p, named);
-    free(p.queue_slot);
     if (visited_find(w, p.dev, p.ino) != NO_PARENT) {
         if (!named && is_ancestor(w, p.parent, p.dev, p.ino))
             add_entry(w, p.path, NULL, NULL, ca_xstrdup("symlink loop"));
@@ -627,25 +697,8 @@ static void walk_dir(walk *w, pending p, int named)
         add_file(w, child, &e->tst, lang, e->aerr);
     }
     listing_free(L);
-    /* Reverse, so the stack pops them in name order; helpers read them in
-     * the same order, newest first. */
-    if (w->nhelpers && subdirs.n) pthread_mutex_lock(&w->mu);
-    for (size_t i = subdirs.n; i-- > 0;) {
-        pending c = subdirs.v[i];
-        if (w->nhelpers) {
-            c.pre = ca_xcalloc(1, sizeof(listing));
-            /* the queue holds a copy of what helpers need, owned by the pending */
-            c.queue_slot = ca_xmalloc(sizeof(pending));
-            *c.queue_slot = c;
-            c.queue_slot->path = c.path;
-            CA_VEC_PUSH(w->queue, c.queue_slot);
-        }
-        CA_VEC_PUSH(w->stack, c);
-    }
-    if (w->nhelpers && subdirs.n) {
-        pthread_cond_broadcast(&w->cv);
-        pthread_mutex_unlock(&w->mu);
-    }
+    /* Reverse, so the stack pops them in name order. */
+    for (size_t i = subdirs.n; i-- > 0;) CA_VEC_PUSH(w->stack, subdirs.v[i]);
     CA_VEC_FREE(subdirs);
     free(p.path);
 }
@@ -695,6 +748,11 @@ static void walk_free(walk *w)
     for (size_t i = 0; i < w->deferred.n; i++) free(w->deferred.v[i].path);
     CA_VEC_FREE(w->stack);
     CA_VEC_FREE(w->deferred);
+    /* what was read ahead but never walked (a second name for a directory) */
+    for (size_t i = 0; i < w->nahead; i++) listing_free(w->ahead[i]);
+    free(w->ahead);
+    for (size_t i = 0; i < w->claimed.n; i++) listing_free(w->claimed.v[i]);
+    CA_VEC_FREE(w->claimed);
     CA_VEC_FREE(w->queue);
     CA_VEC_FREE(w->nodes);
     free(w->slots);
