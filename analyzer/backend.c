@@ -80,7 +80,7 @@ void ca_backend_cache_free(ca_backend_cache *c)
 /* Caller holds c->mu. Index of dir's slot, or of the empty slot for it. */
 static size_t slot_for(const ca_backend_cache *c, const char *dir)
 {
-    size_t i = (size_t)ca_hash64(dir, strlen(dir), CA_HASH_SEED) & (c->nslots - 1);
+    size_t i = (size_t)ca_strhash(dir, strlen(dir)) & (c->nslots - 1);
     while (c->slots[i].dir && strcmp(c->slots[i].dir, dir) != 0) i = (i + 1) & (c->nslots - 1);
     return i;
 }
@@ -151,9 +151,27 @@ void ca_backend_cache_note_dir(void *cache, const char *dir, const char *const *
     free(d);
 }
 
+/* Whether clean_path would return p as it is (discovery's paths are):
+ * no empty component (doubled or trailing '/'), no "." component. */
+static int is_clean(const char *p)
+{
+    const char *s = p;
+    if (*s == '/') s++; /* the root's slash stays */
+    while (*s) {
+        const char *e = strchr(s, '/');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == 0 || (len == 1 && s[0] == '.')) return 0;
+        if (!e) break;
+        s = e + 1;
+        if (!*s) return 0;
+    }
+    return 1;
+}
+
 /* Drop "./" components and duplicate '/' (".." kept); "" stays "". */
 static char *clean_path(const char *p)
 {
+    if (is_clean(p)) return ca_xstrdup(p);
     ca_sb sb = {0};
     if (p[0] == '/') ca_sb_addc(&sb, '/');
     const char *s = p;
@@ -175,7 +193,7 @@ static char *clean_path(const char *p)
  * slot for it. */
 static size_t near_for(const ca_backend_cache *c, const char *dir, size_t n)
 {
-    size_t i = (size_t)ca_hash64(dir, n, CA_HASH_SEED) & (c->nnear - 1);
+    size_t i = (size_t)ca_strhash(dir, n) & (c->nnear - 1);
     while (c->near[i].dir && !(strncmp(c->near[i].dir, dir, n) == 0 && c->near[i].dir[n] == 0))
         i = (i + 1) & (c->nnear - 1);
     return i;

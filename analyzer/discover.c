@@ -493,7 +493,7 @@ static void listing_free(listing *L)
 
 static size_t ahead_slot(const walk *w, const char *path)
 {
-    size_t i = (size_t)ca_hash64(path, strlen(path), CA_HASH_SEED) & (w->nahead - 1);
+    size_t i = (size_t)ca_strhash(path, strlen(path)) & (w->nahead - 1);
     while (w->ahead[i] && strcmp(w->ahead[i]->path, path) != 0) i = (i + 1) & (w->nahead - 1);
     return i;
 }

@@ -824,13 +824,13 @@ static void load_base_rest(scan_state *S)
 /* A rescan in which nothing changed.                                       */
 
 /* The tree digest (ca_scan_meta.tree_digest): every file's path, size,
- * mtime, language and backend, in path order, under two different 64-bit
- * hash functions (cache.h's content hash and util.h's FNV-1a). A scan records it when all of its results can be reused as they
+ * mtime, language and backend, in path order, under two 64-bit hash
+ * functions (cache.h's content hash, and that mixed with util.h's
+ * ca_strhash). A scan records it when all of its results can be reused as they
  * are (no file with an error, no C file analysed: phase 1 would redo
  * those); a rescan that finds the same digest, every mtime older than that
  * scan's start, has the same files in the same state, so the same function
  * table, resolutions, findings and matrix: its results are the base's. */
-#define TREE_SEED 0x7472656564696731ULL
 
 typedef struct tree_hash {
     ca_sb sb; /* every file's fields, hashed twice at the end */
@@ -852,8 +852,9 @@ static char *tree_hash_hex(tree_hash *t, size_t nfiles)
     char a[17], b[17];
     ca_sb_add(&t->sb, (const char *)&nfiles, sizeof(nfiles));
     const char *buf = t->sb.buf ? t->sb.buf : "";
+    /* the second function sees the bytes from the other end's seed */
     ca_hash_hex(ca_content_hash(buf, t->sb.len), a);
-    ca_hash_hex(ca_hash64(buf, t->sb.len, TREE_SEED), b);
+    ca_hash_hex(ca_content_hash(buf, t->sb.len) ^ ca_strhash(buf, t->sb.len), b);
     ca_sb_release(&t->sb);
     return ca_xasprintf("t2 %s%s", a, b);
 }

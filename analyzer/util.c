@@ -189,6 +189,25 @@ uint64_t ca_hash64(const void *data, size_t n, uint64_t seed)
     return h;
 }
 
+uint64_t ca_strhash(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    uint64_t t = 0;
+    for (size_t k = 0; i + k < n; k++) t |= (uint64_t)p[i + k] << (8 * k);
+    h = (h ^ t) * 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 29;
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 32);
+}
+
 void ca_hash_hex(uint64_t h, char out[17])
 {
     static const char hex[] = "0123456789abcdef";

@@ -68,6 +68,9 @@ void ca_arena_free(ca_arena *a);
 
 /* FNV-1a 64 over bytes; used for content hashes and fingerprints. */
 uint64_t ca_hash64(const void *data, size_t n, uint64_t seed);
+/* A fast hash for in-memory tables only (never stored: it may change):
+ * eight bytes at a time. */
+uint64_t ca_strhash(const void *data, size_t n);
 #define CA_HASH_SEED 0xcbf29ce484222325ULL
 /* 16 lowercase hex digits + NUL into out. */
 void ca_hash_hex(uint64_t h, char out[17]);
