@@ -380,6 +380,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         res.scan.started = ca_xstrdup(ts);
     }
     so.cache = no_cache ? NULL : st; /* unchanged files reuse the last scan's results (DESIGN §9) */
+    so.record = st != NULL;
     int src = ca_scan_run(&so, &res, &err);
     if (src != 0) {
         fprintf(stderr, "cancelaudit: %s\n", err ? err : "scan failed");

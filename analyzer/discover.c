@@ -239,6 +239,7 @@ typedef struct pending {
     int known;
     dev_t dev;
     ino_t ino;
+    int64_t mtime_ns;
 } pending;
 
 typedef struct walk {
@@ -372,6 +373,7 @@ typedef struct dir_entry {
  * entering a directory, which helper threads may do ahead of the walk. */
 struct listing {
     char *path;
+    int64_t mtime_ns;   /* of the directory, from the stat that found it (0: unknown) */
     int state;          /* 0 queued, 1 being read, 2 read (under walk.mu) */
     int open_err, read_err;
     int venv;           /* holds pyvenv.cfg: skipped by the default excludes */
@@ -386,7 +388,7 @@ static int cmp_entry(const void *a, const void *b)
 
 /* A directory holding `pyvenv.cfg` is a virtualenv: known from its sorted
  * listing; a symlink of that name counts when it leads somewhere. */
-static int is_virtualenv(int dfd, const dir_entry *v, size_t n)
+static int is_virtualenv(int dfd, const char *dir, const dir_entry *v, size_t n)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -394,7 +396,11 @@ static int is_virtualenv(int dfd, const dir_entry *v, size_t n)
         int c = strcmp(v[mid].name, "pyvenv.cfg");
         if (c == 0) {
             struct stat st;
-            return v[mid].type != DT_LNK || fstatat(dfd, "pyvenv.cfg", &st, 0) == 0;
+            if (v[mid].type != DT_LNK) return 1;
+            char *p = dir ? path_join(dir, "pyvenv.cfg") : ca_xstrdup("pyvenv.cfg");
+            int r = fstatat(dfd, p, &st, 0) == 0;
+            free(p);
+            return r;
         }
         if (c < 0) lo = mid + 1;
         else hi = mid;
@@ -404,38 +410,67 @@ static int is_virtualenv(int dfd, const dir_entry *v, size_t n)
 
 /* Read directory `path` into L. Touches only read-only parts of w (and the
  * caller's on_dir, which must be thread-safe), so any thread may run it. */
+/* What to hand fstatat for an entry: its name (beside an open directory,
+ * dir NULL) or its path, built in *full. */
+static const char *entry_arg(ca_sb *full, const char *dir, const char *name)
+{
+    if (!dir) return name;
+    full->len = 0;
+    if (strcmp(dir, ".") != 0) {
+        ca_sb_adds(full, dir);
+        if (dir[0] && dir[strlen(dir) - 1] != '/') ca_sb_addc(full, '/');
+    }
+    ca_sb_adds(full, name);
+    return ca_sb_str(full);
+}
+
 static void read_listing(const walk *w, const char *path, int named, listing *L)
 {
-    DIR *d = opendir(path);
-    if (!d) {
-        L->open_err = errno;
-        return;
-    }
-    int dfd = dirfd(d);
     CA_VEC(dir_entry) names = {0};
-    for (;;) {
-        errno = 0;
-        struct dirent *de = readdir(d);
-        if (!de) {
-            L->read_err = errno;
-            break;
+    ca_dir_names known;
+    DIR *d = NULL;
+    int dfd = AT_FDCWD; /* a recalled directory is not opened: its entries go by path */
+    if (w->opts && w->opts->recall && L->mtime_ns && w->opts->recall(w->opts->recall_ctx, path, L->mtime_ns, &known)) {
+        for (size_t i = 0; i < known.n; i++) {
+            dir_entry ent;
+            memset(&ent, 0, sizeof(ent));
+            ent.name = ca_xstrdup(known.names[i]);
+            ent.type = known.types[i];
+            CA_VEC_PUSH(names, ent);
         }
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
-        dir_entry ent;
-        memset(&ent, 0, sizeof(ent));
-        ent.name = ca_xstrdup(de->d_name);
-        ent.type = de->d_type;
-        CA_VEC_PUSH(names, ent);
+    } else {
+        d = opendir(path);
+        if (!d) {
+            L->open_err = errno;
+            return;
+        }
+        dfd = dirfd(d);
+        for (;;) {
+            errno = 0;
+            struct dirent *de = readdir(d);
+            if (!de) {
+                L->read_err = errno;
+                break;
+            }
+            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
+            dir_entry ent;
+            memset(&ent, 0, sizeof(ent));
+            ent.name = ca_xstrdup(de->d_name);
+            ent.type = de->d_type;
+            CA_VEC_PUSH(names, ent);
+        }
     }
     /* Sorted, so which of two names for one directory gets walked does not
      * depend on the file system's listing order. */
     if (names.n) qsort(names.v, names.n, sizeof(*names.v), cmp_entry);
     L->v = names.v;
     L->n = names.n;
+    ca_sb full = {0};
     /* default excludes never apply to a directory named on the command line */
-    if (!named && w->x.defaults && is_virtualenv(dfd, names.v, names.n)) {
+    if (!named && w->x.defaults && is_virtualenv(dfd, d ? NULL : path, names.v, names.n)) {
         L->venv = 1;
-        closedir(d);
+        if (d) closedir(d);
+        ca_sb_release(&full);
         return;
     }
     if (w->opts && w->opts->on_dir) {
@@ -445,7 +480,7 @@ static void read_listing(const walk *w, const char *path, int named, listing *L)
             nv[i] = names.v[i].name;
             tv[i] = names.v[i].type;
         }
-        w->opts->on_dir(w->opts->on_dir_ctx, path, nv, tv, names.n);
+        w->opts->on_dir(w->opts->on_dir_ctx, path, L->mtime_ns, nv, tv, names.n);
         free(nv);
         free(tv);
     }
@@ -454,21 +489,23 @@ static void read_listing(const walk *w, const char *path, int named, listing *L)
         /* Most of a tree is files we do not list: skip them unstatted. */
         if (e->type == DT_REG && !walked_language(w, e->name)) continue;
         e->stated = 1;
-        if (fstatat(dfd, e->name, &e->lst, AT_SYMLINK_NOFOLLOW) != 0) {
+        const char *arg = entry_arg(&full, d ? NULL : path, e->name);
+        if (fstatat(dfd, arg, &e->lst, AT_SYMLINK_NOFOLLOW) != 0) {
             e->lerr = errno;
             continue;
         }
         if (S_ISLNK(e->lst.st_mode)) {
-            if (fstatat(dfd, e->name, &e->tst, 0) != 0) {
+            if (fstatat(dfd, arg, &e->tst, 0) != 0) {
                 e->terr = errno;
                 continue;
             }
         } else {
             e->tst = e->lst;
         }
-        if (walked_language(w, e->name)) e->aerr = read_access(dfd, e->name, &e->tst);
+        if (walked_language(w, e->name)) e->aerr = read_access(dfd, arg, &e->tst);
     }
-    closedir(d);
+    ca_sb_release(&full);
+    if (d) closedir(d);
 }
 
 static void listing_free(listing *L)
@@ -551,6 +588,7 @@ static void queue_subdirs(walk *w, const listing *L)
         }
         listing *c = ca_xcalloc(1, sizeof(*c));
         c->path = child;
+        c->mtime_ns = mtime_ns(&e->lst);
         ahead_put(w, c);
         if (w->ahead[ahead_slot(w, child)] != c) listing_free(c);
     }
@@ -591,6 +629,7 @@ static listing *take_listing(walk *w, pending *p, int named)
     if (!w->nhelpers) {
         listing *L = ca_xcalloc(1, sizeof(*L));
         L->path = ca_xstrdup(p->path);
+        L->mtime_ns = p->mtime_ns;
         read_listing(w, p->path, named, L);
         return L;
     }
@@ -605,6 +644,7 @@ static listing *take_listing(walk *w, pending *p, int named)
         pthread_mutex_unlock(&w->mu);
         listing *mine = ca_xcalloc(1, sizeof(*mine));
         mine->path = ca_xstrdup(p->path);
+        mine->mtime_ns = p->mtime_ns;
         read_listing(w, p->path, named, mine);
         pthread_mutex_lock(&w->mu);
         if (L) CA_VEC_PUSH(w->claimed, L);
@@ -630,6 +670,7 @@ static void walk_dir(walk *w, pending p, int named)
         }
         p.dev = st.st_dev;
         p.ino = st.st_ino;
+        p.mtime_ns = mtime_ns(&st);
     }
     listing *L = take_listing(w, &p, named);
     if (visited_find(w, p.dev, p.ino) != NO_PARENT) {
@@ -681,6 +722,7 @@ static void walk_dir(walk *w, pending p, int named)
                 c.known = 1;
                 c.dev = e->tst.st_dev;
                 c.ino = e->tst.st_ino;
+                c.mtime_ns = mtime_ns(&e->tst);
                 if (is_link)
                     CA_VEC_PUSH(w->deferred, c);
                 else

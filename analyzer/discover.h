@@ -17,6 +17,13 @@
 
 #define CA_DISCOVER_DEFAULT_MAX_SIZE ((int64_t)10 * 1024 * 1024)
 
+/* A directory's entries: names ("." and ".." left out) and their d_type. */
+typedef struct ca_dir_names {
+    const char *const *names;
+    const unsigned char *types;
+    size_t n;
+} ca_dir_names;
+
 typedef struct ca_discover_opts {
     /* User globs (fnmatch without FNM_PATHNAME, so '*' spans '/'), matched
      * against an entry's path relative to the current directory and against
@@ -40,12 +47,22 @@ typedef struct ca_discover_opts {
     /* When set, called once for every directory walked, before its files
      * are listed, with all the names it holds ("." and ".." left out),
      * sorted by strcmp, and their d_type (DT_UNKNOWN when the file system
-     * does not say). `dir` is spelt as the paths of the files in it begin
-     * ("." for the current directory). For callers that need to know of
+     * does not say), and the directory's mtime (0: unknown). `dir` is spelt
+     * as the paths of the files in it begin ("." for the current
+     * directory). For callers that need to know of
      * files the walk does not list (a backend's marker files) without
      * another stat per directory. */
-    void (*on_dir)(void *ctx, const char *dir, const char *const *names, const unsigned char *types, size_t n);
+    void (*on_dir)(void *ctx, const char *dir, int64_t mtime_ns, const char *const *names,
+                   const unsigned char *types, size_t n);
     void *on_dir_ctx;
+    /* When set, asked before a directory is read, with its mtime as the
+     * walk stat'ed it: 1 and *out filled (with memory that stays the
+     * caller's until ca_discover returns) when the caller knows the
+     * directory's entries as they stand (an earlier walk saw the same
+     * mtime, safely in the past); 0 to read it. May be called from several
+     * threads at once. */
+    int (*recall)(void *ctx, const char *dir, int64_t mtime_ns, struct ca_dir_names *out);
+    void *recall_ctx;
     /* Threads that read directories: the walk plus jobs - 1 helpers that
      * list and stat directories ahead of it (the result does not depend on
      * it). 0: the number of cores; 1: the walk alone. */

@@ -94,6 +94,11 @@ void ca_results_free(ca_results *r)
     free(r->functions);
     for (size_t i = 0; i < r->nfindings; i++) ca_finding_free(&r->findings[i]);
     free(r->findings);
+    for (size_t i = 0; i < r->ndirs; i++) {
+        free(r->dirs[i].path);
+        free(r->dirs[i].entries);
+    }
+    free(r->dirs);
     for (size_t i = 0; i < r->ncoverage; i++) {
         ca_coverage *c = &r->coverage[i];
         free(c->backend); free(c->boundary); free(c->status); free(c->rules);

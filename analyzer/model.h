@@ -96,6 +96,15 @@ typedef struct ca_coverage {
     char *lines;         /* gap lines "14,17" ; "" otherwise */
 } ca_coverage;
 
+/* A directory as the scan's walk listed it: what lets the next scan take
+ * an unchanged directory's entries without reading it (scan.c). */
+typedef struct ca_dir_rec {
+    char *path;
+    int64_t mtime_ns;    /* of the directory when it was listed */
+    char *entries;       /* per entry: its d_type byte, its name, a NUL */
+    size_t len;          /* bytes in entries */
+} ca_dir_rec;
+
 typedef struct ca_scan_meta {
     int64_t id;          /* 0 when not stored (--no-db) */
     char *started;       /* ISO-8601 UTC */
@@ -126,6 +135,7 @@ typedef struct ca_results {
     ca_function_rec *functions; size_t nfunctions;
     ca_finding *findings;     size_t nfindings;
     ca_coverage *coverage;    size_t ncoverage;
+    ca_dir_rec *dirs;         size_t ndirs;    /* the directories walked, by path */
 } ca_results;
 
 void ca_results_free(ca_results *r);

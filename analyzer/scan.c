@@ -91,6 +91,20 @@ typedef struct fn_ref {
     int ncallees;
 } fn_ref;
 
+/* A directory of the base as its walk listed it (ca_dir_rec, decoded). */
+typedef struct prior_dir {
+    const char *path;
+    int64_t mtime_ns;
+    const char **names;
+    unsigned char *types;
+    size_t n;
+} prior_dir;
+
+/* An mtime this close to a scan's start may share its clock tick with a
+ * change made after the scan looked (file systems stamp times from a
+ * coarse clock): only older ones prove nothing changed since. */
+#define CA_MTIME_SLACK_NS ((int64_t)20 * 1000 * 1000)
+
 typedef struct scan_state {
     const ca_scan_opts *o;
     file_job *jobs;
@@ -117,6 +131,13 @@ typedef struct scan_state {
     ca_results base;      /* base.scan: the base's scan row (id 0: no base) */
     ca_results taken;     /* read_taken: the base's results, in case nothing changed */
     int taken_rc;
+    /* the base's directory listings, decoded and sorted by path */
+    ca_results prior;
+    struct prior_dir *prior_dirs;
+    size_t nprior;
+    /* this scan's listings (on_dir, from any walking thread) */
+    pthread_mutex_t dirs_lock;
+    CA_VEC(ca_dir_rec) dirs;
     int64_t base_started_ns;
     pthread_mutex_t err_lock;
     double t0, last_draw;
@@ -349,7 +370,7 @@ static void lower_one(scan_state *S, py_frontend *fe, c_frontend *cfe, file_job 
     /* as git's index does: same size and mtime, and the mtime older than
      * the base scan's start (so not written during it), is the same file */
     if (j->base && j->base->size == df->size && j->base->mtime_ns == df->mtime_ns &&
-        df->mtime_ns < S->base_started_ns && reuse(j))
+        df->mtime_ns < S->base_started_ns - CA_MTIME_SLACK_NS && reuse(j))
         return;
     char *src = NULL;
     size_t len = 0;
@@ -786,6 +807,140 @@ static int cmp_finding_path(const void *a, const void *b)
     return strcmp(((const ca_finding *)a)->path, ((const ca_finding *)b)->path);
 }
 
+/* ---- directory listings ------------------------------------------------ */
+
+/* discover's on_dir: backends learn of marker files, and the scan keeps the
+ * listing for the next scan to recall. */
+static void scan_on_dir(void *ctx, const char *dir, int64_t mtime_ns, const char *const *names,
+                        const unsigned char *types, size_t n)
+{
+    scan_state *S = ctx;
+    ca_backend_cache_note_dir(S->backends, dir, names, types, n);
+    if (!mtime_ns || !S->o->record) return;
+    ca_sb sb = {0};
+    for (size_t i = 0; i < n; i++) {
+        ca_sb_addc(&sb, (char)(types[i] ? types[i] : 0xff)); /* never a NUL: DT_UNKNOWN is 0 */
+        ca_sb_add(&sb, names[i], strlen(names[i]) + 1);
+    }
+    ca_dir_rec d;
+    d.path = ca_xstrdup(dir);
+    d.mtime_ns = mtime_ns;
+    d.len = sb.len;
+    d.entries = ca_sb_detach(&sb);
+    pthread_mutex_lock(&S->dirs_lock);
+    CA_VEC_PUSH(S->dirs, d);
+    pthread_mutex_unlock(&S->dirs_lock);
+}
+
+static int cmp_prior(const void *a, const void *b)
+{
+    return strcmp(((const prior_dir *)a)->path, ((const prior_dir *)b)->path);
+}
+
+/* discover's recall: a directory whose mtime is the one the base's walk
+ * saw, and safely older than the base's start, holds what it held then. */
+static int scan_recall(void *ctx, const char *dir, int64_t mtime_ns, ca_dir_names *out)
+{
+    const scan_state *S = ctx;
+    prior_dir key;
+    key.path = dir;
+    const prior_dir *p = bsearch(&key, S->prior_dirs, S->nprior, sizeof(prior_dir), cmp_prior);
+    if (!p || p->mtime_ns != mtime_ns || mtime_ns >= S->base_started_ns - CA_MTIME_SLACK_NS) return 0;
+    out->names = p->names;
+    out->types = p->types;
+    out->n = p->n;
+    return 1;
+}
+
+/* The base's listings, decoded; a record that does not decode is left out. */
+static void load_prior_dirs(scan_state *S)
+{
+    char *err = NULL;
+    if (store_load_reusable(S->o->cache, S->base.scan.id, STORE_DIRS, &S->prior, &err) != 0) {
+        free(err);
+        ca_results_free(&S->prior);
+        return;
+    }
+    S->prior_dirs = ca_xcalloc(S->prior.ndirs + 1, sizeof(prior_dir));
+    for (size_t i = 0; i < S->prior.ndirs; i++) {
+        const ca_dir_rec *d = &S->prior.dirs[i];
+        if (!d->path) continue;
+        size_t n = 0, k = 0;
+        int ok = 1;
+        for (size_t at = 0; at < d->len;) {
+            const char *nul = memchr(d->entries + at + 1, 0, at + 1 < d->len ? d->len - at - 1 : 0);
+            if (at + 1 >= d->len || !nul || nul == d->entries + at + 1) {
+                ok = 0;
+                break;
+            }
+            n++;
+            at = (size_t)(nul - d->entries) + 1;
+        }
+        if (!ok) continue;
+        prior_dir *p = &S->prior_dirs[S->nprior];
+        p->path = d->path;
+        p->mtime_ns = d->mtime_ns;
+        p->names = ca_xmalloc(sizeof(char *) * (n + 1));
+        p->types = ca_xmalloc(n + 1);
+        for (size_t at = 0; at < d->len; k++) {
+            unsigned char t = (unsigned char)d->entries[at];
+            p->types[k] = t == 0xff ? 0 : t;
+            p->names[k] = d->entries + at + 1;
+            at += strlen(d->entries + at + 1) + 2;
+        }
+        p->n = n;
+        /* discover sorts what it recalls; a listing stored unsorted is fine */
+        S->nprior++;
+    }
+    qsort(S->prior_dirs, S->nprior, sizeof(prior_dir), cmp_prior);
+    for (size_t i = 1; i < S->nprior; i++)
+        if (strcmp(S->prior_dirs[i - 1].path, S->prior_dirs[i].path) == 0) S->prior_dirs[i].mtime_ns = -1; /* ambiguous */
+}
+
+static void free_prior_dirs(scan_state *S)
+{
+    for (size_t i = 0; i < S->nprior; i++) {
+        free(S->prior_dirs[i].names);
+        free(S->prior_dirs[i].types);
+    }
+    free(S->prior_dirs);
+    S->prior_dirs = NULL;
+    S->nprior = 0;
+    ca_results_free(&S->prior);
+}
+
+static int cmp_dir_rec(const void *a, const void *b)
+{
+    return strcmp(((const ca_dir_rec *)a)->path, ((const ca_dir_rec *)b)->path);
+}
+
+/* This scan's listings into out, by path (one record per directory). */
+static void collect_dirs(scan_state *S, ca_results *out)
+{
+    if (S->dirs.n) qsort(S->dirs.v, S->dirs.n, sizeof(ca_dir_rec), cmp_dir_rec);
+    size_t k = 0;
+    for (size_t i = 0; i < S->dirs.n; i++) {
+        if (k && strcmp(S->dirs.v[k - 1].path, S->dirs.v[i].path) == 0) {
+            free(S->dirs.v[i].path);
+            free(S->dirs.v[i].entries);
+            continue;
+        }
+        S->dirs.v[k++] = S->dirs.v[i];
+    }
+    out->dirs = S->dirs.v;
+    out->ndirs = k;
+    memset(&S->dirs, 0, sizeof(S->dirs));
+}
+
+static void free_dirs(scan_state *S)
+{
+    for (size_t i = 0; i < S->dirs.n; i++) {
+        free(S->dirs.v[i].path);
+        free(S->dirs.v[i].entries);
+    }
+    CA_VEC_FREE(S->dirs);
+}
+
 /* The base: the newest complete scan with this scan's cache key (its row
  * only; what per-file reuse needs is read once the scan knows it needs it:
  * load_base_rest). Without one (or on a database error, which only costs
@@ -867,7 +1022,7 @@ static char *found_tree_digest(scan_state *S, const ca_disc_file *files, size_t 
     tree_hash t = {{0}};
     for (size_t i = 0; i < nfiles; i++) {
         const ca_disc_file *df = &files[i];
-        if (df->diagnostic || !df->language || df->mtime_ns >= S->base_started_ns) {
+        if (df->diagnostic || !df->language || df->mtime_ns >= S->base_started_ns - CA_MTIME_SLACK_NS) {
             ca_sb_release(&t.sb);
             return NULL;
         }
@@ -1087,6 +1242,7 @@ static void collect(scan_state *S, ca_results *out)
     for (size_t i = 0; i < S->nfns; i++) out->functions[i].facts = encode_facts(S, &S->fns[i]);
     free(out->scan.tree_digest);
     out->scan.tree_digest = recorded_tree_digest(S, out->files); /* files are in job order still */
+    collect_dirs(S, out);
     /* one order for the matrix's evidence, whether findings were reused or not */
     ca_results_sort(out);
     ca_matrix_build(mf, S->nfns, out);
@@ -1131,16 +1287,32 @@ static int c_setup(const ca_scan_opts *o, const ca_disc_file *files, size_t nfil
     return 0;
 }
 
+/* What every way out of ca_scan_run frees. */
+static void scan_state_free(scan_state *S)
+{
+    ca_results_free(&S->base);
+    ca_results_free(&S->taken);
+    free_prior_dirs(S);
+    free_dirs(S);
+    ca_backend_cache_free(S->backends);
+    c_project_free(S->cproj);
+    pthread_mutex_destroy(&S->dirs_lock);
+    pthread_mutex_destroy(&S->err_lock);
+    free(S);
+}
+
 int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
 {
     scan_state *S = ca_xcalloc(1, sizeof(*S));
     S->o = o;
     pthread_mutex_init(&S->err_lock, NULL);
+    pthread_mutex_init(&S->dirs_lock, NULL);
     free(out->scan.cache_key);
     out->scan.cache_key = cache_key(o);
     S->cache_key = out->scan.cache_key;
     S->backends = ca_backend_cache_new(o->maps, o->nmaps);
     if (o->cache) load_base(S);
+    if (S->base.scan.id) load_prior_dirs(S);
     pthread_t taker;
     int taking = S->base.scan.tree_digest && pthread_create(&taker, NULL, read_taken, S) == 0;
 
@@ -1150,8 +1322,12 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     dopt.nexcludes = o->nexcludes;
     dopt.max_size = o->max_size;
     dopt.include_c = 1;
-    dopt.on_dir = ca_backend_cache_note_dir;
-    dopt.on_dir_ctx = S->backends;
+    dopt.on_dir = scan_on_dir;
+    dopt.on_dir_ctx = S;
+    if (S->nprior) {
+        dopt.recall = scan_recall;
+        dopt.recall_ctx = S;
+    }
     dopt.jobs = o->jobs;
     ca_disc_file *files = NULL;
     size_t nfiles = 0;
@@ -1162,11 +1338,8 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     if (rc == 0) rc = c_setup(o, files, nfiles, &cproj, &c_skip, err);
     if (rc != 0) {
         ca_disc_files_free(files, nfiles);
-        ca_results_free(&S->base);
-        ca_results_free(&S->taken);
-        ca_backend_cache_free(S->backends);
-        pthread_mutex_destroy(&S->err_lock);
-        free(S);
+        S->cproj = cproj;
+        scan_state_free(S);
         return rc;
     }
     S->cproj = cproj;
@@ -1175,11 +1348,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     int same = found && strcmp(found, S->base.scan.tree_digest) == 0;
     free(found);
     if (same && taking && take_base(S, out) == 0) {
-        ca_results_free(&S->base);
-        ca_backend_cache_free(S->backends);
-        c_project_free(S->cproj);
-        pthread_mutex_destroy(&S->err_lock);
-        free(S);
+        scan_state_free(S); /* the rows are shared: no listings to record */
         ca_disc_files_free(files, nfiles);
         return 0;
     }
@@ -1229,11 +1398,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     free(S->by_method);
     free(S->jobs);
     free(S->order);
-    ca_results_free(&S->base);
-    ca_backend_cache_free(S->backends);
-    c_project_free(S->cproj);
-    pthread_mutex_destroy(&S->err_lock);
-    free(S);
+    scan_state_free(S);
     ca_disc_files_free(files, nfiles);
     return 0;
 }

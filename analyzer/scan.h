@@ -33,6 +33,9 @@ typedef struct ca_scan_opts {
      * Read by one helper thread while the tree is walked, before the workers
      * start; the caller must not use it until ca_scan_run returns. */
     ca_store *cache;
+    /* The results will be stored: keep what the next scan may reuse that
+     * only a walk sees (out->dirs, the directory listings). */
+    int record;
     /* C files: a directory whose compile_commands.json gives every C file's
      * flags (NULL: look next to each file, up to its scanned root); and when
      * CAN501-CAN503 apply: 0 when the scanned code calls pthread_cancel,

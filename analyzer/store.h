@@ -120,6 +120,7 @@ enum {
     STORE_COVERAGE = 1u << 3,
     STORE_ROWS_ID = 1u << 4,
     STORE_DIAGNOSED = 1u << 5, /* only the files that carry a diagnostic */
+    STORE_DIRS = 1u << 6,      /* the directories as the walk listed them */
 };
 int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_results *out, char **err);
 

@@ -105,7 +105,7 @@ class Incremental(unittest.TestCase):
         for i in range(5):
             write(os.path.join(self.tree, "pkg", "mod%d.py" % i), BUG.replace("Pool", "Pool%d" % i))
         # files must be older than the scan that first records them
-        time.sleep(0.01)
+        time.sleep(0.05)
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -232,7 +232,7 @@ class Incremental(unittest.TestCase):
 
     def test_diagnostics_are_kept(self):
         write(os.path.join(self.tree, "broken.py"), "async def broken(:\n    await x(\n")
-        time.sleep(0.01)
+        time.sleep(0.05)
         _, err1 = self.scan(self.db)
         warm, err2 = self.scan(self.db)
         self.assertEqual(self.statuses(self.db, warm["scan"]["id"])["tree/broken.py"], "cached")
@@ -320,6 +320,48 @@ class Incremental(unittest.TestCase):
             con.close()
         self.assertEqual(touched["findings"], first["findings"])
         self.check_against_cold(touched)
+
+    def test_directory_listings_are_recalled_only_when_unchanged(self):
+        """A directory whose mtime is the one the last walk saw is not read again; one that changed is,
+        and a stored listing that does not decode is not trusted."""
+        deep = os.path.join(self.tree, "deep", "a", "b")
+        write(os.path.join(deep, "x.py"), BUG.replace("Pool", "PoolX"))
+        time.sleep(0.05)
+        first, _ = self.scan(self.db)
+        con = sqlite3.connect(self.db)
+        try:
+            dirs = dict(con.execute("SELECT path, length(entries) FROM dirs WHERE scan_id = ?",
+                                    (first["scan"]["id"],)).fetchall())
+        finally:
+            con.close()
+        self.assertEqual(set(dirs), {"tree", "tree/pkg", "tree/deep", "tree/deep/a", "tree/deep/a/b"})
+        self.assertTrue(all(n > 0 for n in dirs.values()))
+        # a new file deep down: only its directory's mtime changed
+        write(os.path.join(deep, "y.py"), BUG.replace("Pool", "PoolY"))
+        second, _ = self.scan(self.db)
+        self.assertIn("tree/deep/a/b/y.py", {f["path"] for f in second["findings"]})
+        self.check_against_cold(second)
+        # a file gone
+        os.unlink(os.path.join(self.tree, "pkg", "mod1.py"))
+        third, _ = self.scan(self.db)
+        self.assertNotIn("tree/pkg/mod1.py", {f["path"] for f in third["findings"]})
+        self.check_against_cold(third)
+        # a listing that does not decode is read afresh, not trusted
+        time.sleep(0.05)
+        fourth, _ = self.scan(self.db, "--no-cache")
+        con = sqlite3.connect(self.db)
+        try:
+            con.execute("UPDATE dirs SET entries = x'41' WHERE scan_id = ? AND path = 'tree/pkg'",
+                        (fourth["scan"]["id"],))
+            con.commit()
+        finally:
+            con.close()
+        with open(os.path.join(self.tree, "bug.py"), "a") as f:  # a change elsewhere: no directory changes
+            f.write("# edited\n")
+        fifth, _ = self.scan(self.db)
+        self.assertEqual({f["path"] for f in fifth["findings"] if f["path"].startswith("tree/pkg/")},
+                         {"tree/pkg/mod%d.py" % i for i in (0, 2, 3, 4)})
+        self.check_against_cold(fifth)
 
     def test_damaged_cache_rows_are_not_trusted(self):
         first, _ = self.scan(self.db)
