@@ -377,6 +377,7 @@ struct listing {
     int state;          /* 0 queued, 1 being read, 2 read (under walk.mu) */
     int open_err, read_err;
     int venv;           /* holds pyvenv.cfg: skipped by the default excludes */
+    int borrowed;       /* the names are the recall's (not freed here) */
     dir_entry *v;
     size_t n;
 };
@@ -434,10 +435,11 @@ static void read_listing(const walk *w, const char *path, int named, listing *L)
         for (size_t i = 0; i < known.n; i++) {
             dir_entry ent;
             memset(&ent, 0, sizeof(ent));
-            ent.name = ca_xstrdup(known.names[i]);
+            ent.name = (char *)known.names[i]; /* stays the caller's until ca_discover returns */
             ent.type = known.types[i];
             CA_VEC_PUSH(names, ent);
         }
+        L->borrowed = 1;
     } else {
         d = opendir(path);
         if (!d) {
@@ -511,7 +513,7 @@ static void read_listing(const walk *w, const char *path, int named, listing *L)
 static void listing_free(listing *L)
 {
     if (!L) return;
-    for (size_t i = 0; i < L->n; i++) free(L->v[i].name);
+    for (size_t i = 0; i < L->n && !L->borrowed; i++) free(L->v[i].name);
     free(L->v);
     free(L->path);
     free(L);
