@@ -250,7 +250,7 @@ static int has_token(pn n, unsigned tok)
 static const char *map_get(const name_map *v, size_t n, const char *key)
 {
     for (size_t i = n; i-- > 0;)
-        if (strcmp(v[i].key, key) == 0) return v[i].value;
+        if (v[i].key[0] == key[0] && strcmp(v[i].key, key) == 0) return v[i].value;
     return NULL;
 }
 
@@ -1938,17 +1938,21 @@ static int bytes_contain(const char *s, size_t n, const char *word)
  * without errors: the tree walk then need not visit every expression node. */
 static void scan_comments(lower *L)
 {
+    /* the bytes that matter outside strings */
+    static const unsigned char special[256] = {['\n'] = 1, ['#'] = 1, ['\''] = 1, ['"'] = 1};
     const char *s = L->src;
     size_t len = L->len, i = 0;
     int line = 1;
     while (i < len) {
+        while (i < len && !special[(unsigned char)s[i]]) i++;
+        if (i >= len) break;
         char c = s[i];
         if (c == '\n') {
             line++;
             i++;
         } else if (c == '#') {
-            size_t e = i;
-            while (e < len && s[e] != '\n') e++;
+            const char *nl = memchr(s + i, '\n', len - i);
+            size_t e = nl ? (size_t)(nl - s) : len;
             if (bytes_contain(s + i, e - i, "noqa") || bytes_contain(s + i, e - i, "cancelaudit")) {
                 char *txt = ca_arena_strndup(&L->m->arena, s + i, e - i);
                 note_comment(L, txt, line);
@@ -1957,6 +1961,8 @@ static void scan_comments(lower *L)
         } else if (c == '\'' || c == '"') {
             int triple = i + 2 < len && s[i + 1] == c && s[i + 2] == c;
             for (i += triple ? 3 : 1; i < len; i++) {
+                while (i < len && s[i] != c && s[i] != '\\' && s[i] != '\n') i++;
+                if (i >= len) break;
                 if (s[i] == '\n') line++;
                 if (s[i] == '\\') {
                     if (i + 1 < len && s[i + 1] == '\n') line++;
@@ -2148,6 +2154,10 @@ static size_t utf8_invalid_at(const char *s, size_t n)
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
     while (i < n) {
+        /* eight ASCII bytes at a time */
+        uint64_t w;
+        while (i + 8 <= n && (memcpy(&w, p + i, 8), (w & 0x8080808080808080ull) == 0)) i += 8;
+        if (i >= n) break;
         unsigned c = p[i];
         if (c < 0x80) { i++; continue; }
         size_t k;
@@ -2181,9 +2191,21 @@ static size_t utf8_invalid_at(const char *s, size_t n)
  * '#' inside one is no comment. */
 static int extras_run(const char *s, size_t len, int limit)
 {
+    /* bytes that are neither whitespace nor the start of a comment, a line
+     * continuation or a string: each only ends the run */
+    static const unsigned char special[256] = {
+        [' '] = 1, ['\t'] = 1, ['\f'] = 1, ['\v'] = 1, ['\r'] = 1, ['\n'] = 1,
+        ['#'] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1,
+    };
     int run = 0;
     size_t i = 0;
     while (i < len) {
+        if (!special[(unsigned char)s[i]]) {
+            run = 0;
+            do i++;
+            while (i < len && !special[(unsigned char)s[i]]);
+            continue;
+        }
         char c = s[i];
         if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n') {
             i++;
@@ -2258,8 +2280,9 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
      * length, so byte offsets stay valid. */
     char *crfixed = NULL;
     const char *nul = memchr(src, 0, len);
-    for (size_t i = 0; i < len; i++) {
-        if (src[i] == '\r' && (i + 1 >= len || src[i + 1] != '\n')) {
+    for (const char *cr = memchr(src, '\r', len); cr; cr = memchr(cr + 1, '\r', len - (size_t)(cr + 1 - src))) {
+        size_t i = (size_t)(cr - src);
+        if (i + 1 >= len || src[i + 1] != '\n') {
             if (!crfixed) {
                 crfixed = ca_xmalloc(len + 1);
                 memcpy(crfixed, src, len);

@@ -31,8 +31,10 @@ static const char *const field_names[PF__COUNT] = {
 const char *pt_type_name(unsigned type) { return type < PT__COUNT ? type_names[type] : ""; }
 const char *pt_field_name(unsigned field) { return field < PF__COUNT ? field_names[field] : ""; }
 
-/* Grammar symbol → PT_ id (by name), grammar field → PF_ id: made once. */
+/* Grammar symbol → PT_ id (by name) and namedness, grammar field → PF_ id:
+ * made once. */
 static uint16_t *sym_type;
+static uint8_t *sym_named;
 static uint32_t nsym;
 static uint8_t *field_map;
 static uint32_t nfield;
@@ -51,7 +53,11 @@ static void tables_init(void)
     const TSLanguage *lang = tree_sitter_python();
     nsym = ts_language_symbol_count(lang);
     sym_type = ca_xcalloc(nsym ? nsym : 1, sizeof(*sym_type));
-    for (uint32_t s = 0; s < nsym; s++) sym_type[s] = (uint16_t)type_of_name(ts_language_symbol_name(lang, (TSSymbol)s));
+    sym_named = ca_xcalloc(nsym ? nsym : 1, sizeof(*sym_named));
+    for (uint32_t s = 0; s < nsym; s++) {
+        sym_type[s] = (uint16_t)type_of_name(ts_language_symbol_name(lang, (TSSymbol)s));
+        sym_named[s] = ts_language_symbol_type(lang, (TSSymbol)s) == TSSymbolTypeRegular;
+    }
     nfield = ts_language_field_count(lang) + 1; /* ids are 1..count */
     field_map = ca_xcalloc(nfield, 1);
     for (uint32_t f = 1; f < nfield; f++) {
@@ -155,14 +161,18 @@ int py_tree_build(py_tree *t, const TSTree *tree, const char *src, uint32_t len)
         uint32_t i = (uint32_t)n++;
         TSNode x = ts_tree_cursor_current_node(&cur);
         pt_node *p = &v[i];
+        TSSymbol sym = ts_node_symbol(x); /* alias-aware, as ts_node_type is */
+        uint32_t kids = ts_node_child_count(x);
         p->start = ts_node_start_byte(x);
         p->end = ts_node_end_byte(x);
         p->next = 0;
         p->parent = 0;
-        p->type = (uint16_t)type_of_symbol(ts_node_symbol(x));
+        p->type = (uint16_t)type_of_symbol(sym);
         p->field = 0;
-        p->flags = (uint8_t)((ts_node_is_named(x) ? PT_NAMED : 0) | (ts_node_is_missing(x) ? PT_MISSING : 0) |
-                             (ts_node_has_error(x) ? PT_ERRORS : 0));
+        /* the public symbol has the namedness of the node (ts_node_is_named);
+         * only leaves can be MISSING */
+        int named = sym < nsym ? sym_named[sym] : ts_node_is_named(x);
+        p->flags = (uint8_t)((named ? PT_NAMED : 0) | (!kids && ts_node_is_missing(x) ? PT_MISSING : 0));
         if (st.n) {
             level *up = &st.v[st.n - 1];
             p->parent = i - up->node;
@@ -174,9 +184,11 @@ int py_tree_build(py_tree *t, const TSTree *tree, const char *src, uint32_t len)
             }
             if (up->last != UINT32_MAX) v[up->last].next = i - up->last;
             up->last = i;
+        } else if (ts_node_has_error(x)) {
+            p->flags |= PT_ERRORS; /* the root only: whether the file has syntax errors */
         }
         /* a leaf has no first child to look for */
-        if (ts_node_child_count(x) && ts_tree_cursor_goto_first_child(&cur)) {
+        if (kids && ts_tree_cursor_goto_first_child(&cur)) {
             level l = {i, UINT32_MAX};
             CA_VEC_PUSH(st, l);
             continue;

@@ -93,7 +93,7 @@ enum {
     PT_NAMED = 1u,   /* ts_node_is_named */
     PT_MISSING = 2u, /* ts_node_is_missing */
     PT_KIDS = 4u,    /* has children: the first is the next node */
-    PT_ERRORS = 8u,  /* ts_node_has_error */
+    PT_ERRORS = 8u,  /* ts_node_has_error, on the root only */
     PT_FIELDS = 16u, /* some child fills a PF_ field */
 };
 
