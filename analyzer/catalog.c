@@ -11,9 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a pattern's literal ends demand of a string, so that most strings
+ * are turned away without fnmatch (lowering asks millions of times). */
+typedef struct cat_quick {
+    size_t prefix;  /* bytes before the first special character (* ? [ \\) */
+    size_t suffix;  /* bytes after the last '*' (no '?' among them, no [ or \\ anywhere), else 0 */
+    size_t len;     /* of the whole pattern */
+    int literal;    /* no special character at all: fnmatch is strcmp */
+} cat_quick;
+
 struct ca_catalog {
     CA_VEC(ca_cat_entry) cat[CAT__COUNT];
+    CA_VEC(cat_quick) quick[CAT__COUNT]; /* parallel to cat */
 };
+
+static cat_quick quick_of(const char *pat)
+{
+    cat_quick q;
+    q.prefix = strcspn(pat, "*?[\\");
+    q.literal = pat[q.prefix] == 0;
+    q.suffix = 0;
+    q.len = strlen(pat);
+    const char *star = strrchr(pat, '*');
+    /* brackets and escapes can hide a '*' or make the tail less than literal */
+    if (!q.literal && star && !strpbrk(pat, "[\\") && !strchr(star + 1, '?')) q.suffix = strlen(star + 1);
+    return q;
+}
 
 static const char *const cat_names[CAT__COUNT] = {
     "acquire", "acquire-prefix", "release-method", "release-word", "release-func",
@@ -38,6 +61,8 @@ static void push_entry(ca_catalog *c, int k, const char *pat, const char *kind, 
 {
     ca_cat_entry e = {ca_xstrdup(pat), kind ? ca_xstrdup(kind) : NULL, arg ? ca_xstrdup(arg) : NULL, tuple};
     CA_VEC_PUSH(c->cat[k], e);
+    cat_quick q = quick_of(pat);
+    CA_VEC_PUSH(c->quick[k], q);
 }
 
 int ca_catalog_add(ca_catalog *c, const char *category, const char *pattern, const char *kind)
@@ -138,6 +163,7 @@ void ca_catalog_free(ca_catalog *c)
             free(c->cat[k].v[i].arg);
         }
         CA_VEC_FREE(c->cat[k]);
+        CA_VEC_FREE(c->quick[k]);
     }
     free(c);
 }
@@ -145,8 +171,20 @@ void ca_catalog_free(ca_catalog *c)
 const ca_cat_entry *ca_catalog_match(const ca_catalog *c, ca_cat_kind k, const char *s)
 {
     if (!s || !*s) return NULL;
-    for (size_t i = 0; i < c->cat[k].n; i++)
-        if (fnmatch(c->cat[k].v[i].pattern, s, 0) == 0) return &c->cat[k].v[i];
+    size_t n = strlen(s);
+    for (size_t i = 0; i < c->cat[k].n; i++) {
+        const char *pat = c->cat[k].v[i].pattern;
+        const cat_quick *q = &c->quick[k].v[i];
+        /* the literal head and tail must be there for fnmatch to match */
+        if (q->prefix > n || memcmp(pat, s, q->prefix) != 0) continue;
+        if (q->literal) {
+            if (n == q->prefix) return &c->cat[k].v[i];
+            continue;
+        }
+        if (q->suffix && (q->suffix > n - q->prefix || memcmp(pat + q->len - q->suffix, s + n - q->suffix, q->suffix) != 0))
+            continue;
+        if (fnmatch(pat, s, 0) == 0) return &c->cat[k].v[i];
+    }
     return NULL;
 }
 

@@ -30,7 +30,7 @@ void ir_block_push(ir_module *m, ir_block *b, ir_node *n)
 int ir_var_find(const ir_func *f, const char *name)
 {
     for (int i = 0; i < f->nvars; i++)
-        if (strcmp(f->vars[i].name, name) == 0) return i;
+        if (f->vars[i].name[0] == name[0] && strcmp(f->vars[i].name, name) == 0) return i;
     return -1;
 }
 

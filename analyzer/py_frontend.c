@@ -1,8 +1,9 @@
 /*
  * py_frontend.c — lowering Python (tree-sitter-python) to the ownership IR.
  *
- * Where it sits: discover → parse → **lower** → rules. For each function it
- * walks statements (recursively, bounded by IR_MAX_DEPTH) and expressions
+ * Where it sits: discover → parse → **lower** → rules. The TSTree is turned
+ * into a flat node array right after parsing (py_tree.h) and freed; all
+ * lowering reads the array. For each function it walks statements (recursively, bounded by IR_MAX_DEPTH) and expressions
  * (iteratively, post-order = evaluation order) and emits IR events. All
  * library knowledge comes from the catalog; the only Python names tested
  * here are the language's own (self, cls, True, list/tuple/...).
@@ -20,20 +21,22 @@
 #include <strings.h>
 #include <tree_sitter/api.h>
 
-const TSLanguage *tree_sitter_python(void);
+#include "py_tree.h"
 
-static void field_init(void);
-static pthread_once_t field_once = PTHREAD_ONCE_INIT;
+const TSLanguage *tree_sitter_python(void);
 
 struct py_frontend {
     TSParser *parser;
     const ca_catalog *cat;
+    py_tree flat; /* the file being lowered; its buffers are reused */
 };
+
+/* Flat-tree buffers bigger than this are given back after each file. */
+#define PY_FLAT_KEEP (4u << 20)
 
 py_frontend *py_frontend_new(const ca_catalog *cat)
 {
     py_frontend *fe = ca_xcalloc(1, sizeof(*fe));
-    pthread_once(&field_once, field_init);
     fe->parser = ts_parser_new();
     ts_parser_set_language(fe->parser, tree_sitter_python());
     fe->cat = cat;
@@ -44,6 +47,7 @@ void py_frontend_free(py_frontend *fe)
 {
     if (!fe) return;
     ts_parser_delete(fe->parser);
+    py_tree_free(&fe->flat);
     free(fe);
 }
 
@@ -56,13 +60,14 @@ typedef struct name_map {
 } name_map;
 
 typedef struct pending_def {
-    TSNode node;           /* function_definition or class_definition */
+    pn node;           /* function_definition or class_definition */
     const char *prefix;    /* qualname prefix ("", "Cls.", "f.<locals>.") */
     const char *class_name;
 } pending_def;
 
 typedef struct lower {
     py_frontend *fe;
+    const py_tree *T;
     const ca_catalog *cat;
     ir_module *m;
     const char *src;
@@ -85,53 +90,18 @@ typedef struct lower {
 /* ------------------------------------------------------------------------ */
 /* Node helpers.                                                            */
 
-static const char *ty(TSNode n) { return ts_node_type(n); }
-static int is(TSNode n, const char *t) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), t) == 0; }
-/* Field ids looked up once: ts_language_field_id_for_name compares every
- * field name of the grammar on each call, and lowering asks millions of times. */
-static const char *const field_names[] = {
-    "function", "value", "body", "object", "name", "arguments", "left", "right", "attribute", "alias",
-    "definition", "consequence", "condition", "alternative", "parameters", "module_name", "guard", "argument",
-    NULL,
-};
-static TSFieldId field_ids[sizeof(field_names) / sizeof(field_names[0])];
-static void field_init(void)
-{
-    const TSLanguage *lang = tree_sitter_python();
-    for (int i = 0; field_names[i]; i++)
-        field_ids[i] = ts_language_field_id_for_name(lang, field_names[i], (uint32_t)strlen(field_names[i]));
-}
+typedef CA_VEC(pn) node_vec;
 
-static TSNode field(TSNode n, const char *name)
-{
-    for (int i = 0; field_names[i]; i++)
-        if (field_names[i][0] == name[0] && strcmp(field_names[i], name) == 0 && field_ids[i])
-            return ts_node_child_by_field_id(n, field_ids[i]);
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-typedef CA_VEC(TSNode) node_vec;
-
-/* n's named children in order into out (emptied first). A cursor walk, not
- * ts_node_named_child(n, i), which restarts from the first child on every
- * call: a loop over it is quadratic, minutes for a body of 50,000 lines. */
-static void named_children(TSNode n, node_vec *out)
+/* n's named children in order into out (emptied first). */
+static void named_children(pn n, node_vec *out)
 {
     out->n = 0;
-    if (ts_node_is_null(n)) return;
-    TSTreeCursor cur = ts_tree_cursor_new(n);
-    if (ts_tree_cursor_goto_first_child(&cur)) {
-        do {
-            TSNode ch = ts_tree_cursor_current_node(&cur);
-            if (ts_node_is_named(ch)) CA_VEC_PUSH(*out, ch);
-        } while (ts_tree_cursor_goto_next_sibling(&cur));
-    }
-    ts_tree_cursor_delete(&cur);
+    PN_FOR_NAMED(ch, n) CA_VEC_PUSH(*out, ch);
 }
 
-static char *text(lower *L, TSNode n)
+static char *text(lower *L, pn n)
 {
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    uint32_t s = n->start, e = n->end;
     if (e > L->len) e = L->len;
     if (s > e) s = e;
     return ca_arena_strndup(&L->m->arena, L->src + s, e - s);
@@ -139,9 +109,9 @@ static char *text(lower *L, TSNode n)
 
 /* Source text with whitespace runs collapsed to one space, capped at cap
  * bytes without splitting a UTF-8 sequence; "..." marks a cut. */
-static char *norm_text(lower *L, TSNode n, size_t cap)
+static char *norm_text(lower *L, pn n, size_t cap)
 {
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    uint32_t s = n->start, e = n->end;
     if (e > L->len) e = L->len;
     if (s > e) s = e;
     char *out = ca_arena_alloc(&L->m->arena, (e - s) + 8);
@@ -223,6 +193,14 @@ static char *norm_text(lower *L, TSNode n, size_t cap)
     return out;
 }
 
+/* 1-based line of n's start. */
+static int line_of(lower *L, pn n)
+{
+    uint32_t row, col;
+    pt_point(L->T, n->start, &row, &col);
+    return (int)row + 1;
+}
+
 static int code_points(const char *s, uint32_t from, uint32_t to)
 {
     int n = 0;
@@ -231,36 +209,38 @@ static int code_points(const char *s, uint32_t from, uint32_t to)
     return n;
 }
 
-static ir_site site_of(lower *L, TSNode n)
+static ir_site site_of(lower *L, pn n)
 {
     ir_site s;
-    TSPoint a = ts_node_start_point(n), b = ts_node_end_point(n);
-    uint32_t sb = ts_node_start_byte(n), eb = ts_node_end_byte(n);
+    uint32_t arow, acol, brow, bcol;
+    pt_point(L->T, n->start, &arow, &acol);
+    pt_point(L->T, n->end, &brow, &bcol);
+    uint32_t sb = n->start, eb = n->end;
     if (sb > L->len) sb = L->len;
     if (eb > L->len) eb = L->len;
-    s.line = (int)a.row + 1;
-    s.end_line = (int)b.row + 1;
-    s.col = code_points(L->src, sb >= a.column ? sb - a.column : 0, sb) + 1;
-    s.end_col = code_points(L->src, eb >= b.column ? eb - b.column : 0, eb) + 1;
+    s.line = (int)arow + 1;
+    s.end_line = (int)brow + 1;
+    s.col = code_points(L->src, sb >= acol ? sb - acol : 0, sb) + 1;
+    s.end_col = code_points(L->src, eb >= bcol ? eb - bcol : 0, eb) + 1;
     s.start = sb;
     s.end = eb;
     return s;
 }
 
-static TSNode unparen(TSNode n)
+static pn unparen(pn n)
 {
-    while (!ts_node_is_null(n) && is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-        n = ts_node_named_child(n, 0);
+    while (pn_is(n, PT_parenthesized_expression)) {
+        pn only = pn_first_named(n);
+        if (pn_isnull(only) || !pn_isnull(pn_after_named(only))) break;
+        n = only;
+    }
     return n;
 }
 
-static int has_token(TSNode n, const char *tok)
+static int has_token(pn n, unsigned tok)
 {
-    uint32_t c = ts_node_child_count(n);
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode ch = ts_node_child(n, i);
-        if (!ts_node_is_named(ch) && strcmp(ty(ch), tok) == 0) return 1;
-    }
+    PN_FOR_CHILD(ch, n)
+        if (!pn_named(ch) && ch->type == tok) return 1;
     return 0;
 }
 
@@ -270,30 +250,30 @@ static int has_token(TSNode n, const char *tok)
 static const char *map_get(const name_map *v, size_t n, const char *key)
 {
     for (size_t i = n; i-- > 0;)
-        if (strcmp(v[i].key, key) == 0) return v[i].value;
+        if (v[i].key[0] == key[0] && strcmp(v[i].key, key) == 0) return v[i].value;
     return NULL;
 }
 
 /* Dotted text of a name chain ("self._client.boxes.create"), keeping call
  * parentheses empty ("asyncio.get_event_loop().run_in_executor"); NULL for
  * anything else. Iterative down the object chain. */
-static char *dotted_raw(lower *L, TSNode n)
+static char *dotted_raw(lower *L, pn n)
 {
     ca_sb sb = {0};
     /* collect components from the outside in, then reverse */
     const char *parts[64];
     int np = 0;
-    TSNode cur = unparen(n);
+    pn cur = unparen(n);
     while (np < 64) {
-        if (is(cur, "identifier")) {
+        if (pn_is(cur, PT_identifier)) {
             parts[np++] = text(L, cur);
             break;
-        } else if (is(cur, "attribute")) {
-            parts[np++] = text(L, field(cur, "attribute"));
-            cur = unparen(field(cur, "object"));
-        } else if (is(cur, "call")) {
+        } else if (pn_is(cur, PT_attribute)) {
+            parts[np++] = text(L, pn_field(cur, PF_attribute));
+            cur = unparen(pn_field(cur, PF_object));
+        } else if (pn_is(cur, PT_call)) {
             parts[np++] = "()";
-            cur = unparen(field(cur, "function"));
+            cur = unparen(pn_field(cur, PF_function));
         } else {
             ca_sb_release(&sb);
             return NULL;
@@ -333,7 +313,7 @@ static char *resolve(lower *L, const char *d)
     return r;
 }
 
-static char *dotted(lower *L, TSNode n) { return resolve(L, dotted_raw(L, n)); }
+static char *dotted(lower *L, pn n) { return resolve(L, dotted_raw(L, n)); }
 
 /* Name heuristics ignore privacy underscores: `_open_conn` reads as `open_conn`. */
 static const char *bare_name(const char *n)
@@ -351,36 +331,36 @@ static const char *last_component(const char *d)
 }
 
 /* Root identifier of an attribute/subscript/call chain, or null node. */
-static TSNode root_ident(TSNode n)
+static pn root_ident(pn n)
 {
-    TSNode cur = unparen(n);
+    pn cur = unparen(n);
     for (int guard = 0; guard < 256; guard++) {
-        if (is(cur, "identifier")) return cur;
-        if (is(cur, "attribute")) cur = unparen(field(cur, "object"));
-        else if (is(cur, "subscript")) cur = unparen(field(cur, "value"));
-        else if (is(cur, "call")) cur = unparen(field(cur, "function"));
+        if (pn_is(cur, PT_identifier)) return cur;
+        if (pn_is(cur, PT_attribute)) cur = unparen(pn_field(cur, PF_object));
+        else if (pn_is(cur, PT_subscript)) cur = unparen(pn_field(cur, PF_value));
+        else if (pn_is(cur, PT_call)) cur = unparen(pn_field(cur, PF_function));
         else break;
     }
-    TSNode nul = {0};
+    pn nul = &pt_null;
     return nul;
 }
 
-static int var_of(lower *L, TSNode n)
+static int var_of(lower *L, pn n)
 {
     n = unparen(n);
-    if (!is(n, "identifier")) return -1;
+    if (!pn_is(n, PT_identifier)) return -1;
     char buf[256];
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    uint32_t s = n->start, e = n->end;
     if (e - s >= sizeof(buf)) return -1;
     memcpy(buf, L->src + s, e - s);
     buf[e - s] = 0;
     return ir_var_find(L->f, buf);
 }
 
-static int root_var(lower *L, TSNode n)
+static int root_var(lower *L, pn n)
 {
-    TSNode r = root_ident(n);
-    return ts_node_is_null(r) ? -1 : var_of(L, r);
+    pn r = root_ident(n);
+    return pn_isnull(r) ? -1 : var_of(L, r);
 }
 
 /* Declared `global` / `nonlocal` in this function. */
@@ -395,11 +375,11 @@ typedef enum owner_kind { OWN_NONE, OWN_LOCAL, OWN_PARAM, OWN_SELF, OWN_GLOBAL }
 
 /* Who owns storage rooted at n: self/cls attributes, module globals, a
  * parameter's object (the caller's), or a local container. */
-static owner_kind owner_of(lower *L, TSNode n, int *var)
+static owner_kind owner_of(lower *L, pn n, int *var)
 {
-    TSNode r = root_ident(n);
+    pn r = root_ident(n);
     *var = -1;
-    if (ts_node_is_null(r)) return OWN_NONE;
+    if (pn_isnull(r)) return OWN_NONE;
     int v = var_of(L, r);
     char *name = text(L, r);
     if (v >= 0 && declared_outer(L, name)) return OWN_GLOBAL;
@@ -430,66 +410,69 @@ static void push_unique(int_vec *v, int x)
 
 /* Variables whose value (the object itself) flows into n: `v`, `(a, b)`,
  * `Entry(ws=ws)`, `[a, *rest]`, `{k: v}`, `x if c else y` — not `v.id`. */
-static void value_vars(lower *L, TSNode n, int_vec *out)
+static void value_vars(lower *L, pn n, int_vec *out)
 {
-    TSNode stack[512];
+    pn stack[512];
     int sp = 0;
     stack[sp++] = n;
     while (sp > 0) {
-        TSNode cur = unparen(stack[--sp]);
-        if (ts_node_is_null(cur)) continue;
-        const char *t = ty(cur);
-        if (strcmp(t, "identifier") == 0) {
+        pn cur = unparen(stack[--sp]);
+        if (pn_isnull(cur)) continue;
+        unsigned t = cur->type;
+        if (t == PT_identifier) {
             push_unique(out, var_of(L, cur));
-        } else if (strcmp(t, "call") == 0) {
-            TSNode args = field(cur, "arguments");
-            if (!ts_node_is_null(args) && sp < 500) stack[sp++] = args;
-        } else if (strcmp(t, "keyword_argument") == 0) {
-            if (sp < 500) stack[sp++] = field(cur, "value");
-        } else if (strcmp(t, "pair") == 0) {
-            if (sp < 500) stack[sp++] = field(cur, "value");
-        } else if (strcmp(t, "conditional_expression") == 0 || strcmp(t, "tuple") == 0 ||
-                   strcmp(t, "list") == 0 || strcmp(t, "set") == 0 || strcmp(t, "dictionary") == 0 ||
-                   strcmp(t, "argument_list") == 0 || strcmp(t, "expression_list") == 0 ||
-                   strcmp(t, "list_splat") == 0 || strcmp(t, "dictionary_splat") == 0 ||
-                   strcmp(t, "parenthesized_expression") == 0 || strcmp(t, "boolean_operator") == 0) {
-            uint32_t c = ts_node_named_child_count(cur);
-            for (uint32_t i = 0; i < c && sp < 500; i++) stack[sp++] = ts_node_named_child(cur, i);
+        } else if (t == PT_call) {
+            pn args = pn_field(cur, PF_arguments);
+            if (!pn_isnull(args) && sp < 500) stack[sp++] = args;
+        } else if (t == PT_keyword_argument) {
+            if (sp < 500) stack[sp++] = pn_field(cur, PF_value);
+        } else if (t == PT_pair) {
+            if (sp < 500) stack[sp++] = pn_field(cur, PF_value);
+        } else if (t == PT_conditional_expression || t == PT_tuple || t == PT_list || t == PT_set ||
+                   t == PT_dictionary || t == PT_argument_list || t == PT_expression_list ||
+                   t == PT_list_splat || t == PT_dictionary_splat || t == PT_parenthesized_expression ||
+                   t == PT_boolean_operator) {
+            PN_FOR_NAMED(ch, cur) {
+                if (sp >= 500) break;
+                stack[sp++] = ch;
+            }
         }
     }
 }
 
 /* Every tracked variable mentioned anywhere in n (attribute roots, lambda
  * bodies included): what a cleanup call "receives". */
-static void ref_vars(lower *L, TSNode n, int_vec *out)
+static void ref_vars(lower *L, pn n, int_vec *out)
 {
-    TSNode stack[512];
+    pn stack[512];
     int sp = 0;
     stack[sp++] = n;
     while (sp > 0) {
-        TSNode cur = stack[--sp];
-        if (ts_node_is_null(cur)) continue;
-        if (is(cur, "identifier")) {
+        pn cur = stack[--sp];
+        if (pn_isnull(cur)) continue;
+        if (pn_is(cur, PT_identifier)) {
             push_unique(out, var_of(L, cur));
             continue;
         }
-        if (is(cur, "attribute")) { /* only the object side names a variable */
-            if (sp < 500) stack[sp++] = field(cur, "object");
+        if (pn_is(cur, PT_attribute)) { /* only the object side names a variable */
+            if (sp < 500) stack[sp++] = pn_field(cur, PF_object);
             continue;
         }
-        if (is(cur, "keyword_argument")) {
-            if (sp < 500) stack[sp++] = field(cur, "value");
+        if (pn_is(cur, PT_keyword_argument)) {
+            if (sp < 500) stack[sp++] = pn_field(cur, PF_value);
             continue;
         }
-        uint32_t c = ts_node_named_child_count(cur);
-        for (uint32_t i = 0; i < c && sp < 500; i++) stack[sp++] = ts_node_named_child(cur, i);
+        PN_FOR_NAMED(ch, cur) {
+            if (sp >= 500) break;
+            stack[sp++] = ch;
+        }
     }
 }
 
 /* ------------------------------------------------------------------------ */
 /* Event emission.                                                          */
 
-static ir_node *emit(lower *L, ir_block *out, ir_kind k, TSNode at, int var)
+static ir_node *emit(lower *L, ir_block *out, ir_kind k, pn at, int var)
 {
     ir_node *n = ir_node_new(L->m, k, site_of(L, at));
     n->var = var;
@@ -499,41 +482,37 @@ static ir_node *emit(lower *L, ir_block *out, ir_kind k, TSNode at, int var)
 
 static const ca_cat_entry *cat(lower *L, ca_cat_kind k, const char *s) { return ca_catalog_match(L->cat, k, s); }
 
-static TSNode first_pos_arg(TSNode call, int idx)
+static pn first_pos_arg(pn call, int idx)
 {
-    TSNode args = field(call, "arguments");
-    TSNode nul = {0};
-    if (ts_node_is_null(args) || !is(args, "argument_list")) return nul;
-    uint32_t c = ts_node_named_child_count(args);
+    pn args = pn_field(call, PF_arguments);
+    pn nul = &pt_null;
+    if (pn_isnull(args) || !pn_is(args, PT_argument_list)) return nul;
     int k = 0;
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (is(a, "keyword_argument") || is(a, "comment")) continue;
+    PN_FOR_NAMED(a, args) {
+        if (pn_is(a, PT_keyword_argument) || pn_is(a, PT_comment)) continue;
         if (k++ == idx) return a;
     }
     return nul;
 }
 
-static TSNode kw_arg(lower *L, TSNode call, const char *kw)
+static pn kw_arg(lower *L, pn call, const char *kw)
 {
-    TSNode args = field(call, "arguments");
-    TSNode nul = {0};
-    if (ts_node_is_null(args)) return nul;
-    uint32_t c = ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (!is(a, "keyword_argument")) continue;
-        char *name = text(L, field(a, "name"));
-        if (strcmp(name, kw) == 0) return field(a, "value");
+    pn args = pn_field(call, PF_arguments);
+    pn nul = &pt_null;
+    if (pn_isnull(args)) return nul;
+    PN_FOR_NAMED(a, args) {
+        if (!pn_is(a, PT_keyword_argument)) continue;
+        char *name = text(L, pn_field(a, PF_name));
+        if (strcmp(name, kw) == 0) return pn_field(a, PF_value);
     }
     return nul;
 }
 
-static int is_true_literal(lower *L, TSNode n)
+static int is_true_literal(lower *L, pn n)
 {
     n = unparen(n);
-    if (is(n, "true")) return 1;
-    if (is(n, "integer")) return strcmp(text(L, n), "0") != 0;
+    if (pn_is(n, PT_true)) return 1;
+    if (pn_is(n, PT_integer)) return strcmp(text(L, n), "0") != 0;
     return 0;
 }
 
@@ -541,19 +520,19 @@ static int is_true_literal(lower *L, TSNode n)
 static int member_by_attr(lower *L, ir_block *scope_hint, int root, const char *attr);
 
 /* Registry: a container stored on self/cls or at module level. */
-static int is_registry(lower *L, TSNode recv)
+static int is_registry(lower *L, pn recv)
 {
     int v;
     owner_kind o = owner_of(L, recv, &v);
     if (o == OWN_SELF || o == OWN_GLOBAL) {
         /* `self` alone is no registry; self.x is */
-        TSNode r = unparen(recv);
-        return !is(r, "identifier") || o == OWN_GLOBAL;
+        pn r = unparen(recv);
+        return !pn_is(r, PT_identifier) || o == OWN_GLOBAL;
     }
     return 0;
 }
 
-static int recv_is_group(lower *L, TSNode recv)
+static int recv_is_group(lower *L, pn recv)
 {
     int v = root_var(L, recv);
     if (v >= 0 && (L->f->vars[v].flags & VAR_GROUP)) return 1;
@@ -564,34 +543,35 @@ static int recv_is_group(lower *L, TSNode recv)
 }
 
 typedef struct call_info {
-    TSNode node, fn, recv;
+    pn node, fn, recv;
     char *dotted;       /* resolved */
     const char *name;   /* last component */
     int awaited;
 } call_info;
 
-static call_info call_of(lower *L, TSNode call)
+static call_info call_of(lower *L, pn call)
 {
     call_info ci;
     memset(&ci, 0, sizeof(ci));
     ci.node = call;
-    ci.fn = unparen(field(call, "function"));
-    if (is(ci.fn, "attribute")) ci.recv = field(ci.fn, "object");
+    ci.recv = &pt_null;
+    ci.fn = unparen(pn_field(call, PF_function));
+    if (pn_is(ci.fn, PT_attribute)) ci.recv = pn_field(ci.fn, PF_object);
     ci.dotted = dotted(L, ci.fn);
     if (ci.dotted) ci.name = last_component(ci.dotted);
-    else if (is(ci.fn, "attribute")) ci.name = text(L, field(ci.fn, "attribute"));
+    else if (pn_is(ci.fn, PT_attribute)) ci.name = text(L, pn_field(ci.fn, PF_attribute));
     /* `Sandbox.create.aio(...)`: an async flavour of the method before it */
-    if (ci.name && !ts_node_is_null(ci.recv) && is(unparen(ci.recv), "attribute") &&
+    if (ci.name && !pn_isnull(ci.recv) && pn_is(unparen(ci.recv), PT_attribute) &&
         cat(L, CAT_CALL_SUFFIX, ci.name)) {
         ci.fn = unparen(ci.recv);
-        ci.recv = field(ci.fn, "object");
+        ci.recv = pn_field(ci.fn, PF_object);
         ci.dotted = dotted(L, ci.fn);
-        ci.name = ci.dotted ? last_component(ci.dotted) : text(L, field(ci.fn, "attribute"));
+        ci.name = ci.dotted ? last_component(ci.dotted) : text(L, pn_field(ci.fn, PF_attribute));
     }
     return ci;
 }
 
-static void emit_release(lower *L, ir_block *out, TSNode at, int v, unsigned extra, int_vec *deferred)
+static void emit_release(lower *L, ir_block *out, pn at, int v, unsigned extra, int_vec *deferred)
 {
     if (v < 0) return;
     ir_var *var = &L->f->vars[v];
@@ -605,36 +585,36 @@ static void emit_release(lower *L, ir_block *out, TSNode at, int v, unsigned ext
 
 /* Handle one call at its post-visit; the caller knows from the ancestors
  * whether it is awaited and whether a shield(...) call encloses it. */
-static void on_call(lower *L, ir_block *out, TSNode call, int awaited, int shielded, int_vec *deferred)
+static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
-    TSNode args = field(call, "arguments");
+    pn args = pn_field(call, PF_arguments);
     int handled = 0;
 
-    if (ci.name && !ts_node_is_null(ci.recv) && strcmp(ci.name, "cancel") == 0) {
+    if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
         name_map e = {norm_text(L, ci.recv, 200), ""};
         CA_VEC_PUSH(L->cancelled, e);
     }
     /* v.close(), entry.ws.close(), t.cancel() */
-    if (ci.name && !ts_node_is_null(ci.recv) &&
+    if (ci.name && !pn_isnull(ci.recv) &&
         (cat(L, CAT_RELEASE_METHOD, ci.name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, ci.name))) {
         int rv = root_var(L, ci.recv);
         if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF)) {
             int target = rv;
-            TSNode r = unparen(ci.recv);
+            pn r = unparen(ci.recv);
             unsigned part = 0;
-            if (is(r, "attribute") && is(unparen(field(r, "object")), "identifier")) {
-                int mv = member_by_attr(L, out, rv, text(L, field(r, "attribute")));
+            if (pn_is(r, PT_attribute) && pn_is(unparen(pn_field(r, PF_object)), PT_identifier)) {
+                int mv = member_by_attr(L, out, rv, text(L, pn_field(r, PF_attribute)));
                 if (mv >= 0) target = mv;
                 else part = REL_PART;
-            } else if (!is(r, "identifier")) {
+            } else if (!pn_is(r, PT_identifier)) {
                 part = REL_PART;
             }
             relf |= part;
             if (strcmp(ci.name, "cancel") == 0 && L->f->vars[target].first_cancel == UINT32_MAX)
-                L->f->vars[target].first_cancel = ts_node_start_byte(call);
+                L->f->vars[target].first_cancel = call->start;
             emit_release(L, out, call, target, relf, ci.awaited ? deferred : NULL);
             handled = 1;
         }
@@ -642,19 +622,19 @@ static void on_call(lower *L, ir_block *out, TSNode call, int awaited, int shiel
     /* os.close(fd) */
     if (!handled && ci.dotted && cat(L, CAT_RELEASE_FUNC, ci.dotted)) {
         int_vec vs = {0};
-        TSNode a0 = first_pos_arg(call, 0);
-        if (!ts_node_is_null(a0)) ref_vars(L, a0, &vs);
+        pn a0 = first_pos_arg(call, 0);
+        if (!pn_isnull(a0)) ref_vars(L, a0, &vs);
         for (size_t i = 0; i < vs.n; i++) emit_release(L, out, call, vs.v[i], relf, NULL);
         CA_VEC_FREE(vs);
         handled = 1;
     }
     /* exit stacks: stack.push_async_callback(v.close), stack.pop_all() */
-    if (!handled && ci.name && !ts_node_is_null(ci.recv)) {
+    if (!handled && ci.name && !pn_isnull(ci.recv)) {
         int sv = root_var(L, ci.recv);
         int is_stack = sv >= 0 && (L->f->vars[sv].flags & VAR_EXIT_STACK);
         if (cat(L, CAT_EXIT_STACK_ADOPT, ci.name) && sv >= 0) {
             int_vec vs = {0};
-            if (!ts_node_is_null(args)) ref_vars(L, args, &vs);
+            if (!pn_isnull(args)) ref_vars(L, args, &vs);
             for (size_t i = 0; i < vs.n; i++) {
                 if (vs.v[i] == sv) continue;
                 if (is_stack) {
@@ -675,11 +655,11 @@ static void on_call(lower *L, ir_block *out, TSNode call, int awaited, int shiel
         }
     }
     /* containers: self._reg.add(v) transfers; local.append(v) aliases */
-    if (!handled && ci.name && !ts_node_is_null(ci.recv) && cat(L, CAT_REGISTER_METHOD, ci.name)) {
+    if (!handled && ci.name && !pn_isnull(ci.recv) && cat(L, CAT_REGISTER_METHOD, ci.name)) {
         int cv;
         owner_kind o = owner_of(L, ci.recv, &cv);
         int_vec vs = {0};
-        if (!ts_node_is_null(args)) value_vars(L, args, &vs);
+        if (!pn_isnull(args)) value_vars(L, args, &vs);
         for (size_t i = 0; i < vs.n; i++) {
             if (o == OWN_SELF || o == OWN_GLOBAL || o == OWN_PARAM) {
                 emit(L, out, IR_TRANSFER, call, vs.v[i]);
@@ -692,7 +672,7 @@ static void on_call(lower *L, ir_block *out, TSNode call, int awaited, int shiel
         CA_VEC_FREE(vs);
     }
     /* self._reg.clear(): values read from it earlier are taken out */
-    if (!handled && ci.name && !ts_node_is_null(ci.recv) && cat(L, CAT_CLEAR_METHOD, ci.name) &&
+    if (!handled && ci.name && !pn_isnull(ci.recv) && cat(L, CAT_CLEAR_METHOD, ci.name) &&
         is_registry(L, ci.recv)) {
         ir_node *n = emit(L, out, IR_TAKE, call, -1);
         n->text = norm_text(L, ci.recv, 200);
@@ -704,16 +684,15 @@ static void on_call(lower *L, ir_block *out, TSNode call, int awaited, int shiel
      * can apply the callee's summary or the naming heuristics. */
     int_vec vs = {0};
     CA_VEC(const char *) kws = {0};
-    if (!ts_node_is_null(args) && is(args, "argument_list")) {
-        uint32_t c = ts_node_named_child_count(args);
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode a = ts_node_named_child(args, i);
+    if (!pn_isnull(args) && pn_is(args, PT_argument_list)) {
+        PN_FOR_NAMED(a_it, args) {
+            pn a = a_it;
             const char *kw = NULL;
-            if (is(a, "keyword_argument")) {
-                kw = text(L, field(a, "name"));
-                a = field(a, "value");
+            if (pn_is(a, PT_keyword_argument)) {
+                kw = text(L, pn_field(a, PF_name));
+                a = pn_field(a, PF_value);
             }
-            if (is(a, "comment")) continue;
+            if (pn_is(a, PT_comment)) continue;
             int_vec one = {0};
             ref_vars(L, a, &one);
             if (one.n == 0) {
@@ -730,15 +709,15 @@ static void on_call(lower *L, ir_block *out, TSNode call, int awaited, int shiel
     int any_var = 0;
     for (size_t i = 0; i < vs.n; i++) any_var |= vs.v[i] >= 0;
     int on_self = 0;
-    if (!ts_node_is_null(ci.recv)) {
-        TSNode r = unparen(ci.recv);
+    if (!pn_isnull(ci.recv)) {
+        pn r = unparen(ci.recv);
         int rv = var_of(L, r);
-        on_self = is(r, "identifier") && rv >= 0 && (L->f->vars[rv].flags & VAR_SELF);
+        on_self = pn_is(r, PT_identifier) && rv >= 0 && (L->f->vars[rv].flags & VAR_SELF);
     }
-    int plain = is(ci.fn, "identifier");
+    int plain = pn_is(ci.fn, PT_identifier);
     if (any_var || on_self || plain) {
         ir_node *n = emit(L, out, IR_CALL, call, -1);
-        n->text = on_self ? text(L, field(ci.fn, "attribute")) : (ci.dotted ? ci.dotted : text(L, ci.fn));
+        n->text = on_self ? text(L, pn_field(ci.fn, PF_attribute)) : (ci.dotted ? ci.dotted : text(L, ci.fn));
         n->flags = (ci.awaited ? CALL_AWAITED : 0) | (L->in_cleanup ? CALL_IN_CLEANUP : 0) |
                    (on_self ? CALL_ON_SELF : 0);
         const char *nm = ci.name ? ci.name : "";
@@ -761,7 +740,7 @@ static int call_is_remote(lower *L, const call_info *ci)
 {
     if (!ci->name) return 0;
     if (ci->dotted && cat(L, CAT_REMOTE_CREATE, ci->dotted)) return 1;
-    if (ts_node_is_null(ci->recv)) return 0;
+    if (pn_isnull(ci->recv)) return 0;
     if (!cat(L, CAT_REMOTE_PREFIX, bare_name(ci->name)) || cat(L, CAT_NOT_REMOTE, bare_name(ci->name))) return 0;
     char *rd = dotted(L, ci->recv);
     if (!rd) return 1; /* a receiver made by an expression: still a client call */
@@ -772,39 +751,38 @@ static int call_is_remote(lower *L, const call_info *ci)
 }
 
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
-static void on_await(lower *L, ir_block *out, TSNode aw, size_t events_before, int_vec *deferred)
+static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
 {
-    TSNode e = unparen(ts_node_named_child(aw, 0));
+    pn e = unparen(pn_first_named(aw));
     ir_node *cp = ir_node_new(L->m, IR_CHECKPOINT, site_of(L, aw));
     cp->flags = CP_AWAIT | (L->in_cleanup ? CP_IN_CLEANUP : 0);
     cp->text = norm_text(L, aw, 160);
     int_vec pass = {0}, done = {0};
     unsigned remf = 0;
-    TSNode inner = e;
+    pn inner = e;
     int first = 1;
     for (int guard = 0; guard < 8; guard++) {
         inner = unparen(inner);
-        if (is(inner, "identifier")) {
+        if (pn_is(inner, PT_identifier)) {
             int v = var_of(L, inner);
             if (first) push_unique(&pass, v);
             push_unique(&done, v);
             if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
             break;
         }
-        if (is(inner, "attribute")) {
+        if (pn_is(inner, PT_attribute)) {
             if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
             break;
         }
-        if (!is(inner, "call")) break;
-        char *d = dotted(L, field(inner, "function"));
+        if (!pn_is(inner, PT_call)) break;
+        char *d = dotted(L, pn_field(inner, PF_function));
         if (d && cat(L, CAT_PASS_CANCEL, d)) {
-            TSNode args = field(inner, "arguments");
-            uint32_t c = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+            pn args = pn_field(inner, PF_arguments);
             int is_timeout = cat(L, CAT_TIMEOUT_CALL, d) != NULL;
-            for (uint32_t i = 0; i < c; i++) {
-                TSNode a = ts_node_named_child(args, i);
-                if (is(a, "keyword_argument")) continue;
-                if (is(a, "list_splat")) a = ts_node_named_child(a, 0);
+            PN_FOR_NAMED(a_it, args) {
+                pn a = a_it;
+                if (pn_is(a, PT_keyword_argument)) continue;
+                if (pn_is(a, PT_list_splat)) a = pn_first_named(a);
                 int v = var_of(L, a);
                 if (v >= 0) {
                     if (first) push_unique(&pass, v);
@@ -836,15 +814,15 @@ static void on_await(lower *L, ir_block *out, TSNode aw, size_t events_before, i
         break;
     }
     inner = unparen(inner);
-    if (is(inner, "call")) {
+    if (pn_is(inner, PT_call)) {
         cp->flags |= CP_CALL;
         call_info ci = call_of(L, inner);
-        int on = !ts_node_is_null(ci.recv) ? root_var(L, ci.recv) : -1;
+        int on = !pn_isnull(ci.recv) ? root_var(L, ci.recv) : -1;
         if (on >= 0 && (L->f->vars[on].flags & (VAR_SELF | VAR_PARAM))) on = -1;
         if (on < 0) {
             int_vec av = {0};
-            TSNode args = field(inner, "arguments");
-            if (!ts_node_is_null(args)) ref_vars(L, args, &av);
+            pn args = pn_field(inner, PF_arguments);
+            if (!pn_isnull(args)) ref_vars(L, args, &av);
             for (size_t k = 0; k < av.n && on < 0; k++)
                 if (!(L->f->vars[av.v[k]].flags & (VAR_SELF | VAR_PARAM))) on = av.v[k];
             CA_VEC_FREE(av);
@@ -885,82 +863,68 @@ static void on_await(lower *L, ir_block *out, TSNode aw, size_t events_before, i
     CA_VEC_FREE(done);
 }
 
-static void bind_target(lower *L, ir_block *out, TSNode left, TSNode right, TSNode at);
+static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at);
 
-/* Lower an expression's events in evaluation order (iterative post-order
- * with a tree cursor: tree-sitter 0.20 finds a node's parent or sibling by
- * walking down from the root, so the ancestors live in our own frames).
+/* Lower an expression's events in evaluation order (iterative post-order;
+ * the ancestors live in our own frames, with the child each one is at).
  * Nested scopes (lambda, generator expressions, defs) are not entered. */
-static void lower_expr(lower *L, ir_block *out, TSNode expr, TSNode stmt)
+static void lower_expr(lower *L, ir_block *out, pn expr, pn stmt)
 {
     (void)stmt;
-    if (ts_node_is_null(expr)) return;
+    if (pn_isnull(expr)) return;
     typedef struct frame {
-        TSNode n;
+        pn n;
+        pn child;              /* the named child being visited */
         int started;
         int shield;            /* a shield(...) call */
         size_t events_before;
         int_vec deferred;
     } frame;
     CA_VEC(frame) st = {0};
-    TSTreeCursor cur = ts_tree_cursor_new(expr);
-    frame f0 = {expr, 0, 0, (size_t)out->n, {0}};
+    frame f0 = {expr, &pt_null, 0, 0, (size_t)out->n, {0}};
     CA_VEC_PUSH(st, f0);
     while (st.n) {
         frame *top = &st.v[st.n - 1];
-        TSNode n = top->n;
-        const char *t = ty(n);
-        int pushed = 0;
+        pn n = top->n;
+        pn ch = &pt_null;
         if (!top->started) {
             top->started = 1;
-            int opaque = strcmp(t, "lambda") == 0 || strcmp(t, "generator_expression") == 0 ||
-                         strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0;
-            if (!opaque && st.n < 4096 && ts_tree_cursor_goto_first_child(&cur)) {
-                int more = 1;
-                while (more && !ts_node_is_named(ts_tree_cursor_current_node(&cur)))
-                    more = ts_tree_cursor_goto_next_sibling(&cur);
-                pushed = more;
-                if (!pushed) ts_tree_cursor_goto_parent(&cur);
-            }
+            int opaque = n->type == PT_lambda || n->type == PT_generator_expression ||
+                         n->type == PT_function_definition || n->type == PT_class_definition;
+            if (!opaque && st.n < 4096) ch = pn_first_named(n);
         } else {
-            /* back from a child: the cursor is on it */
-            int more;
-            do more = ts_tree_cursor_goto_next_sibling(&cur);
-            while (more && !ts_node_is_named(ts_tree_cursor_current_node(&cur)));
-            pushed = more;
-            if (!pushed) ts_tree_cursor_goto_parent(&cur);
+            ch = pn_after_named(top->child); /* back from a child */
         }
-        if (pushed) {
-            TSNode ch = ts_tree_cursor_current_node(&cur);
-            frame fr = {ch, 0, 0, (size_t)out->n, {0}};
-            if (is(ch, "call") && cat(L, CAT_SHIELD_CALL, dotted(L, field(ch, "function")))) fr.shield = 1;
+        if (!pn_isnull(ch)) {
+            top->child = ch;
+            frame fr = {ch, &pt_null, 0, 0, (size_t)out->n, {0}};
+            if (pn_is(ch, PT_call) && cat(L, CAT_SHIELD_CALL, dotted(L, pn_field(ch, PF_function)))) fr.shield = 1;
             CA_VEC_PUSH(st, fr);
+            continue;
         }
-        if (pushed) continue;
         frame done = st.v[--st.n];
-        if (strcmp(t, "call") == 0) {
+        if (n->type == PT_call) {
             /* deferred element releases belong to the enclosing await */
             int_vec *dest = &done.deferred;
             int awaited = 0, shielded = 0;
             for (size_t k = st.n; k-- > 0;) {
-                if (is(st.v[k].n, "await")) { dest = &st.v[k].deferred; awaited = 1; break; }
-                if (!is(st.v[k].n, "parenthesized_expression")) break;
+                if (pn_is(st.v[k].n, PT_await)) { dest = &st.v[k].deferred; awaited = 1; break; }
+                if (!pn_is(st.v[k].n, PT_parenthesized_expression)) break;
             }
             for (size_t k = 0; k < st.n; k++) shielded |= st.v[k].shield;
             on_call(L, out, n, awaited, shielded, dest);
-        } else if (strcmp(t, "await") == 0) {
+        } else if (n->type == PT_await) {
             on_await(L, out, n, done.events_before, &done.deferred);
-        } else if (strcmp(t, "for_in_clause") == 0 && has_token(n, "async")) {
+        } else if (n->type == PT_for_in_clause && has_token(n, PT_async)) {
             /* an async comprehension steps its iterator in this coroutine */
             ir_node *cp = emit(L, out, IR_CHECKPOINT, n, -1);
             cp->flags = CP_ASYNC_FOR | (L->in_cleanup ? CP_IN_CLEANUP : 0);
             cp->text = norm_text(L, n, 160);
-        } else if (strcmp(t, "named_expression") == 0) {
-            bind_target(L, out, field(n, "name"), field(n, "value"), n);
-        } else if (strcmp(t, "yield") == 0) {
+        } else if (n->type == PT_named_expression) {
+            bind_target(L, out, pn_field(n, PF_name), pn_field(n, PF_value), n);
+        } else if (n->type == PT_yield) {
             int_vec vs = {0};
-            uint32_t yc = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < yc; i++) value_vars(L, ts_node_named_child(n, i), &vs);
+            PN_FOR_NAMED(y, n) value_vars(L, y, &vs);
             for (size_t i = 0; i < vs.n; i++) emit(L, out, IR_TRANSFER, n, vs.v[i]);
             CA_VEC_FREE(vs);
         }
@@ -972,7 +936,6 @@ static void lower_expr(lower *L, ir_block *out, TSNode expr, TSNode stmt)
         CA_VEC_FREE(done.deferred);
     }
     CA_VEC_FREE(st);
-    ts_tree_cursor_delete(&cur);
 }
 
 static int member_by_attr(lower *L, ir_block *scope_hint, int root, const char *attr)
@@ -1008,7 +971,7 @@ static void remember_member(lower *L, int container, const char *attr, int membe
 
 /* Emit aliases of the values in `right` into container var c; keyword
  * arguments of a constructor name the member (`Entry(ws=ws)`). */
-static void alias_into(lower *L, ir_block *out, TSNode right, int c, TSNode at)
+static void alias_into(lower *L, ir_block *out, pn right, int c, pn at)
 {
     int_vec vs = {0};
     value_vars(L, right, &vs);
@@ -1018,15 +981,13 @@ static void alias_into(lower *L, ir_block *out, TSNode right, int c, TSNode at)
         n->var2 = c;
     }
     CA_VEC_FREE(vs);
-    TSNode r = unparen(right);
-    if (is(r, "call")) {
-        TSNode args = field(r, "arguments");
-        uint32_t cnt = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-        for (uint32_t i = 0; i < cnt; i++) {
-            TSNode a = ts_node_named_child(args, i);
-            if (!is(a, "keyword_argument")) continue;
-            int mv = var_of(L, field(a, "value"));
-            if (mv >= 0) remember_member(L, c, text(L, field(a, "name")), mv);
+    pn r = unparen(right);
+    if (pn_is(r, PT_call)) {
+        pn args = pn_field(r, PF_arguments);
+        PN_FOR_NAMED(a, args) {
+            if (!pn_is(a, PT_keyword_argument)) continue;
+            int mv = var_of(L, pn_field(a, PF_value));
+            if (mv >= 0) remember_member(L, c, text(L, pn_field(a, PF_name)), mv);
         }
     }
 }
@@ -1044,29 +1005,29 @@ typedef struct rhs_info {
 
 static const char *builtin_wrappers[] = {"list", "tuple", "sorted", "set", "dict", "reversed", NULL};
 
-static rhs_info classify_rhs(lower *L, TSNode right)
+static rhs_info classify_rhs(lower *L, pn right)
 {
     rhs_info ri = {0, NULL, -1, -1, NULL, -1, 0};
-    TSNode r = unparen(right);
+    pn r = unparen(right);
     int awaited = 0;
-    if (is(r, "await")) {
+    if (pn_is(r, PT_await)) {
         awaited = 1;
-        r = unparen(ts_node_named_child(r, 0));
+        r = unparen(pn_first_named(r));
     }
-    for (int guard = 0; guard < 8 && is(r, "call"); guard++) {
-        char *d = dotted(L, field(r, "function"));
+    for (int guard = 0; guard < 8 && pn_is(r, PT_call); guard++) {
+        char *d = dotted(L, pn_field(r, PF_function));
         if (d && (cat(L, CAT_TIMEOUT_CALL, d) || cat(L, CAT_SHIELD_CALL, d))) {
             r = unparen(first_pos_arg(r, 0));
             continue;
         }
         break;
     }
-    if (is(r, "list_comprehension") || is(r, "set_comprehension")) {
-        TSNode body = unparen(ts_node_named_child(r, 0));
-        if (is(body, "call")) {
+    if (pn_is(r, PT_list_comprehension) || pn_is(r, PT_set_comprehension)) {
+        pn body = unparen(pn_first_named(r));
+        if (pn_is(body, PT_call)) {
             call_info ci = call_of(L, body);
             const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
-            if (e && !(ci.name && cat(L, CAT_GROUP_SPAWN, ci.name) && !ts_node_is_null(ci.recv) &&
+            if (e && !(ci.name && cat(L, CAT_GROUP_SPAWN, ci.name) && !pn_isnull(ci.recv) &&
                        recv_is_group(L, ci.recv))) {
                 ri.acq = ACQ_STRONG;
                 ri.rkind = e->kind;
@@ -1074,24 +1035,24 @@ static rhs_info classify_rhs(lower *L, TSNode right)
         }
         return ri;
     }
-    if (is(r, "subscript")) {
-        TSNode val = field(r, "value");
+    if (pn_is(r, PT_subscript)) {
+        pn val = pn_field(r, PF_value);
         if (is_registry(L, val)) {
             ri.acq = ACQ_REGISTRY_READ;
             ri.registry = norm_text(L, val, 200);
         }
         return ri;
     }
-    if (!is(r, "call")) return ri;
+    if (!pn_is(r, PT_call)) return ri;
     ri.is_call = 1;
     call_info ci = call_of(L, r);
     /* list(self._reg.values()) */
-    if (ci.dotted && !ts_node_is_null(first_pos_arg(r, 0))) {
+    if (ci.dotted && !pn_isnull(first_pos_arg(r, 0))) {
         for (const char **w = builtin_wrappers; *w; w++) {
             if (strcmp(ci.dotted, *w) != 0) continue;
-            TSNode in = unparen(first_pos_arg(r, 0));
-            TSNode base = is(in, "call") ? unparen(field(in, "function")) : in;
-            if (is(base, "attribute") && is(in, "call")) base = field(base, "object");
+            pn in = unparen(first_pos_arg(r, 0));
+            pn base = pn_is(in, PT_call) ? unparen(pn_field(in, PF_function)) : in;
+            if (pn_is(base, PT_attribute) && pn_is(in, PT_call)) base = pn_field(base, PF_object);
             if (is_registry(L, base)) {
                 ri.acq = ACQ_REGISTRY_READ;
                 ri.registry = norm_text(L, base, 200);
@@ -1099,10 +1060,10 @@ static rhs_info classify_rhs(lower *L, TSNode right)
             }
         }
     }
-    int group_spawn = ci.name && !ts_node_is_null(ci.recv) && cat(L, CAT_GROUP_SPAWN, ci.name) &&
+    int group_spawn = ci.name && !pn_isnull(ci.recv) && cat(L, CAT_GROUP_SPAWN, ci.name) &&
                       recv_is_group(L, ci.recv);
     if (group_spawn) return ri;
-    if (!ts_node_is_null(ci.recv)) {
+    if (!pn_isnull(ci.recv)) {
         int rv = root_var(L, ci.recv);
         if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_SELF | VAR_PARAM))) ri.parent = rv;
         if (rv >= 0 && (L->f->vars[rv].flags & VAR_EXIT_STACK) && ci.name && cat(L, CAT_EXIT_STACK_ADOPT, ci.name)) {
@@ -1110,8 +1071,8 @@ static rhs_info classify_rhs(lower *L, TSNode right)
             ri.parent = -1;
             ri.acq = ACQ_STRONG;
             ri.rkind = "resource";
-            TSNode a0 = unparen(first_pos_arg(r, 0));
-            if (is(a0, "call")) {
+            pn a0 = unparen(first_pos_arg(r, 0));
+            if (pn_is(a0, PT_call)) {
                 call_info ai = call_of(L, a0);
                 const ca_cat_entry *e = ai.dotted ? cat(L, CAT_ACQUIRE, ai.dotted) : NULL;
                 if (e) ri.rkind = e->kind;
@@ -1130,8 +1091,8 @@ static rhs_info classify_rhs(lower *L, TSNode right)
         ri.acq = ACQ_WEAK | ACQ_EXECUTOR;
         ri.rkind = "resource";
         for (int k = 0; k < 2; k++) {
-            TSNode fa = first_pos_arg(r, k);
-            char *fd = ts_node_is_null(fa) ? NULL : dotted(L, fa);
+            pn fa = first_pos_arg(r, k);
+            char *fd = pn_isnull(fa) ? NULL : dotted(L, fa);
             const ca_cat_entry *fe = fd ? cat(L, CAT_ACQUIRE, fd) : NULL;
             if (!fe && fd) fe = cat(L, CAT_ACQUIRE_PREFIX, bare_name(last_component(fd)));
             if (fe) {
@@ -1142,7 +1103,7 @@ static rhs_info classify_rhs(lower *L, TSNode right)
         ri.parent = -1;
         return ri;
     }
-    if (ci.name && !ts_node_is_null(ci.recv) && is_registry(L, ci.recv)) {
+    if (ci.name && !pn_isnull(ci.recv) && is_registry(L, ci.recv)) {
         if (cat(L, CAT_TAKE_METHOD, ci.name)) {
             ri.acq = ACQ_REGISTRY_TAKE;
             ri.rkind = "registry entry";
@@ -1168,18 +1129,18 @@ static rhs_info classify_rhs(lower *L, TSNode right)
     return ri;
 }
 
-static void record_ctor(lower *L, int v, TSNode right)
+static void record_ctor(lower *L, int v, pn right)
 {
-    TSNode r = unparen(right);
+    pn r = unparen(right);
     char *d = NULL;
-    if (is(r, "call")) d = dotted(L, field(r, "function"));
-    else if (is(r, "attribute") || is(r, "identifier")) d = dotted(L, r);
+    if (pn_is(r, PT_call)) d = dotted(L, pn_field(r, PF_function));
+    else if (pn_is(r, PT_attribute) || pn_is(r, PT_identifier)) d = dotted(L, r);
     if (!d || v < 0) return;
     name_map e = {L->f->vars[v].name, d};
     CA_VEC_PUSH(L->locals_ctor, e);
 }
 
-static void acquire_var(lower *L, ir_block *out, TSNode at, int v, const rhs_info *ri, TSNode right)
+static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *ri, pn right)
 {
     if (v < 0) return;
     ir_node *n = emit(L, out, IR_ACQUIRE, at, v);
@@ -1205,11 +1166,11 @@ static void acquire_var(lower *L, ir_block *out, TSNode at, int v, const rhs_inf
 }
 
 /* Bind `left` to the value of `right` (whose events are already emitted). */
-static void bind_target(lower *L, ir_block *out, TSNode left, TSNode right, TSNode at)
+static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
 {
     left = unparen(left);
-    TSNode r = unparen(right);
-    if (is(left, "identifier")) {
+    pn r = unparen(right);
+    if (pn_is(left, PT_identifier)) {
         char *name = text(L, left);
         int existing = ir_var_find(L->f, name);
         int v = existing >= 0 ? existing : ir_var_add(L->m, L->f, name, 0);
@@ -1224,26 +1185,28 @@ static void bind_target(lower *L, ir_block *out, TSNode left, TSNode right, TSNo
         }
         rhs_info ri = classify_rhs(L, right);
         if (ri.acq) acquire_var(L, out, at, v, &ri, right);
-        else if (is(r, "tuple") || is(r, "list") || is(r, "dictionary") || is(r, "set") ||
-                 is(r, "conditional_expression"))
+        else if (pn_is(r, PT_tuple) || pn_is(r, PT_list) || pn_is(r, PT_dictionary) || pn_is(r, PT_set) ||
+                 pn_is(r, PT_conditional_expression))
             alias_into(L, out, right, v, at);
         return;
     }
-    if (is(left, "pattern_list") || is(left, "tuple_pattern") || is(left, "list_pattern") ||
-        is(left, "tuple") || is(left, "list")) {
+    if (pn_is(left, PT_pattern_list) || pn_is(left, PT_tuple_pattern) || pn_is(left, PT_list_pattern) ||
+        pn_is(left, PT_tuple) || pn_is(left, PT_list)) {
         rhs_info ri = classify_rhs(L, right);
-        uint32_t c = ts_node_named_child_count(left);
+        uint32_t c = pn_named_count(left);
         /* parallel unpacking of a literal tuple: a, b = x, y */
-        TSNode rr = unparen(right);
-        int literal = (is(rr, "tuple") || is(rr, "expression_list")) && ts_node_named_child_count(rr) == c;
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode el = unparen(ts_node_named_child(left, i));
-            if (is(el, "list_splat_pattern")) el = ts_node_named_child(el, 0);
+        pn rr = unparen(right);
+        int literal = (pn_is(rr, PT_tuple) || pn_is(rr, PT_expression_list)) && pn_named_count(rr) == c;
+        pn el_it = pn_first_named(left), rr_it = literal ? pn_first_named(rr) : &pt_null;
+        for (uint32_t i = 0; i < c; i++, el_it = pn_after_named(el_it)) {
+            pn el = unparen(el_it);
+            if (pn_is(el, PT_list_splat_pattern)) el = pn_first_named(el);
             if (literal) {
-                bind_target(L, out, el, ts_node_named_child(rr, i), at);
+                bind_target(L, out, el, rr_it, at);
+                rr_it = pn_after_named(rr_it);
                 continue;
             }
-            if (!is(el, "identifier")) {
+            if (!pn_is(el, PT_identifier)) {
                 if (ri.acq == 0) bind_target(L, out, el, right, at);
                 continue;
             }
@@ -1256,7 +1219,7 @@ static void bind_target(lower *L, ir_block *out, TSNode left, TSNode right, TSNo
         return;
     }
     /* stores: self.x = v, entry.ws = v, self._reg[k] = v, local[k] = v */
-    if (is(left, "attribute") || is(left, "subscript")) {
+    if (pn_is(left, PT_attribute) || pn_is(left, PT_subscript)) {
         int cv;
         owner_kind o = owner_of(L, left, &cv);
         int_vec vs = {0};
@@ -1265,8 +1228,8 @@ static void bind_target(lower *L, ir_block *out, TSNode left, TSNode right, TSNo
             if (o == OWN_LOCAL && vs.v[i] != cv) {
                 ir_node *n = emit(L, out, IR_ALIAS, at, vs.v[i]);
                 n->var2 = cv;
-                if (is(left, "attribute") && is(unparen(field(left, "object")), "identifier"))
-                    remember_member(L, cv, text(L, field(left, "attribute")), vs.v[i]);
+                if (pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier))
+                    remember_member(L, cv, text(L, pn_field(left, PF_attribute)), vs.v[i]);
             } else if (o != OWN_NONE && o != OWN_LOCAL) {
                 emit(L, out, IR_TRANSFER, at, vs.v[i]);
             }
@@ -1280,25 +1243,27 @@ static void bind_target(lower *L, ir_block *out, TSNode left, TSNode right, TSNo
 /* ------------------------------------------------------------------------ */
 /* Statements.                                                              */
 
-static void lower_block(lower *L, TSNode block, ir_block *out);
-static void lower_stmt(lower *L, TSNode s, ir_block *out);
+static void lower_block(lower *L, pn block, ir_block *out);
+static void lower_stmt(lower *L, pn s, ir_block *out);
 
-static void classify_handler(lower *L, TSNode types, ir_handler *h)
+static void classify_handler(lower *L, pn types, ir_handler *h)
 {
-    if (ts_node_is_null(types)) {
+    if (pn_isnull(types)) {
         h->flags = H_CANCEL | H_BASE | H_BARE;
         h->catches = "";
         return;
     }
     h->catches = norm_text(L, types, 200);
-    TSNode stack[64];
+    pn stack[64];
     int sp = 0;
     stack[sp++] = types;
     while (sp) {
-        TSNode t = unparen(stack[--sp]);
-        if (is(t, "tuple") || is(t, "expression_list")) {
-            uint32_t c = ts_node_named_child_count(t);
-            for (uint32_t i = 0; i < c && sp < 63; i++) stack[sp++] = ts_node_named_child(t, i);
+        pn t = unparen(stack[--sp]);
+        if (pn_is(t, PT_tuple) || pn_is(t, PT_expression_list)) {
+            PN_FOR_NAMED(ch, t) {
+                if (sp >= 63) break;
+                stack[sp++] = ch;
+            }
             continue;
         }
         char *d = dotted(L, t);
@@ -1320,25 +1285,25 @@ static void classify_handler(lower *L, TSNode types, ir_handler *h)
     }
 }
 
-static int nonsuspending_ctx(lower *L, TSNode expr)
+static int nonsuspending_ctx(lower *L, pn expr)
 {
-    TSNode e = unparen(expr);
+    pn e = unparen(expr);
     char *d = NULL;
-    if (is(e, "call")) d = dotted(L, field(e, "function"));
+    if (pn_is(e, PT_call)) d = dotted(L, pn_field(e, PF_function));
     if (d && cat(L, CAT_NONSUSPENDING_CM, d)) return 1;
     /* self._lock where the class assigns self._lock = asyncio.Lock() */
-    if (is(e, "attribute")) {
-        TSNode obj = unparen(field(e, "object"));
+    if (pn_is(e, PT_attribute)) {
+        pn obj = unparen(pn_field(e, PF_object));
         char *on = text(L, obj);
         if ((strcmp(on, "self") == 0 || strcmp(on, "cls") == 0) && L->class_name) {
             ca_sb key = {0};
-            ca_sb_addf(&key, "%s.%s", L->class_name, text(L, field(e, "attribute")));
+            ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(e, PF_attribute)));
             const char *ctor = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
             ca_sb_release(&key);
             if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
         }
     }
-    if (is(e, "identifier")) {
+    if (pn_is(e, PT_identifier)) {
         char *name = text(L, e);
         const char *ctor = ir_var_find(L->f, name) >= 0 ? map_get(L->locals_ctor.v, L->locals_ctor.n, name)
                                                         : map_get(L->globals.v, L->globals.n, name);
@@ -1347,53 +1312,52 @@ static int nonsuspending_ctx(lower *L, TSNode expr)
     return 0;
 }
 
-static void lower_with(lower *L, TSNode s, ir_block *out)
+static void lower_with(lower *L, pn s, ir_block *out)
 {
-    int is_async = has_token(s, "async");
-    TSNode clause = {0};
-    uint32_t c = ts_node_named_child_count(s);
-    for (uint32_t i = 0; i < c; i++)
-        if (is(ts_node_named_child(s, i), "with_clause")) clause = ts_node_named_child(s, i);
-    TSNode body = field(s, "body");
+    int is_async = has_token(s, PT_async);
+    pn clause = &pt_null;
+    PN_FOR_NAMED(ch, s)
+        if (pn_is(ch, PT_with_clause)) clause = ch;
+    pn body = pn_field(s, PF_body);
     ir_block *cur = out;
     node_vec items = {0};
-    if (!ts_node_is_null(clause)) named_children(clause, &items);
+    if (!pn_isnull(clause)) named_children(clause, &items);
     /* Each item nests the next one's WITH node: items count against
      * IR_MAX_DEPTH like blocks do (`with a, b, ...` of 100,000 items). */
     int nested = 0;
     for (size_t i = 0; i < items.n; i++) {
-        TSNode item = items.v[i];
-        if (!is(item, "with_item")) continue;
+        pn item = items.v[i];
+        if (!pn_is(item, PT_with_item)) continue;
         if (L->depth + nested > IR_MAX_DEPTH) {
             L->too_deep = 1;
             L->f->truncated = 1;
             break;
         }
-        TSNode val = unparen(field(item, "value"));
-        TSNode expr = val, target = {0};
-        if (is(val, "as_pattern")) {
-            expr = ts_node_named_child(val, 0);
-            TSNode alias = field(val, "alias");
-            if (!ts_node_is_null(alias)) target = unparen(ts_node_named_child(alias, 0));
-            if (ts_node_is_null(target)) target = alias;
+        pn val = unparen(pn_field(item, PF_value));
+        pn expr = val, target = &pt_null;
+        if (pn_is(val, PT_as_pattern)) {
+            expr = pn_first_named(val);
+            pn alias = pn_field(val, PF_alias);
+            if (!pn_isnull(alias)) target = unparen(pn_first_named(alias));
+            if (pn_isnull(target)) target = alias;
         }
         lower_expr(L, cur, expr, s);
         ir_node *w = ir_node_new(L->m, IR_WITH, site_of(L, s));
         w->text = norm_text(L, expr, 160);
         if (is_async) w->flags |= WITH_ASYNC;
-        TSNode e = unparen(expr);
-        char *d = is(e, "call") ? dotted(L, field(e, "function")) : NULL;
+        pn e = unparen(expr);
+        char *d = pn_is(e, PT_call) ? dotted(L, pn_field(e, PF_function)) : NULL;
         if (nonsuspending_ctx(L, expr)) w->flags |= WITH_NONSUSP_EXIT;
         if (d) {
             const ca_cat_entry *sh = cat(L, CAT_SHIELD_SCOPE, d);
             if (sh) {
-                TSNode kv = sh->arg ? kw_arg(L, e, sh->arg) : (TSNode){0};
-                if (!sh->arg || (!ts_node_is_null(kv) && is_true_literal(L, kv))) w->flags |= WITH_SHIELD;
+                pn kv = sh->arg ? kw_arg(L, e, sh->arg) : &pt_null;
+                if (!sh->arg || (!pn_isnull(kv) && is_true_literal(L, kv))) w->flags |= WITH_SHIELD;
             }
             if (cat(L, CAT_TIMEOUT_SCOPE, d)) w->flags |= WITH_TIMEOUT;
         }
         int tv = -1;
-        if (!ts_node_is_null(target) && is(target, "identifier"))
+        if (!pn_isnull(target) && pn_is(target, PT_identifier))
             tv = ir_var_add(L->m, L->f, text(L, target), 0);
         if (d && cat(L, CAT_GROUP_CTOR, d)) {
             w->flags |= WITH_GROUP;
@@ -1418,10 +1382,10 @@ static void lower_with(lower *L, TSNode s, ir_block *out)
         /* `async with FdStream(r)`: values given to the context manager's
          * constructor are its to close (not for scopes, groups and stacks,
          * which take no resources) */
-        if (is(e, "call") && !(w->flags & (WITH_SHIELD | WITH_TIMEOUT | WITH_GROUP | WITH_EXIT_STACK))) {
+        if (pn_is(e, PT_call) && !(w->flags & (WITH_SHIELD | WITH_TIMEOUT | WITH_GROUP | WITH_EXIT_STACK))) {
             int_vec hv = {0};
-            TSNode args = field(e, "arguments");
-            if (!ts_node_is_null(args)) value_vars(L, args, &hv);
+            pn args = pn_field(e, PF_arguments);
+            if (!pn_isnull(args)) value_vars(L, args, &hv);
             if (hv.n) {
                 w->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * hv.n);
                 for (size_t k = 0; k < hv.n; k++) w->vars[k] = hv.v[k];
@@ -1440,50 +1404,44 @@ static void lower_with(lower *L, TSNode s, ir_block *out)
     L->depth -= extra;
 }
 
-static void lower_try(lower *L, TSNode s, ir_block *out)
+static void lower_try(lower *L, pn s, ir_block *out)
 {
     ir_node *t = emit(L, out, IR_TRY, s, -1);
-    lower_block(L, field(s, "body"), &t->a);
-    uint32_t c = ts_node_named_child_count(s);
+    lower_block(L, pn_field(s, PF_body), &t->a);
     int nh = 0;
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode ch = ts_node_named_child(s, i);
-        if (is(ch, "except_clause") || is(ch, "except_group_clause")) nh++;
-    }
+    PN_FOR_NAMED(ch, s)
+        if (pn_is(ch, PT_except_clause) || pn_is(ch, PT_except_group_clause)) nh++;
     t->handlers = ca_arena_alloc(&L->m->arena, sizeof(ir_handler) * (size_t)(nh ? nh : 1));
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode ch = ts_node_named_child(s, i);
-        if (is(ch, "except_clause") || is(ch, "except_group_clause")) {
+    PN_FOR_NAMED(ch, s) {
+        if (pn_is(ch, PT_except_clause) || pn_is(ch, PT_except_group_clause)) {
             ir_handler *h = &t->handlers[t->nhandlers++];
             h->site = site_of(L, ch);
             h->exc_var = -1;
-            TSNode types = field(ch, "value"), alias = field(ch, "alias"), block = {0};
-            uint32_t cc = ts_node_named_child_count(ch);
-            for (uint32_t k = 0; k < cc; k++) {
-                TSNode x = ts_node_named_child(ch, k);
-                if (is(x, "block")) block = x;
-                else if (ts_node_is_null(types) && !is(x, "comment")) types = x;
-                else if (ts_node_is_null(alias) && !ts_node_eq(x, types) && !is(x, "comment")) alias = x;
+            pn types = pn_field(ch, PF_value), alias = pn_field(ch, PF_alias), block = &pt_null;
+            PN_FOR_NAMED(x, ch) {
+                if (pn_is(x, PT_block)) block = x;
+                else if (pn_isnull(types) && !pn_is(x, PT_comment)) types = x;
+                else if (pn_isnull(alias) && x != types && !pn_is(x, PT_comment)) alias = x;
             }
             /* `except E as e` may parse as an as_pattern */
-            if (is(types, "as_pattern")) {
-                TSNode al = field(types, "alias");
-                if (!ts_node_is_null(al)) alias = unparen(ts_node_named_child(al, 0));
-                types = ts_node_named_child(types, 0);
+            if (pn_is(types, PT_as_pattern)) {
+                pn al = pn_field(types, PF_alias);
+                if (!pn_isnull(al)) alias = unparen(pn_first_named(al));
+                types = pn_first_named(types);
             }
             classify_handler(L, types, h);
-            if (!ts_node_is_null(alias) && is(unparen(alias), "identifier"))
+            if (!pn_isnull(alias) && pn_is(unparen(alias), PT_identifier))
                 h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), 0);
             int saved = L->in_cleanup;
             L->in_cleanup = 1;
             lower_block(L, block, &h->body);
             L->in_cleanup = saved;
-        } else if (is(ch, "else_clause")) {
-            lower_block(L, field(ch, "body"), &t->b);
-        } else if (is(ch, "finally_clause")) {
-            TSNode block = {0};
-            for (uint32_t k = 0; k < ts_node_named_child_count(ch); k++)
-                if (is(ts_node_named_child(ch, k), "block")) block = ts_node_named_child(ch, k);
+        } else if (pn_is(ch, PT_else_clause)) {
+            lower_block(L, pn_field(ch, PF_body), &t->b);
+        } else if (pn_is(ch, PT_finally_clause)) {
+            pn block = &pt_null;
+            PN_FOR_NAMED(x, ch)
+                if (pn_is(x, PT_block)) block = x;
             int saved = L->in_cleanup;
             L->in_cleanup = 1;
             lower_block(L, block, &t->c);
@@ -1493,38 +1451,40 @@ static void lower_try(lower *L, TSNode s, ir_block *out)
     }
 }
 
-static void lower_for(lower *L, TSNode s, ir_block *out)
+static void lower_for(lower *L, pn s, ir_block *out)
 {
-    TSNode left = field(s, "left"), right = field(s, "right");
+    pn left = pn_field(s, PF_left), right = pn_field(s, PF_right);
     lower_expr(L, out, right, s);
     ir_node *loop = emit(L, out, IR_LOOP, s, -1);
-    if (has_token(s, "async")) loop->flags |= LOOP_ASYNC_FOR;
+    if (has_token(s, PT_async)) loop->flags |= LOOP_ASYNC_FOR;
     loop->text = norm_text(L, s, 80);
     /* container of the elements: tasks, list(tasks), tasks.values(), enumerate(tasks) */
-    TSNode r = unparen(right);
+    pn r = unparen(right);
     int cv = -1;
     for (int guard = 0; guard < 4 && cv < 0; guard++) {
-        if (is(r, "identifier")) cv = var_of(L, r);
-        else if (is(r, "call")) {
-            TSNode fn = unparen(field(r, "function"));
-            TSNode a0 = first_pos_arg(r, 0);
-            if (is(fn, "attribute") && ts_node_is_null(a0)) r = unparen(field(fn, "object"));
-            else if (!ts_node_is_null(a0)) r = unparen(a0);
+        if (pn_is(r, PT_identifier)) cv = var_of(L, r);
+        else if (pn_is(r, PT_call)) {
+            pn fn = unparen(pn_field(r, PF_function));
+            pn a0 = first_pos_arg(r, 0);
+            if (pn_is(fn, PT_attribute) && pn_isnull(a0)) r = unparen(pn_field(fn, PF_object));
+            else if (!pn_isnull(a0)) r = unparen(a0);
             else break;
         } else break;
     }
     int_vec targets = {0};
-    TSNode stack[32];
+    pn stack[32];
     int sp = 0;
     stack[sp++] = left;
     while (sp) {
-        TSNode t = unparen(stack[--sp]);
-        if (is(t, "identifier")) {
+        pn t = unparen(stack[--sp]);
+        if (pn_is(t, PT_identifier)) {
             int v = ir_var_add(L->m, L->f, text(L, t), 0);
             push_unique(&targets, v);
         } else {
-            uint32_t c = ts_node_named_child_count(t);
-            for (uint32_t i = 0; i < c && sp < 31; i++) stack[sp++] = ts_node_named_child(t, i);
+            PN_FOR_NAMED(ch, t) {
+                if (sp >= 31) break;
+                stack[sp++] = ch;
+            }
         }
     }
     for (size_t i = 0; i < targets.n; i++) {
@@ -1535,31 +1495,31 @@ static void lower_for(lower *L, TSNode s, ir_block *out)
         }
     }
     CA_VEC_FREE(targets);
-    lower_block(L, field(s, "body"), &loop->a);
-    TSNode alt = field(s, "alternative");
-    if (!ts_node_is_null(alt)) lower_block(L, field(alt, "body"), &loop->b);
+    lower_block(L, pn_field(s, PF_body), &loop->a);
+    pn alt = pn_field(s, PF_alternative);
+    if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &loop->b);
 }
 
 /* A condition that tells whether variable v is None on one branch:
  * `v is None`, `v is not None`, `v`, `not v`, `v is not None and ...`.
  * Returns v and sets *none_when_true (1: v is None when the test holds). */
-static int none_test(lower *L, TSNode cond, int *none_when_true)
+static int none_test(lower *L, pn cond, int *none_when_true)
 {
     int neg = 0;
-    TSNode c = unparen(cond);
-    for (int guard = 0; guard < 4 && is(c, "not_operator"); guard++) {
+    pn c = unparen(cond);
+    for (int guard = 0; guard < 4 && pn_is(c, PT_not_operator); guard++) {
         neg ^= 1;
-        c = unparen(field(c, "argument"));
+        c = unparen(pn_field(c, PF_argument));
     }
-    if (!neg && is(c, "boolean_operator")) {
-        TSNode op = ts_node_child(c, 1);
-        if (!ts_node_is_null(op) && strcmp(ty(op), "and") == 0) {
+    if (!neg && pn_is(c, PT_boolean_operator)) {
+        pn op = pn_child(c, 1);
+        if (pn_is(op, PT_and)) {
             /* `a and b and c` nests to the left. An inner `and` never
              * yields a variable (below), so the answer is -1 without the
              * recursion that 100,000 of them would overflow the stack with. */
-            if (is(unparen(field(c, "left")), "boolean_operator")) return -1;
+            if (pn_is(unparen(pn_field(c, PF_left)), PT_boolean_operator)) return -1;
             int nwt = 0;
-            int v = none_test(L, field(c, "left"), &nwt);
+            int v = none_test(L, pn_field(c, PF_left), &nwt);
             if (v >= 0 && !nwt) {
                 *none_when_true = 0; /* true branch: v not None; false branch: unknown */
                 return -2 - v;
@@ -1567,14 +1527,14 @@ static int none_test(lower *L, TSNode cond, int *none_when_true)
         }
         return -1;
     }
-    if (is(c, "identifier")) {
+    if (pn_is(c, PT_identifier)) {
         int v = var_of(L, c);
         *none_when_true = neg;
         return v;
     }
-    if (is(c, "comparison_operator") && ts_node_named_child_count(c) == 2) {
-        TSNode a = unparen(ts_node_named_child(c, 0)), b = unparen(ts_node_named_child(c, 1));
-        if (!is(b, "none") || !is(a, "identifier")) return -1;
+    if (pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2) {
+        pn a = unparen(pn_first_named(c)), b = unparen(pn_named_child(c, 1));
+        if (!pn_is(b, PT_none) || !pn_is(a, PT_identifier)) return -1;
         char *t = text(L, c);
         int is_not = strstr(t, " is not ") != NULL || strstr(t, "!=") != NULL;
         int is_is = strstr(t, " is ") != NULL || strstr(t, "==") != NULL;
@@ -1585,32 +1545,28 @@ static int none_test(lower *L, TSNode cond, int *none_when_true)
     return -1;
 }
 
-static void lower_if(lower *L, TSNode s, ir_block *out)
+static void lower_if(lower *L, pn s, ir_block *out)
 {
-    lower_expr(L, out, field(s, "condition"), s);
+    lower_expr(L, out, pn_field(s, PF_condition), s);
     ir_node *n = emit(L, out, IR_IF, s, -1);
     int nwt = 0;
-    int nv = none_test(L, field(s, "condition"), &nwt);
+    int nv = none_test(L, pn_field(s, PF_condition), &nwt);
     int only_true = nv <= -2;
     if (only_true) nv = -2 - nv;
-    uint32_t c = ts_node_named_child_count(s);
     int nb = 1;
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode ch = ts_node_named_child(s, i);
-        if (is(ch, "elif_clause") || is(ch, "else_clause")) nb++;
-    }
+    PN_FOR_NAMED(ch, s)
+        if (pn_is(ch, PT_elif_clause) || pn_is(ch, PT_else_clause)) nb++;
     n->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * (size_t)nb);
-    lower_block(L, field(s, "consequence"), &n->branches[n->nbranches++]);
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode ch = ts_node_named_child(s, i);
-        if (is(ch, "elif_clause")) {
+    lower_block(L, pn_field(s, PF_consequence), &n->branches[n->nbranches++]);
+    PN_FOR_NAMED(ch, s) {
+        if (pn_is(ch, PT_elif_clause)) {
             ir_block *b = &n->branches[n->nbranches++];
-            lower_expr(L, b, field(ch, "condition"), ch);
-            lower_block(L, field(ch, "consequence"), b);
-        } else if (is(ch, "else_clause")) {
+            lower_expr(L, b, pn_field(ch, PF_condition), ch);
+            lower_block(L, pn_field(ch, PF_consequence), b);
+        } else if (pn_is(ch, PT_else_clause)) {
             ir_block *b = &n->branches[n->nbranches++];
             if (nv >= 0 && !only_true && !nwt) emit(L, b, IR_DONE, ch, nv); /* v is None here */
-            lower_block(L, field(ch, "body"), b);
+            lower_block(L, pn_field(ch, PF_body), b);
             n->flags |= IF_HAS_ELSE;
         }
     }
@@ -1636,32 +1592,26 @@ static void lower_if(lower *L, TSNode s, ir_block *out)
     }
 }
 
-static void lower_match(lower *L, TSNode s, ir_block *out)
+static void lower_match(lower *L, pn s, ir_block *out)
 {
-    uint32_t c = ts_node_named_child_count(s);
-    TSNode body = field(s, "body");
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode ch = ts_node_named_child(s, i);
-        if (!ts_node_eq(ch, body)) lower_expr(L, out, ch, s);
-    }
+    pn body = pn_field(s, PF_body);
+    PN_FOR_NAMED(ch, s)
+        if (ch != body) lower_expr(L, out, ch, s);
     ir_node *n = emit(L, out, IR_IF, s, -1);
-    uint32_t nc = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    uint32_t nc = pn_named_count(body);
     n->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * (size_t)(nc ? nc : 1));
-    for (uint32_t i = 0; i < nc; i++) {
-        TSNode cc = ts_node_named_child(body, i);
-        if (!is(cc, "case_clause")) continue;
+    PN_FOR_NAMED(cc, body) {
+        if (!pn_is(cc, PT_case_clause)) continue;
         ir_block *b = &n->branches[n->nbranches++];
-        uint32_t k = ts_node_named_child_count(cc);
-        for (uint32_t j = 0; j < k; j++) {
-            TSNode p = ts_node_named_child(cc, j);
-            if (is(p, "case_pattern") && strcmp(text(L, p), "_") == 0 && ts_node_is_null(field(cc, "guard")))
+        PN_FOR_NAMED(p, cc) {
+            if (pn_is(p, PT_case_pattern) && strcmp(text(L, p), "_") == 0 && pn_isnull(pn_field(cc, PF_guard)))
                 n->flags |= IF_HAS_ELSE;
         }
-        lower_block(L, field(cc, "consequence"), b);
+        lower_block(L, pn_field(cc, PF_consequence), b);
     }
 }
 
-static void queue_def(lower *L, TSNode def)
+static void queue_def(lower *L, pn def)
 {
     pending_def p;
     p.node = def;
@@ -1673,41 +1623,37 @@ static void queue_def(lower *L, TSNode def)
     CA_VEC_PUSH(L->pending, p);
 }
 
-static void lower_stmt(lower *L, TSNode s, ir_block *out)
+static void lower_stmt(lower *L, pn s, ir_block *out)
 {
     if (L->too_deep) return;
-    const char *t = ty(s);
-    if (strcmp(t, "expression_statement") == 0) {
-        uint32_t c = ts_node_named_child_count(s);
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode e = ts_node_named_child(s, i);
-            if (is(e, "assignment")) {
+    unsigned t = s->type;
+    if (t == PT_expression_statement) {
+        PN_FOR_NAMED(e, s) {
+            if (pn_is(e, PT_assignment)) {
                 /* a = b = value: evaluate the value once, bind each target */
-                TSNode cur = e;
-                TSNode targets[32];
+                pn cur = e;
+                pn targets[32];
                 int nt = 0;
-                while (is(cur, "assignment") && nt < 32) {
-                    targets[nt++] = field(cur, "left");
-                    TSNode rr = field(cur, "right");
-                    if (ts_node_is_null(rr)) { cur = rr; break; }
+                while (pn_is(cur, PT_assignment) && nt < 32) {
+                    targets[nt++] = pn_field(cur, PF_left);
+                    pn rr = pn_field(cur, PF_right);
+                    if (pn_isnull(rr)) { cur = rr; break; }
                     cur = rr;
                 }
-                if (!ts_node_is_null(cur)) {
+                if (!pn_isnull(cur)) {
                     lower_expr(L, out, cur, s);
                     for (int k = 0; k < nt; k++) bind_target(L, out, targets[k], cur, s);
                 }
-            } else if (is(e, "augmented_assignment")) {
-                lower_expr(L, out, field(e, "right"), s);
+            } else if (pn_is(e, PT_augmented_assignment)) {
+                lower_expr(L, out, pn_field(e, PF_right), s);
             } else {
                 lower_expr(L, out, e, s);
             }
         }
         return;
     }
-    if (strcmp(t, "return_statement") == 0) {
-        uint32_t c = ts_node_named_child_count(s);
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode e = ts_node_named_child(s, i);
+    if (t == PT_return_statement) {
+        PN_FOR_NAMED(e, s) {
             lower_expr(L, out, e, s);
             int_vec vs = {0};
             value_vars(L, e, &vs);
@@ -1717,17 +1663,15 @@ static void lower_stmt(lower *L, TSNode s, ir_block *out)
         emit(L, out, IR_RETURN, s, -1);
         return;
     }
-    if (strcmp(t, "raise_statement") == 0) {
-        uint32_t c = ts_node_named_child_count(s);
+    if (t == PT_raise_statement) {
         int rv = -1;
         unsigned rf = 0;
-        for (uint32_t i = 0; i < c; i++) {
-            TSNode e = ts_node_named_child(s, i);
+        PN_FOR_NAMED(e, s) {
             lower_expr(L, out, e, s);
-            if (i == 0) {
+            if (e == pn_first_named(s)) {
                 rv = var_of(L, e);
-                TSNode x = unparen(e);
-                char *d = dotted(L, is(x, "call") ? field(x, "function") : x);
+                pn x = unparen(e);
+                char *d = dotted(L, pn_is(x, PT_call) ? pn_field(x, PF_function) : x);
                 if (d && cat(L, CAT_CANCEL_EXC, d)) rf |= RAISE_CANCEL;
             }
         }
@@ -1736,51 +1680,53 @@ static void lower_stmt(lower *L, TSNode s, ir_block *out)
         n->flags = rf;
         return;
     }
-    if (strcmp(t, "break_statement") == 0) { emit(L, out, IR_BREAK, s, -1); return; }
-    if (strcmp(t, "continue_statement") == 0) { emit(L, out, IR_CONTINUE, s, -1); return; }
-    if (strcmp(t, "delete_statement") == 0) {
-        TSNode stack[32];
+    if (t == PT_break_statement) { emit(L, out, IR_BREAK, s, -1); return; }
+    if (t == PT_continue_statement) { emit(L, out, IR_CONTINUE, s, -1); return; }
+    if (t == PT_delete_statement) {
+        pn stack[32];
         int sp = 0;
-        uint32_t c = ts_node_named_child_count(s);
-        for (uint32_t i = 0; i < c && sp < 32; i++) stack[sp++] = ts_node_named_child(s, i);
+        PN_FOR_NAMED(e, s) {
+            if (sp >= 32) break;
+            stack[sp++] = e;
+        }
         while (sp) {
-            TSNode e = unparen(stack[--sp]);
-            if (is(e, "expression_list") || is(e, "tuple")) {
-                uint32_t k = ts_node_named_child_count(e);
-                for (uint32_t i = 0; i < k && sp < 32; i++) stack[sp++] = ts_node_named_child(e, i);
-            } else if (is(e, "subscript") && is_registry(L, field(e, "value"))) {
+            pn e = unparen(stack[--sp]);
+            if (pn_is(e, PT_expression_list) || pn_is(e, PT_tuple)) {
+                PN_FOR_NAMED(x, e) {
+                    if (sp >= 32) break;
+                    stack[sp++] = x;
+                }
+            } else if (pn_is(e, PT_subscript) && is_registry(L, pn_field(e, PF_value))) {
                 ir_node *n = emit(L, out, IR_TAKE, e, -1);
-                n->text = norm_text(L, field(e, "value"), 200);
+                n->text = norm_text(L, pn_field(e, PF_value), 200);
             }
         }
         return;
     }
-    if (strcmp(t, "global_statement") == 0 || strcmp(t, "nonlocal_statement") == 0) {
-        uint32_t c = ts_node_named_child_count(s);
-        for (uint32_t i = 0; i < c; i++) {
-            const char *nm = text(L, ts_node_named_child(s, i));
+    if (t == PT_global_statement || t == PT_nonlocal_statement) {
+        PN_FOR_NAMED(x, s) {
+            const char *nm = text(L, x);
             CA_VEC_PUSH(L->global_decl, nm);
         }
         return;
     }
-    if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0) {
+    if (t == PT_function_definition || t == PT_class_definition) {
         queue_def(L, s);
         return;
     }
-    if (strcmp(t, "decorated_definition") == 0) {
-        TSNode d = field(s, "definition");
-        if (!ts_node_is_null(d)) queue_def(L, d);
+    if (t == PT_decorated_definition) {
+        pn d = pn_field(s, PF_definition);
+        if (!pn_isnull(d)) queue_def(L, d);
         return;
     }
-    if (strcmp(t, "assert_statement") == 0 || strcmp(t, "print_statement") == 0 || strcmp(t, "exec_statement") == 0) {
-        uint32_t c = ts_node_named_child_count(s);
-        for (uint32_t i = 0; i < c; i++) lower_expr(L, out, ts_node_named_child(s, i), s);
+    if (t == PT_assert_statement || t == PT_print_statement || t == PT_exec_statement) {
+        PN_FOR_NAMED(x, s) lower_expr(L, out, x, s);
         return;
     }
     /* compound statements: bounded depth */
-    int compound = strcmp(t, "if_statement") == 0 || strcmp(t, "for_statement") == 0 ||
-                   strcmp(t, "while_statement") == 0 || strcmp(t, "try_statement") == 0 ||
-                   strcmp(t, "with_statement") == 0 || strcmp(t, "match_statement") == 0;
+    int compound = t == PT_if_statement || t == PT_for_statement ||
+                   t == PT_while_statement || t == PT_try_statement ||
+                   t == PT_with_statement || t == PT_match_statement;
     if (!compound) return;
     if (++L->depth > IR_MAX_DEPTH) {
         L->too_deep = 1;
@@ -1788,38 +1734,37 @@ static void lower_stmt(lower *L, TSNode s, ir_block *out)
         L->depth--;
         return;
     }
-    if (strcmp(t, "if_statement") == 0) lower_if(L, s, out);
-    else if (strcmp(t, "for_statement") == 0) lower_for(L, s, out);
-    else if (strcmp(t, "while_statement") == 0) {
+    if (t == PT_if_statement) lower_if(L, s, out);
+    else if (t == PT_for_statement) lower_for(L, s, out);
+    else if (t == PT_while_statement) {
         ir_node *n = emit(L, out, IR_LOOP, s, -1);
-        TSNode cond = field(s, "condition");
+        pn cond = pn_field(s, PF_condition);
         if (is_true_literal(L, cond)) n->flags |= LOOP_INFINITE;
         lower_expr(L, &n->c, cond, s);
-        lower_block(L, field(s, "body"), &n->a);
-        TSNode alt = field(s, "alternative");
-        if (!ts_node_is_null(alt)) lower_block(L, field(alt, "body"), &n->b);
-    } else if (strcmp(t, "try_statement") == 0) lower_try(L, s, out);
-    else if (strcmp(t, "with_statement") == 0) lower_with(L, s, out);
-    else if (strcmp(t, "match_statement") == 0) lower_match(L, s, out);
+        lower_block(L, pn_field(s, PF_body), &n->a);
+        pn alt = pn_field(s, PF_alternative);
+        if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &n->b);
+    } else if (t == PT_try_statement) lower_try(L, s, out);
+    else if (t == PT_with_statement) lower_with(L, s, out);
+    else if (t == PT_match_statement) lower_match(L, s, out);
     L->depth--;
 }
 
-static void lower_block(lower *L, TSNode block, ir_block *out)
+static void lower_block(lower *L, pn block, ir_block *out)
 {
-    if (ts_node_is_null(block)) return;
-    node_vec kids = {0};
-    named_children(block, &kids);
-    for (size_t i = 0; i < kids.n && !L->too_deep; i++) lower_stmt(L, kids.v[i], out);
-    CA_VEC_FREE(kids);
+    PN_FOR_NAMED(st, block) {
+        if (L->too_deep) break;
+        lower_stmt(L, st, out);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
 /* Functions and module facts.                                              */
 
-static void lower_function(lower *L, TSNode def, const char *prefix, const char *class_name)
+static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
 {
     ir_func *f = ir_func_new(L->m);
-    char *name = text(L, field(def, "name"));
+    char *name = text(L, pn_field(def, PF_name));
     f->name = name;
     ca_sb sb = {0};
     ca_sb_addf(&sb, "%s%s", prefix, name);
@@ -1827,7 +1772,7 @@ static void lower_function(lower *L, TSNode def, const char *prefix, const char 
     ca_sb_release(&sb);
     f->class_name = class_name;
     f->site = site_of(L, def);
-    f->is_async = has_token(def, "async");
+    f->is_async = has_token(def, PT_async);
     L->f = f;
     L->class_name = class_name;
     L->locals_ctor.n = 0;
@@ -1836,21 +1781,19 @@ static void lower_function(lower *L, TSNode def, const char *prefix, const char 
     L->in_cleanup = 0;
     L->too_deep = 0;
     L->cancelled.n = 0;
-    TSNode params = field(def, "parameters");
-    uint32_t pc = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < pc; i++) {
-        TSNode p = ts_node_named_child(params, i);
-        TSNode id = p;
+    pn params = pn_field(def, PF_parameters);
+    PN_FOR_NAMED(p, params) {
+        pn id = p;
         /* x, x: T, x=1, x: T = 1, *args, **kw, *args: T, **kw: T */
-        for (int guard = 0; guard < 4 && !ts_node_is_null(id) && !is(id, "identifier"); guard++) {
-            TSNode nm = field(id, "name");
-            id = ts_node_is_null(nm) ? ts_node_named_child(id, 0) : nm;
+        for (int guard = 0; guard < 4 && !pn_isnull(id) && !pn_is(id, PT_identifier); guard++) {
+            pn nm = pn_field(id, PF_name);
+            id = pn_isnull(nm) ? pn_first_named(id) : nm;
         }
-        if (ts_node_is_null(id) || !is(id, "identifier")) continue;
+        if (pn_isnull(id) || !pn_is(id, PT_identifier)) continue;
         unsigned fl = VAR_PARAM;
         if (f->nparams == 0 && class_name) {
-            const char *pn = text(L, id);
-            if (strcmp(pn, "self") == 0 || strcmp(pn, "cls") == 0) {
+            const char *pname = text(L, id);
+            if (strcmp(pname, "self") == 0 || strcmp(pname, "cls") == 0) {
                 fl |= VAR_SELF;
                 f->is_method = 1;
             }
@@ -1858,7 +1801,7 @@ static void lower_function(lower *L, TSNode def, const char *prefix, const char 
         ir_var_add(L->m, f, text(L, id), fl);
         f->nparams = f->nvars;
     }
-    lower_block(L, field(def, "body"), &f->body);
+    lower_block(L, pn_field(def, PF_body), &f->body);
     if (L->too_deep && !L->m->diagnostic)
         L->m->diagnostic = ca_xasprintf("nesting deeper than %d levels in %s (line %d); the rest of it was not analysed",
                                         IR_MAX_DEPTH, f->qualname, f->site.line);
@@ -1866,41 +1809,45 @@ static void lower_function(lower *L, TSNode def, const char *prefix, const char 
 }
 
 /* `self.X = Ctor()` in a class's methods, and `X = Ctor()` in its body. */
-static void collect_class_attrs(lower *L, TSNode cls, const char *class_name)
+static void collect_class_attrs(lower *L, pn cls, const char *class_name)
 {
-    TSNode body = field(cls, "body");
-    uint32_t c = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
-    TSNode stack[256];
+    pn body = pn_field(cls, PF_body);
+    pn stack[256];
     int sp = 0;
-    for (uint32_t i = 0; i < c && sp < 256; i++) stack[sp++] = ts_node_named_child(body, i);
+    PN_FOR_NAMED(x, body) {
+        if (sp >= 256) break;
+        stack[sp++] = x;
+    }
     while (sp) {
-        TSNode s = stack[--sp];
-        if (is(s, "decorated_definition")) s = field(s, "definition");
-        if (is(s, "function_definition")) {
-            TSNode b = field(s, "body");
-            uint32_t k = ts_node_is_null(b) ? 0 : ts_node_named_child_count(b);
-            for (uint32_t j = 0; j < k && sp < 256; j++) stack[sp++] = ts_node_named_child(b, j);
+        pn s = stack[--sp];
+        if (pn_is(s, PT_decorated_definition)) s = pn_field(s, PF_definition);
+        if (pn_is(s, PT_function_definition)) {
+            PN_FOR_NAMED(x, pn_field(s, PF_body)) {
+                if (sp >= 256) break;
+                stack[sp++] = x;
+            }
             continue;
         }
-        if (is(s, "if_statement")) {
-            TSNode b = field(s, "consequence");
-            uint32_t k = ts_node_is_null(b) ? 0 : ts_node_named_child_count(b);
-            for (uint32_t j = 0; j < k && sp < 256; j++) stack[sp++] = ts_node_named_child(b, j);
+        if (pn_is(s, PT_if_statement)) {
+            PN_FOR_NAMED(x, pn_field(s, PF_consequence)) {
+                if (sp >= 256) break;
+                stack[sp++] = x;
+            }
             continue;
         }
-        if (!is(s, "expression_statement")) continue;
-        TSNode a = ts_node_named_child(s, 0);
-        if (!is(a, "assignment")) continue;
-        TSNode left = unparen(field(a, "left")), right = unparen(field(a, "right"));
+        if (!pn_is(s, PT_expression_statement)) continue;
+        pn a = pn_first_named(s);
+        if (!pn_is(a, PT_assignment)) continue;
+        pn left = unparen(pn_field(a, PF_left)), right = unparen(pn_field(a, PF_right));
         const char *attr = NULL;
-        if (is(left, "attribute")) {
-            char *obj = text(L, field(left, "object"));
-            if (strcmp(obj, "self") == 0 || strcmp(obj, "cls") == 0) attr = text(L, field(left, "attribute"));
-        } else if (is(left, "identifier")) {
+        if (pn_is(left, PT_attribute)) {
+            char *obj = text(L, pn_field(left, PF_object));
+            if (strcmp(obj, "self") == 0 || strcmp(obj, "cls") == 0) attr = text(L, pn_field(left, PF_attribute));
+        } else if (pn_is(left, PT_identifier)) {
             attr = text(L, left);
         }
-        if (!attr || !is(right, "call")) continue;
-        char *d = dotted(L, field(right, "function"));
+        if (!attr || !pn_is(right, PT_call)) continue;
+        char *d = dotted(L, pn_field(right, PF_function));
         if (!d) continue;
         ca_sb key = {0};
         ca_sb_addf(&key, "%s.%s", class_name, attr);
@@ -1933,8 +1880,6 @@ static const char *comment_directive(const char *c, const char *word)
     return NULL;
 }
 
-/* One pass over the whole tree: imports, module globals, comments
- * (suppressions), syntax errors. Iterative with a cursor. */
 /* Record the suppression directives of one comment on `line`. */
 static void note_comment(lower *L, const char *c, int line)
 {
@@ -1993,17 +1938,21 @@ static int bytes_contain(const char *s, size_t n, const char *word)
  * without errors: the tree walk then need not visit every expression node. */
 static void scan_comments(lower *L)
 {
+    /* the bytes that matter outside strings */
+    static const unsigned char special[256] = {['\n'] = 1, ['#'] = 1, ['\''] = 1, ['"'] = 1};
     const char *s = L->src;
     size_t len = L->len, i = 0;
     int line = 1;
     while (i < len) {
+        while (i < len && !special[(unsigned char)s[i]]) i++;
+        if (i >= len) break;
         char c = s[i];
         if (c == '\n') {
             line++;
             i++;
         } else if (c == '#') {
-            size_t e = i;
-            while (e < len && s[e] != '\n') e++;
+            const char *nl = memchr(s + i, '\n', len - i);
+            size_t e = nl ? (size_t)(nl - s) : len;
             if (bytes_contain(s + i, e - i, "noqa") || bytes_contain(s + i, e - i, "cancelaudit")) {
                 char *txt = ca_arena_strndup(&L->m->arena, s + i, e - i);
                 note_comment(L, txt, line);
@@ -2012,6 +1961,8 @@ static void scan_comments(lower *L)
         } else if (c == '\'' || c == '"') {
             int triple = i + 2 < len && s[i + 1] == c && s[i + 2] == c;
             for (i += triple ? 3 : 1; i < len; i++) {
+                while (i < len && s[i] != c && s[i] != '\\' && s[i] != '\n') i++;
+                if (i >= len) break;
                 if (s[i] == '\n') line++;
                 if (s[i] == '\\') {
                     if (i + 1 < len && s[i + 1] == '\n') line++;
@@ -2032,58 +1983,50 @@ static void scan_comments(lower *L)
 
 /* Node types that hold statements: the walk for imports and module globals
  * descends only into these when the tree has no errors. */
-static const char *const stmt_holders[] = {
-    "module", "block", "decorated_definition", "function_definition", "class_definition", "if_statement",
-    "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement", "except_clause",
-    "except_group_clause", "finally_clause", "with_statement", "match_statement", "case_clause",
-    "expression_statement", NULL,
+static const unsigned char stmt_holder[PT__COUNT] = {
+    [PT_module] = 1, [PT_block] = 1, [PT_decorated_definition] = 1, [PT_function_definition] = 1,
+    [PT_class_definition] = 1, [PT_if_statement] = 1, [PT_elif_clause] = 1, [PT_else_clause] = 1,
+    [PT_for_statement] = 1, [PT_while_statement] = 1, [PT_try_statement] = 1, [PT_except_clause] = 1,
+    [PT_except_group_clause] = 1, [PT_finally_clause] = 1, [PT_with_statement] = 1, [PT_match_statement] = 1,
+    [PT_case_clause] = 1, [PT_expression_statement] = 1,
 };
 
-static void scan_module(lower *L, TSNode root)
+/* One pass over the whole tree: imports, module globals, comments
+ * (suppressions), syntax errors. Iterative, in preorder. */
+static void scan_module(lower *L, pn root)
 {
     /* A tree with errors is walked whole (ERROR/MISSING nodes and comments
      * can sit anywhere); otherwise statements only, comments by a byte scan. */
-    int full = ts_node_has_error(root);
+    int full = (root->flags & PT_ERRORS) != 0;
     if (!full) scan_comments(L);
-    TSTreeCursor cur = ts_tree_cursor_new(root);
+    pn n = root;
     int depth = 0;
     for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        const char *t = ty(n);
-        int descend = 1;
-        if (!full) {
-            descend = 0;
-            for (const char *const *h = stmt_holders; *h; h++)
-                if (strcmp(t, *h) == 0) descend = 1;
+        int descend = full || stmt_holder[n->type];
+        if ((n->flags & PT_MISSING) || n->type == PT_ERROR) {
+            if (L->m->parse_errors++ == 0) L->m->first_error_line = line_of(L, n);
         }
-        if (ts_node_is_missing(n) || strcmp(t, "ERROR") == 0) {
-            if (L->m->parse_errors++ == 0) L->m->first_error_line = (int)ts_node_start_point(n).row + 1;
-        }
-        if (strcmp(t, "import_statement") == 0) {
-            uint32_t c = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < c; i++) {
-                TSNode x = ts_node_named_child(n, i);
-                if (is(x, "dotted_name")) {
+        if (n->type == PT_import_statement) {
+            PN_FOR_NAMED(x, n) {
+                if (pn_is(x, PT_dotted_name)) {
                     char *full = text(L, x);
                     char *head = ca_arena_strndup(&L->m->arena, full, strcspn(full, "."));
                     add_import(L, head, head);
-                } else if (is(x, "aliased_import")) {
-                    add_import(L, text(L, field(x, "alias")), text(L, field(x, "name")));
+                } else if (pn_is(x, PT_aliased_import)) {
+                    add_import(L, text(L, pn_field(x, PF_alias)), text(L, pn_field(x, PF_name)));
                 }
             }
             descend = 0;
-        } else if (strcmp(t, "import_from_statement") == 0) {
-            TSNode mod = field(n, "module_name");
-            char *mname = ts_node_is_null(mod) ? "" : text(L, mod);
-            uint32_t c = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < c; i++) {
-                TSNode x = ts_node_named_child(n, i);
-                if (ts_node_eq(x, mod)) continue;
+        } else if (n->type == PT_import_from_statement) {
+            pn mod = pn_field(n, PF_module_name);
+            char *mname = pn_isnull(mod) ? "" : text(L, mod);
+            PN_FOR_NAMED(x, n) {
+                if (x == mod) continue;
                 const char *local = NULL, *orig = NULL;
-                if (is(x, "dotted_name")) local = orig = text(L, x);
-                else if (is(x, "aliased_import")) {
-                    local = text(L, field(x, "alias"));
-                    orig = text(L, field(x, "name"));
+                if (pn_is(x, PT_dotted_name)) local = orig = text(L, x);
+                else if (pn_is(x, PT_aliased_import)) {
+                    local = text(L, pn_field(x, PF_alias));
+                    orig = text(L, pn_field(x, PF_name));
                 }
                 if (!local) continue;
                 ca_sb sb = {0};
@@ -2094,17 +2037,17 @@ static void scan_module(lower *L, TSNode root)
                 add_import(L, local, full);
             }
             descend = 0;
-        } else if (strcmp(t, "comment") == 0) {
-            if (full) note_comment(L, text(L, n), (int)ts_node_start_point(n).row + 1);
+        } else if (n->type == PT_comment) {
+            if (full) note_comment(L, text(L, n), line_of(L, n));
             descend = 0;
-        } else if (depth == 2 && strcmp(t, "assignment") == 0) {
+        } else if (depth == 2 && n->type == PT_assignment) {
             /* module-level: expression_statement > assignment */
-            TSNode left = unparen(field(n, "left"));
-            TSNode right = unparen(field(n, "right"));
-            if (is(left, "identifier")) {
+            pn left = unparen(pn_field(n, PF_left));
+            pn right = unparen(pn_field(n, PF_right));
+            if (pn_is(left, PT_identifier)) {
                 char *d = NULL;
-                if (is(right, "call")) {
-                    d = dotted_raw(L, field(right, "function"));
+                if (pn_is(right, PT_call)) {
+                    d = dotted_raw(L, pn_field(right, PF_function));
                     d = d ? resolve(L, d) : NULL;
                     if (d) {
                         ca_sb sb = {0};
@@ -2118,7 +2061,7 @@ static void scan_module(lower *L, TSNode root)
                         CA_VEC_PUSH(L->globals, e);
                         descend = 0;
                     }
-                } else if (is(right, "attribute") || is(right, "identifier")) {
+                } else if (pn_is(right, PT_attribute) || pn_is(right, PT_identifier)) {
                     d = resolve(L, dotted_raw(L, right));
                 }
                 if (descend) {
@@ -2127,25 +2070,26 @@ static void scan_module(lower *L, TSNode root)
                 }
             }
         }
-        if (descend && ts_tree_cursor_goto_first_child(&cur)) {
+        if (descend && (n->flags & PT_KIDS)) {
+            n = pn_first(n);
             depth++;
             continue;
         }
-        for (;;) {
-            if (ts_tree_cursor_goto_next_sibling(&cur)) break;
-            if (!ts_tree_cursor_goto_parent(&cur)) {
-                ts_tree_cursor_delete(&cur);
-                return;
-            }
+        /* to the next sibling, climbing while there is none (never above root) */
+        while (!n->next) {
+            if (n == root) return;
+            n = pn_parent(n);
             depth--;
         }
+        if (n == root) return;
+        n = pn_next(n);
     }
 }
 
 /* Module-level definitions (also inside module-level if/try blocks). */
-static void collect_toplevel(lower *L, TSNode root)
+static void collect_toplevel(lower *L, pn root)
 {
-    TSNode stack[512];
+    pn stack[512];
     const char *prefixes[512];
     const char *classes[512];
     int sp = 0;
@@ -2157,19 +2101,19 @@ static void collect_toplevel(lower *L, TSNode root)
     /* pending is processed in source order: collect, then lower */
     while (sp) {
         sp--;
-        TSNode n = stack[sp];
+        pn n = stack[sp];
         const char *prefix = prefixes[sp], *cls = classes[sp];
         named_children(n, &kids);
         /* push in reverse so children come out in order */
         for (size_t i = kids.n; i-- > 0;) {
-            TSNode ch = kids.v[i];
-            if (is(ch, "decorated_definition")) ch = field(ch, "definition");
-            if (ts_node_is_null(ch)) continue;
-            if (is(ch, "function_definition")) {
+            pn ch = kids.v[i];
+            if (pn_is(ch, PT_decorated_definition)) ch = pn_field(ch, PF_definition);
+            if (pn_isnull(ch)) continue;
+            if (pn_is(ch, PT_function_definition)) {
                 pending_def p = {ch, prefix, cls};
                 CA_VEC_PUSH(L->pending, p);
-            } else if (is(ch, "class_definition")) {
-                char *name = text(L, field(ch, "name"));
+            } else if (pn_is(ch, PT_class_definition)) {
+                char *name = text(L, pn_field(ch, PF_name));
                 ca_sb sb = {0};
                 ca_sb_addf(&sb, "%s%s.", prefix, name);
                 const char *np = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
@@ -2178,15 +2122,15 @@ static void collect_toplevel(lower *L, TSNode root)
                 const char *cq = ca_arena_strndup(&L->m->arena, np, strlen(np) - 1);
                 collect_class_attrs(L, ch, cq);
                 if (sp < 511) {
-                    stack[sp] = field(ch, "body");
+                    stack[sp] = pn_field(ch, PF_body);
                     prefixes[sp] = np;
                     classes[sp] = cq;
                     sp++;
                 }
             } else if (sp < 511 && !cls &&
-                       (is(ch, "if_statement") || is(ch, "try_statement") || is(ch, "block") ||
-                        is(ch, "else_clause") || is(ch, "elif_clause") || is(ch, "except_clause") ||
-                        is(ch, "finally_clause") || is(ch, "with_statement"))) {
+                       (pn_is(ch, PT_if_statement) || pn_is(ch, PT_try_statement) || pn_is(ch, PT_block) ||
+                        pn_is(ch, PT_else_clause) || pn_is(ch, PT_elif_clause) || pn_is(ch, PT_except_clause) ||
+                        pn_is(ch, PT_finally_clause) || pn_is(ch, PT_with_statement))) {
                 stack[sp] = ch;
                 prefixes[sp] = prefix;
                 classes[sp] = cls;
@@ -2199,8 +2143,8 @@ static void collect_toplevel(lower *L, TSNode root)
 
 static int cmp_pending(const void *a, const void *b)
 {
-    uint32_t x = ts_node_start_byte(((const pending_def *)a)->node);
-    uint32_t y = ts_node_start_byte(((const pending_def *)b)->node);
+    uint32_t x = ((const pending_def *)a)->node->start;
+    uint32_t y = ((const pending_def *)b)->node->start;
     return x < y ? -1 : x > y;
 }
 
@@ -2210,6 +2154,10 @@ static size_t utf8_invalid_at(const char *s, size_t n)
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
     while (i < n) {
+        /* eight ASCII bytes at a time */
+        uint64_t w;
+        while (i + 8 <= n && (memcpy(&w, p + i, 8), (w & 0x8080808080808080ull) == 0)) i += 8;
+        if (i >= n) break;
         unsigned c = p[i];
         if (c < 0x80) { i++; continue; }
         size_t k;
@@ -2243,9 +2191,21 @@ static size_t utf8_invalid_at(const char *s, size_t n)
  * '#' inside one is no comment. */
 static int extras_run(const char *s, size_t len, int limit)
 {
+    /* bytes that are neither whitespace nor the start of a comment, a line
+     * continuation or a string: each only ends the run */
+    static const unsigned char special[256] = {
+        [' '] = 1, ['\t'] = 1, ['\f'] = 1, ['\v'] = 1, ['\r'] = 1, ['\n'] = 1,
+        ['#'] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1,
+    };
     int run = 0;
     size_t i = 0;
     while (i < len) {
+        if (!special[(unsigned char)s[i]]) {
+            run = 0;
+            do i++;
+            while (i < len && !special[(unsigned char)s[i]]);
+            continue;
+        }
         char c = s[i];
         if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n') {
             i++;
@@ -2320,8 +2280,9 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
      * length, so byte offsets stay valid. */
     char *crfixed = NULL;
     const char *nul = memchr(src, 0, len);
-    for (size_t i = 0; i < len; i++) {
-        if (src[i] == '\r' && (i + 1 >= len || src[i + 1] != '\n')) {
+    for (const char *cr = memchr(src, '\r', len); cr; cr = memchr(cr + 1, '\r', len - (size_t)(cr + 1 - src))) {
+        size_t i = (size_t)(cr - src);
+        if (i + 1 >= len || src[i + 1] != '\n') {
             if (!crfixed) {
                 crfixed = ca_xmalloc(len + 1);
                 memcpy(crfixed, src, len);
@@ -2366,6 +2327,18 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
         m->src = NULL;
         return -1;
     }
+    /* Lowering reads the flat copy; the TSTree goes at once. */
+    py_tree *flat = &fe->flat;
+    int built = py_tree_build(flat, tree, src, (uint32_t)len);
+    ts_tree_delete(tree);
+    if (built != 0) {
+        py_tree_trim(flat, PY_FLAT_KEEP);
+        free(m->diagnostic);
+        m->diagnostic = ca_xstrdup("file too large to parse");
+        free(crfixed);
+        m->src = NULL;
+        return -1;
+    }
     lower L;
     memset(&L, 0, sizeof(L));
     L.fe = fe;
@@ -2373,33 +2346,31 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     L.m = m;
     L.src = src;
     L.len = (uint32_t)len;
-    TSNode root = ts_tree_root_node(tree);
+    L.T = flat;
+    pn root = pn_root(flat);
     scan_module(&L, root);
     collect_toplevel(&L, root);
     if (L.pending.n) qsort(L.pending.v, L.pending.n, sizeof(pending_def), cmp_pending);
     /* nested definitions are queued while lowering their parents */
     for (size_t i = 0; i < L.pending.n; i++) {
         pending_def p = L.pending.v[i];
-        if (is(p.node, "class_definition")) {
+        if (pn_is(p.node, PT_class_definition)) {
             /* a class inside a function: its methods */
-            char *name = text(&L, field(p.node, "name"));
+            char *name = text(&L, pn_field(p.node, PF_name));
             ca_sb sb = {0};
             ca_sb_addf(&sb, "%s%s.", p.prefix, name);
             const char *np = ca_arena_strdup(&m->arena, ca_sb_str(&sb));
             ca_sb_release(&sb);
             const char *cq = ca_arena_strndup(&m->arena, np, strlen(np) - 1);
             collect_class_attrs(&L, p.node, cq);
-            node_vec kids = {0};
-            named_children(field(p.node, "body"), &kids);
-            for (size_t k = 0; k < kids.n; k++) {
-                TSNode ch = kids.v[k];
-                if (is(ch, "decorated_definition")) ch = field(ch, "definition");
-                if (is(ch, "function_definition") || is(ch, "class_definition")) {
+            PN_FOR_NAMED(kid, pn_field(p.node, PF_body)) {
+                pn ch = kid;
+                if (pn_is(ch, PT_decorated_definition)) ch = pn_field(ch, PF_definition);
+                if (pn_is(ch, PT_function_definition) || pn_is(ch, PT_class_definition)) {
                     pending_def q = {ch, np, cq};
                     CA_VEC_PUSH(L.pending, q);
                 }
             }
-            CA_VEC_FREE(kids);
             continue;
         }
         lower_function(&L, p.node, p.prefix, p.class_name);
@@ -2411,7 +2382,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.cancelled);
-    ts_tree_delete(tree);
+    py_tree_trim(flat, PY_FLAT_KEEP);
     if (crfixed) {
         m->src = NULL; /* the caller's buffer is the one that outlives m */
         free(crfixed);
