@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -129,16 +130,37 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
     " baselined INTEGER NOT NULL,"
     " PRIMARY KEY (scan_id, finding_id)) WITHOUT ROWID;"
     "DROP VIEW latest_files; DROP VIEW latest_functions; DROP VIEW latest_findings; DROP VIEW latest_coverage;"
+    /* files and functions are keyed by what they are looked up by: one
+     * b-tree per table instead of a table and an index (a scan writes a row
+     * per file of the tree); rows of schema 1 get the ordinals they lacked */
+    "CREATE TABLE files3 ("
+    " scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,"
+    " path TEXT NOT NULL, size INTEGER, mtime_ns INTEGER, hash TEXT,"
+    " parse_errors INTEGER, parse_ms REAL, status TEXT NOT NULL, diagnostic TEXT,"
+    " backend TEXT, language TEXT, deps TEXT,"
+    " PRIMARY KEY (scan_id, path)) WITHOUT ROWID;"
+    "INSERT OR IGNORE INTO files3 SELECT scan_id, path, size, mtime_ns, hash, parse_errors, parse_ms, status,"
+    " diagnostic, backend, language, deps FROM files ORDER BY id;"
+    "DROP TABLE files; ALTER TABLE files3 RENAME TO files;"
+    "CREATE TABLE functions3 ("
+    " scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,"
+    " path TEXT NOT NULL, ordinal INTEGER NOT NULL, qualname TEXT NOT NULL, name TEXT, class_name TEXT,"
+    " line INTEGER, end_line INTEGER, is_async INTEGER NOT NULL DEFAULT 0, backend TEXT, facts TEXT,"
+    " PRIMARY KEY (scan_id, path, ordinal)) WITHOUT ROWID;"
+    "INSERT OR IGNORE INTO functions3 SELECT scan_id, path,"
+    " CASE WHEN facts IS NULL THEN row_number() OVER (PARTITION BY scan_id, path ORDER BY id) - 1 ELSE ordinal END,"
+    " qualname, name, class_name, line, end_line, is_async, backend, facts FROM functions ORDER BY id;"
+    "DROP TABLE functions; ALTER TABLE functions3 RENAME TO functions;"
     /* in a scan that shares rows, every file analysed for them was reused */
     "CREATE VIEW scan_files AS"
-    " SELECT s.id AS scan_id, f.id AS file_id, f.path, f.size, f.mtime_ns, f.hash, f.parse_errors,"
+    " SELECT s.id AS scan_id, f.path, f.size, f.mtime_ns, f.hash, f.parse_errors,"
     " CASE WHEN s.rows_of IS NULL THEN f.parse_ms ELSE 0 END AS parse_ms,"
     " CASE WHEN s.rows_of IS NOT NULL AND f.status = 'analyzed' THEN 'cached' ELSE f.status END AS status,"
     " f.diagnostic, f.backend, f.language, f.deps"
     " FROM scans s JOIN files f ON f.scan_id = coalesce(s.rows_of, s.id);"
     "CREATE VIEW scan_functions AS"
-    " SELECT s.id AS scan_id, f.id AS function_id, f.path, f.qualname, f.name, f.class_name, f.line, f.end_line,"
-    " f.is_async, f.backend, f.ordinal, f.facts"
+    " SELECT s.id AS scan_id, f.path, f.ordinal, f.qualname, f.name, f.class_name, f.line, f.end_line,"
+    " f.is_async, f.backend, f.facts"
     " FROM scans s JOIN functions f ON f.scan_id = coalesce(s.rows_of, s.id);"
     "CREATE VIEW scan_findings AS"
     " SELECT s.id AS scan_id, f.id AS finding_id, f.rule, f.severity, f.path, f.line, f.\"column\", f.end_line,"
@@ -954,8 +976,8 @@ static int load_functions(ca_store *st, int64_t scan_id, const char *path, ca_re
 {
     void *arr = out->functions;
     int ret = load_rows(st,
-                        path ? "SELECT " FUNCTION_COLS " FROM functions WHERE scan_id = ?1 AND path = ?2 ORDER BY id"
-                             : "SELECT " FUNCTION_COLS " FROM functions WHERE scan_id = ?1 ORDER BY id",
+                        path ? "SELECT " FUNCTION_COLS " FROM functions WHERE scan_id = ?1 AND path = ?2 ORDER BY ordinal"
+                             : "SELECT " FUNCTION_COLS " FROM functions WHERE scan_id = ?1 ORDER BY path, ordinal",
                         scan_id, path, &arr, &out->nfunctions, sizeof(ca_function_rec), read_function, NULL, err);
     out->functions = arr;
     return ret;
@@ -1011,7 +1033,7 @@ static int load_scan_parts(ca_store *st, int64_t scan_id, int64_t rows_of, ca_re
 {
     int64_t rows = rows_of ? rows_of : scan_id;
     void *files = out->files, *cov = out->coverage;
-    int ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 ORDER BY id", rows, NULL, &files,
+    int ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 ORDER BY path", rows, NULL, &files,
                         &out->nfiles, sizeof(ca_file_rec), read_file_rec, NULL, err);
     out->files = files;
     if (ret == 0)
@@ -1111,7 +1133,7 @@ int store_cached_file(ca_store *st, const char *path, ca_file_rec *out, int64_t 
 {
     sqlite3_stmt *s;
     if (prepare(st, "SELECT " FILE_COLS ", " LATEST_COMPLETE_ID " FROM files WHERE scan_id = " LATEST_COMPLETE_ROWS
-                    " AND path = ? ORDER BY id LIMIT 1", &s, err))
+                    " AND path = ?", &s, err))
         return -1;
     sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);

@@ -130,7 +130,7 @@ class Incremental(unittest.TestCase):
         con = sqlite3.connect(db)
         try:
             return con.execute("SELECT path, qualname, name, class_name, line, end_line, is_async, backend, "
-                               "ordinal, facts FROM scan_functions WHERE scan_id = ? ORDER BY function_id",
+                               "ordinal, facts FROM scan_functions WHERE scan_id = ? ORDER BY path, ordinal",
                                (scan_id,)).fetchall()
         finally:
             con.close()
@@ -371,7 +371,7 @@ class Incremental(unittest.TestCase):
             con.execute("UPDATE files SET deps = 'd1 zz' WHERE scan_id = ? AND path = 'tree/bug.py'", (sid,))
             con.execute("UPDATE functions SET facts = 'f1 1 2' WHERE scan_id = ? AND path = 'tree/pkg/mod1.py'",
                         (sid,))
-            con.execute("UPDATE functions SET ordinal = 7 WHERE scan_id = ? AND path = 'tree/pkg/mod2.py'", (sid,))
+            con.execute("UPDATE functions SET ordinal = ordinal + 7 WHERE scan_id = ? AND path = 'tree/pkg/mod2.py'", (sid,))
             con.execute("UPDATE findings SET function = NULL WHERE scan_id = ? AND path = 'tree/pkg/mod3.py'", (sid,))
             con.execute("UPDATE functions SET facts = 'f1 0 0 0 0 0 0 0 1 99999:x 0' "
                         "WHERE scan_id = ? AND path = 'tree/pkg/mod4.py'", (sid,))

@@ -350,6 +350,36 @@ class SchemaVersions(unittest.TestCase):
         got = read_statuses(self.db, [1, 2, 3])
         self.assertEqual(got, {1: "complete", 2: "partial", 3: "complete"})
 
+    def test_v2_database_migrated(self):
+        """Schema 2 (before shared rows): files and functions move to keyed tables, the old scans read
+        through the scan_* views as they did, and reports and diffs of them still work."""
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "schema_v2.sql")) as f:
+            sql = f.read()
+        con = sqlite3.connect(self.db)
+        con.executescript(sql)
+        con.commit()
+        con.close()
+        p = self.scan()
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(db_query(self.db, "PRAGMA user_version"), [(schema_version(),)])
+        self.assertEqual(integrity(self.db), [("ok",)])
+        self.assertEqual(db_query(self.db, "PRAGMA foreign_key_check"), [])
+        self.assertEqual(db_query(self.db, "SELECT path, status, hash FROM scan_files WHERE scan_id = 2 ORDER BY path"),
+                         [("src/bug.py", "cached", "87f6c41dcef78330"), ("src/plain.py", "skipped", "37a57964c8f2374d")])
+        for sid in (1, 2):
+            self.assertEqual(db_query(self.db, "SELECT rule, path, line, baselined FROM scan_findings WHERE scan_id = ?",
+                                      (sid,)), [("CAN102", "src/bug.py", 7, 0)])
+            self.assertEqual(db_query(self.db, "SELECT ordinal, qualname FROM scan_functions WHERE scan_id = ?"
+                                               " ORDER BY ordinal", (sid,)), [(0, "fetch"), (1, "plain")])
+        self.assertEqual(db_query(self.db, "SELECT rows_of, tree_digest FROM scans WHERE id IN (1, 2)"),
+                         [(None, None), (None, None)])
+        d = run(["diff", "--db", self.db, "--format", "json", "1", "2"])
+        self.assertEqual(d.returncode, 0, d.stderr)
+        got = json.loads(d.stdout)
+        self.assertEqual((len(got["new"]), len(got["fixed"]), len(got["unchanged"])), (0, 0, 1))
+        m = run(["matrix", "--db", self.db, "--scan", "2", "--format", "json"])
+        self.assertEqual(m.returncode, 0, m.stderr)
+
     def test_existing_database_keeps_data(self):
         self.assertEqual(self.scan().returncode, 1)
         first = complete_scans(self.db)
