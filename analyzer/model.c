@@ -144,10 +144,22 @@ static int cmp_func(const void *pa, const void *pb)
     return cmp_str(a->qualname, b->qualname);
 }
 
+/* qsort, after a look whether the array is in order already (results
+ * usually are: a merge sort pays n log n comparisons even then). */
+static void sort_if_needed(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    const char *p = base;
+    for (size_t i = 1; i < n; i++)
+        if (cmp(p + (i - 1) * size, p + i * size) > 0) {
+            qsort(base, n, size, cmp);
+            return;
+        }
+}
+
 void ca_results_sort(ca_results *r)
 {
-    if (r->nfindings) qsort(r->findings, r->nfindings, sizeof(ca_finding), cmp_finding);
-    if (r->ncoverage) qsort(r->coverage, r->ncoverage, sizeof(ca_coverage), cmp_cov);
-    if (r->nfiles) qsort(r->files, r->nfiles, sizeof(ca_file_rec), cmp_file);
-    if (r->nfunctions) qsort(r->functions, r->nfunctions, sizeof(ca_function_rec), cmp_func);
+    if (r->nfindings) sort_if_needed(r->findings, r->nfindings, sizeof(ca_finding), cmp_finding);
+    if (r->ncoverage) sort_if_needed(r->coverage, r->ncoverage, sizeof(ca_coverage), cmp_cov);
+    if (r->nfiles) sort_if_needed(r->files, r->nfiles, sizeof(ca_file_rec), cmp_file);
+    if (r->nfunctions) sort_if_needed(r->functions, r->nfunctions, sizeof(ca_function_rec), cmp_func);
 }

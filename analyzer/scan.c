@@ -89,6 +89,7 @@ typedef struct fn_ref {
     int had_window;
     int *callees;
     int ncallees;
+    char *facts;          /* encoded by phase 3 for an analysed function (NULL: collect encodes it) */
 } fn_ref;
 
 /* A directory of the base as its walk listed it (ca_dir_rec, decoded). */
@@ -681,6 +682,8 @@ static void c_summaries(scan_state *S)
 
 static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
+static char *encode_facts(const scan_state *S, const fn_ref *r);
+
 static void analyse_file(scan_state *S, size_t fi)
 {
     file_job *j = &S->jobs[fi];
@@ -718,6 +721,11 @@ static void analyse_file(scan_state *S, size_t fi)
     }
     j->findings = rc.out;
     j->nfindings = rc.nout;
+    /* the facts the store keeps, while this worker has the function at hand */
+    for (int i = 0; i < j->m.nfuncs; i++) {
+        fn_ref *fr = &S->fns[j->m.funcs[i]->id];
+        fr->facts = encode_facts(S, fr);
+    }
     /* sorted and unique, so the record reads the same however calls were ordered */
     size_t n = 0;
     if (fc.deps.n) qsort(fc.deps.v, fc.deps.n, sizeof(char *), cmp_cstr);
@@ -1239,7 +1247,10 @@ static void collect(scan_state *S, ca_results *out)
         mf[i].callees = r->callees;
         mf[i].ncallees = r->ncallees;
     }
-    for (size_t i = 0; i < S->nfns; i++) out->functions[i].facts = encode_facts(S, &S->fns[i]);
+    for (size_t i = 0; i < S->nfns; i++) {
+        out->functions[i].facts = S->fns[i].facts ? S->fns[i].facts : encode_facts(S, &S->fns[i]);
+        S->fns[i].facts = NULL;
+    }
     free(out->scan.tree_digest);
     out->scan.tree_digest = recorded_tree_digest(S, out->files); /* files are in job order still */
     collect_dirs(S, out);
