@@ -199,18 +199,20 @@ static size_t near_for(const ca_backend_cache *c, const char *dir, size_t n)
     return i;
 }
 
-/* 1 and *name (a copy; NULL for none) when dir[0..n)'s walk up is known. */
-static int near_get(ca_backend_cache *c, const char *dir, size_t n, char **name)
+/* 1 and *name (owned by the cache; NULL for none) when dir[0..n)'s walk up
+ * is known. */
+static int near_get(ca_backend_cache *c, const char *dir, size_t n, const char **name)
 {
     pthread_mutex_lock(&c->mu);
     size_t i = near_for(c, dir, n);
     int known = c->near[i].dir != NULL;
-    if (known) *name = c->near[i].name ? ca_xstrdup(c->near[i].name) : NULL;
+    if (known) *name = c->near[i].name;
     pthread_mutex_unlock(&c->mu);
     return known;
 }
 
-static void near_put(ca_backend_cache *c, const char *dir, size_t n, const char *name)
+/* Remember dir[0..n)'s walk up; returns the cache's copy of name. */
+static const char *near_put(ca_backend_cache *c, const char *dir, size_t n, const char *name)
 {
     pthread_mutex_lock(&c->mu);
     size_t i = near_for(c, dir, n);
@@ -229,7 +231,9 @@ static void near_put(ca_backend_cache *c, const char *dir, size_t n, const char 
         c->near[i].name = name ? ca_xstrdup(name) : NULL;
         c->near_used++;
     }
+    const char *kept = c->near[i].name;
     pthread_mutex_unlock(&c->mu);
+    return kept;
 }
 
 static char *base_name(const char *p, size_t n)
@@ -237,6 +241,68 @@ static char *base_name(const char *p, size_t n)
     size_t s = n;
     while (s > 0 && p[s - 1] != '/') s--;
     return ca_xstrndup(p + s, n - s);
+}
+
+/* The cache-owned name of the nearest marker directory above the file at
+ * p (slash: where its name starts; first_end: the end of the path's first
+ * usable component), or NULL. */
+static const char *nearest_marker(ca_backend_cache *c, const char *p, size_t slash, size_t first_end)
+{
+    size_t own = slash ? slash - 1 : 0;
+    const char *near = NULL;
+    if (near_get(c, p, own, &near)) return near;
+    size_t dir_end = own;
+    while (dir_end >= first_end) {
+        char *dir = ca_xstrndup(p, dir_end);
+        char *name = base_name(p, dir_end);
+        int has = strcmp(name, "..") != 0 && has_marker(c, dir);
+        free(dir);
+        if (has) {
+            near = near_put(c, p, own, name);
+            free(name);
+            return near;
+        }
+        free(name);
+        size_t up = dir_end;
+        while (up > 0 && p[up - 1] != '/') up--;
+        if (up == 0) break;
+        dir_end = up - 1;
+    }
+    near_put(c, p, own, NULL);
+    return NULL;
+}
+
+/* Where the file name starts in p, and the end of p's first usable
+ * component (0: none; ".", "/" and ".." components excluded). */
+static void path_parts(const char *p, size_t *slash, size_t *first_end)
+{
+    size_t len = strlen(p);
+    *slash = len;
+    while (*slash > 0 && p[*slash - 1] != '/') (*slash)--;
+    *first_end = 0;
+    const char *s = p;
+    while (*s == '/') s++;
+    for (;;) {
+        const char *e = strchr(s, '/');
+        if (!e) break; /* s is the file itself: there is no directory */
+        if (!(e - s == 2 && s[0] == '.' && s[1] == '.')) {
+            *first_end = (size_t)(e - p);
+            break;
+        }
+        s = e + 1;
+    }
+}
+
+int ca_backend_dir_marker(ca_backend_cache *c, const char *path, const char **marker)
+{
+    *marker = NULL;
+    if (c->nmaps) return 1;
+    char *p = clean_path(path ? path : "");
+    size_t slash, first_end;
+    path_parts(p, &slash, &first_end);
+    if (first_end) *marker = nearest_marker(c, p, slash, first_end);
+    free(p);
+    return 0;
 }
 
 char *ca_backend_name(ca_backend_cache *c, const char *path)
@@ -249,54 +315,16 @@ char *ca_backend_name(ca_backend_cache *c, const char *path)
         }
     }
 
-    size_t len = strlen(p);
-    size_t slash = len;
-    while (slash > 0 && p[slash - 1] != '/') slash--;
+    size_t slash, first_end;
+    path_parts(p, &slash, &first_end);
     const char *file = p + slash;
 
-    /* Candidate directories: the file's own, then each parent, down to the
-     * path's first component (".", "/" and ".." components excluded). */
-    size_t first_end = 0; /* end of the first usable component */
-    {
-        const char *s = p;
-        while (*s == '/') s++;
-        for (;;) {
-            const char *e = strchr(s, '/');
-            if (!e) break; /* s is the file itself: there is no directory */
-            if (!(e - s == 2 && s[0] == '.' && s[1] == '.')) {
-                first_end = (size_t)(e - p);
-                break;
-            }
-            s = e + 1;
-        }
-    }
     if (first_end) {
-        size_t own = slash ? slash - 1 : 0;
-        char *near = NULL;
-        if (near_get(c, p, own, &near)) {
-            if (near) {
-                free(p);
-                return near;
-            }
-        } else {
-            size_t dir_end = own;
-            while (dir_end >= first_end) {
-                char *dir = ca_xstrndup(p, dir_end);
-                char *name = base_name(p, dir_end);
-                int has = strcmp(name, "..") != 0 && has_marker(c, dir);
-                free(dir);
-                if (has) {
-                    near_put(c, p, own, name);
-                    free(p);
-                    return name;
-                }
-                free(name);
-                size_t up = dir_end;
-                while (up > 0 && p[up - 1] != '/') up--;
-                if (up == 0) break;
-                dir_end = up - 1;
-            }
-            near_put(c, p, own, NULL);
+        const char *near = nearest_marker(c, p, slash, first_end);
+        if (near) {
+            char *name = ca_xstrdup(near);
+            free(p);
+            return name;
         }
     }
 

@@ -43,6 +43,13 @@ ca_backend_cache *ca_backend_cache_new(const ca_backend_map *maps, size_t nmaps)
  * not be NULL. */
 char *ca_backend_name(ca_backend_cache *c, const char *path);
 
+/* What decides the backends of the files directly in path's directory
+ * besides their own paths: *marker is the nearest marker directory's name
+ * (owned by the cache, valid until it is freed), or NULL when there is none
+ * and each file's own name decides. Returns 0 so; 1 when configured globs
+ * decide file by file (then ask ca_backend_name). */
+int ca_backend_dir_marker(ca_backend_cache *c, const char *path, const char **marker);
+
 /* Frees the cache; NULL is a no-op. No call may be running on it. */
 void ca_backend_cache_free(ca_backend_cache *c);
 

@@ -155,6 +155,56 @@ char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n)
     return ca_sb_detach(&sb);
 }
 
+#define DIRS_TAG "ca-dirs 1\n"
+
+char *ca_dirs_encode(const ca_dir_rec *dirs, size_t n, size_t *len)
+{
+    ca_sb sb = {0};
+    ca_sb_adds(&sb, DIRS_TAG);
+    for (size_t i = 0; i < n; i++) {
+        const ca_dir_rec *d = &dirs[i];
+        unsigned char num[12];
+        uint64_t m = (uint64_t)d->mtime_ns;
+        for (int k = 0; k < 8; k++) num[k] = (unsigned char)(m >> (8 * k));
+        uint32_t l = (uint32_t)d->len;
+        for (int k = 0; k < 4; k++) num[8 + k] = (unsigned char)(l >> (8 * k));
+        ca_sb_add(&sb, d->path, strlen(d->path) + 1);
+        ca_sb_add(&sb, (const char *)num, sizeof(num));
+        if (d->len) ca_sb_add(&sb, d->entries, d->len);
+    }
+    *len = sb.len;
+    return ca_sb_detach(&sb);
+}
+
+int ca_dirs_next(const char *blob, size_t len, size_t *at, const char **path, int64_t *mtime_ns,
+                 const char **entries, size_t *elen)
+{
+    size_t tag = sizeof(DIRS_TAG) - 1;
+    if (*at == 0) {
+        if (len < tag || memcmp(blob, DIRS_TAG, tag) != 0) return -1;
+        *at = tag;
+    }
+    if (*at == len) return 0;
+    const char *p = blob + *at;
+    const char *nul = memchr(p, 0, len - *at);
+    if (!nul || nul == p) return -1;
+    size_t off = (size_t)(nul - blob) + 1;
+    if (len - off < 12) return -1;
+    const unsigned char *num = (const unsigned char *)blob + off;
+    uint64_t m = 0;
+    uint32_t l = 0;
+    for (int k = 0; k < 8; k++) m |= (uint64_t)num[k] << (8 * k);
+    for (int k = 0; k < 4; k++) l |= (uint32_t)num[8 + k] << (8 * k);
+    off += 12;
+    if (len - off < l) return -1;
+    *path = p;
+    *mtime_ns = (int64_t)m;
+    *entries = blob + off;
+    *elen = l;
+    *at = off + l;
+    return 1;
+}
+
 /* ---- reading ---------------------------------------------------------- */
 
 typedef struct cursor {

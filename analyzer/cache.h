@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model.h"
+
 #include "engine.h"
 #include "util.h"
 
@@ -55,6 +57,17 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a);
 /* The text form of a file's cross-file lookups: their digest and the names
  * looked up (heap; the caller frees). */
 char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n);
+
+/* A scan's directory listings as one blob (the store keeps one per scan):
+ * "ca-dirs 1\n", then per directory its path, a NUL, its mtime (8 bytes,
+ * little-endian), the length of its entries (4 bytes, little-endian) and
+ * the entries (ca_dir_rec's format). *len gets the blob's size. */
+char *ca_dirs_encode(const ca_dir_rec *dirs, size_t n, size_t *len);
+
+/* The directory at *at in blob (start with *at = 0): 1 and its parts, the
+ * pointers into blob; 0 at the end; -1 when the blob does not decode. */
+int ca_dirs_next(const char *blob, size_t len, size_t *at, const char **path, int64_t *mtime_ns,
+                 const char **entries, size_t *elen);
 /* Parse text made by ca_deps_encode; names are allocated in a. Returns 0,
  * or -1 when s is NULL or malformed. */
 int ca_deps_decode(const char *s, uint64_t *digest, const char ***names, size_t *n, ca_arena *a);

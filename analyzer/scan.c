@@ -94,8 +94,11 @@ typedef struct fn_ref {
 
 /* A directory of the base as its walk listed it (ca_dir_rec, decoded). */
 typedef struct prior_dir {
-    const char *path;
-    int64_t mtime_ns;
+    const char *path;     /* in scan_state.prior_blob, as the rest */
+    int64_t mtime_ns;     /* -1: not to be trusted */
+    const char *entries;
+    size_t len;
+    int decoded;          /* names/types filled (under scan_state.dirs_lock) */
     const char **names;
     unsigned char *types;
     size_t n;
@@ -132,13 +135,16 @@ typedef struct scan_state {
     ca_results base;      /* base.scan: the base's scan row (id 0: no base) */
     ca_results taken;     /* read_taken: the base's results, in case nothing changed */
     int taken_rc;
-    /* the base's directory listings, decoded and sorted by path */
-    ca_results prior;
+    /* the base's directory listings (one blob), indexed by path */
+    char *prior_blob;
+    size_t prior_len;
     struct prior_dir *prior_dirs;
     size_t nprior;
-    /* this scan's listings (on_dir, from any walking thread) */
+    /* this scan's listings (on_dir, from any walking thread); one recalled
+     * unchanged keeps its prior record (entries NULL, from set) */
     pthread_mutex_t dirs_lock;
     CA_VEC(ca_dir_rec) dirs;
+    CA_VEC(const prior_dir *) dirs_from;
     int64_t base_started_ns;
     pthread_mutex_t err_lock;
     double t0, last_draw;
@@ -817,92 +823,131 @@ static int cmp_finding_path(const void *a, const void *b)
 
 /* ---- directory listings ------------------------------------------------ */
 
+static int cmp_prior(const void *a, const void *b)
+{
+    return strcmp(((const prior_dir *)a)->path, ((const prior_dir *)b)->path);
+}
+
+static const prior_dir *find_prior(const scan_state *S, const char *dir)
+{
+    prior_dir key;
+    key.path = dir;
+    return bsearch(&key, S->prior_dirs, S->nprior, sizeof(prior_dir), cmp_prior);
+}
+
 /* discover's on_dir: backends learn of marker files, and the scan keeps the
- * listing for the next scan to recall. */
+ * listing for the next scan to recall (a recalled one by reference). */
 static void scan_on_dir(void *ctx, const char *dir, int64_t mtime_ns, const char *const *names,
                         const unsigned char *types, size_t n)
 {
     scan_state *S = ctx;
     ca_backend_cache_note_dir(S->backends, dir, names, types, n);
     if (!mtime_ns || !S->o->record) return;
-    ca_sb sb = {0};
-    for (size_t i = 0; i < n; i++) {
-        ca_sb_addc(&sb, (char)(types[i] ? types[i] : 0xff)); /* never a NUL: DT_UNKNOWN is 0 */
-        ca_sb_add(&sb, names[i], strlen(names[i]) + 1);
-    }
+    const prior_dir *p = S->nprior ? find_prior(S, dir) : NULL;
     ca_dir_rec d;
+    memset(&d, 0, sizeof(d));
     d.path = ca_xstrdup(dir);
     d.mtime_ns = mtime_ns;
-    d.len = sb.len;
-    d.entries = ca_sb_detach(&sb);
+    const prior_dir *from = NULL;
+    /* names that point into the prior record were recalled from it (its
+     * bytes never change during the scan): the same entries */
+    if (p && n && names[0] >= p->entries && names[0] < p->entries + p->len) {
+        from = p;
+    } else {
+        ca_sb sb = {0};
+        for (size_t i = 0; i < n; i++) {
+            ca_sb_addc(&sb, (char)(types[i] ? types[i] : 0xff)); /* never a NUL: DT_UNKNOWN is 0 */
+            ca_sb_add(&sb, names[i], strlen(names[i]) + 1);
+        }
+        d.len = sb.len;
+        d.entries = ca_sb_detach(&sb);
+    }
     pthread_mutex_lock(&S->dirs_lock);
     CA_VEC_PUSH(S->dirs, d);
+    CA_VEC_PUSH(S->dirs_from, from);
     pthread_mutex_unlock(&S->dirs_lock);
 }
 
-static int cmp_prior(const void *a, const void *b)
+/* A stored listing's entries; 0 when the record does not decode. */
+static int decode_listing(prior_dir *p)
 {
-    return strcmp(((const prior_dir *)a)->path, ((const prior_dir *)b)->path);
+    const char *e = p->entries;
+    size_t n = 0;
+    for (size_t at = 0; at < p->len;) {
+        if (at + 1 >= p->len) return 0;
+        const char *nul = memchr(e + at + 1, 0, p->len - at - 1);
+        if (!nul || nul == e + at + 1) return 0;
+        n++;
+        at = (size_t)(nul - e) + 1;
+    }
+    p->names = ca_xmalloc(sizeof(char *) * (n + 1));
+    p->types = ca_xmalloc(n + 1);
+    size_t k = 0;
+    for (size_t at = 0; at < p->len; k++) {
+        unsigned char t = (unsigned char)e[at];
+        p->types[k] = t == 0xff ? 0 : t;
+        p->names[k] = e + at + 1;
+        at += strlen(e + at + 1) + 2;
+    }
+    p->n = n;
+    return 1;
 }
 
 /* discover's recall: a directory whose mtime is the one the base's walk
- * saw, and safely older than the base's start, holds what it held then. */
+ * saw, and safely older than the base's start, holds what it held then.
+ * Listings are decoded when first asked for. */
 static int scan_recall(void *ctx, const char *dir, int64_t mtime_ns, ca_dir_names *out)
 {
-    const scan_state *S = ctx;
-    prior_dir key;
-    key.path = dir;
-    const prior_dir *p = bsearch(&key, S->prior_dirs, S->nprior, sizeof(prior_dir), cmp_prior);
+    scan_state *S = ctx;
+    prior_dir *p = (prior_dir *)find_prior(S, dir);
     if (!p || p->mtime_ns != mtime_ns || mtime_ns >= S->base_started_ns - CA_MTIME_SLACK_NS) return 0;
+    pthread_mutex_lock(&S->dirs_lock);
+    if (!p->decoded) {
+        if (decode_listing(p)) p->decoded = 1;
+        else p->mtime_ns = -1;
+    }
+    int ok = p->decoded;
+    pthread_mutex_unlock(&S->dirs_lock);
+    if (!ok) return 0;
     out->names = p->names;
     out->types = p->types;
     out->n = p->n;
     return 1;
 }
 
-/* The base's listings, decoded; a record that does not decode is left out. */
+/* The base's listings, by path; decoded on recall. A blob that does not
+ * decode is not used at all. */
 static void load_prior_dirs(scan_state *S)
 {
     char *err = NULL;
-    if (store_load_reusable(S->o->cache, S->base.scan.id, STORE_DIRS, &S->prior, &err) != 0) {
+    if (store_load_dir_index(S->o->cache, S->base.scan.id, &S->prior_blob, &S->prior_len, &err) != 0) {
         free(err);
-        ca_results_free(&S->prior);
         return;
     }
-    S->prior_dirs = ca_xcalloc(S->prior.ndirs + 1, sizeof(prior_dir));
-    for (size_t i = 0; i < S->prior.ndirs; i++) {
-        const ca_dir_rec *d = &S->prior.dirs[i];
-        if (!d->path) continue;
-        size_t n = 0, k = 0;
-        int ok = 1;
-        for (size_t at = 0; at < d->len;) {
-            const char *nul = memchr(d->entries + at + 1, 0, at + 1 < d->len ? d->len - at - 1 : 0);
-            if (at + 1 >= d->len || !nul || nul == d->entries + at + 1) {
-                ok = 0;
-                break;
-            }
-            n++;
-            at = (size_t)(nul - d->entries) + 1;
-        }
-        if (!ok) continue;
-        prior_dir *p = &S->prior_dirs[S->nprior];
-        p->path = d->path;
-        p->mtime_ns = d->mtime_ns;
-        p->names = ca_xmalloc(sizeof(char *) * (n + 1));
-        p->types = ca_xmalloc(n + 1);
-        for (size_t at = 0; at < d->len; k++) {
-            unsigned char t = (unsigned char)d->entries[at];
-            p->types[k] = t == 0xff ? 0 : t;
-            p->names[k] = d->entries + at + 1;
-            at += strlen(d->entries + at + 1) + 2;
-        }
-        p->n = n;
-        /* discover sorts what it recalls; a listing stored unsorted is fine */
-        S->nprior++;
+    CA_VEC(prior_dir) v = {0};
+    size_t at = 0;
+    prior_dir p;
+    memset(&p, 0, sizeof(p));
+    int rc;
+    while ((rc = ca_dirs_next(S->prior_blob, S->prior_len, &at, &p.path, &p.mtime_ns, &p.entries, &p.len)) == 1)
+        CA_VEC_PUSH(v, p);
+    if (rc < 0) {
+        CA_VEC_FREE(v);
+        return;
     }
-    qsort(S->prior_dirs, S->nprior, sizeof(prior_dir), cmp_prior);
-    for (size_t i = 1; i < S->nprior; i++)
-        if (strcmp(S->prior_dirs[i - 1].path, S->prior_dirs[i].path) == 0) S->prior_dirs[i].mtime_ns = -1; /* ambiguous */
+    S->prior_dirs = v.v;
+    S->nprior = v.n;
+    /* stored by path already; sorting again only guards the lookups */
+    int sorted = 1;
+    for (size_t i = 1; i < S->nprior && sorted; i++) sorted = cmp_prior(&S->prior_dirs[i - 1], &S->prior_dirs[i]) < 0;
+    if (!sorted) {
+        qsort(S->prior_dirs, S->nprior, sizeof(prior_dir), cmp_prior);
+        for (size_t i = 1; i < S->nprior; i++)
+            if (strcmp(S->prior_dirs[i - 1].path, S->prior_dirs[i].path) == 0) {
+                S->prior_dirs[i - 1].mtime_ns = -1; /* ambiguous */
+                S->prior_dirs[i].mtime_ns = -1;
+            }
+    }
 }
 
 static void free_prior_dirs(scan_state *S)
@@ -914,7 +959,8 @@ static void free_prior_dirs(scan_state *S)
     free(S->prior_dirs);
     S->prior_dirs = NULL;
     S->nprior = 0;
-    ca_results_free(&S->prior);
+    free(S->prior_blob);
+    S->prior_blob = NULL;
 }
 
 static int cmp_dir_rec(const void *a, const void *b)
@@ -922,9 +968,19 @@ static int cmp_dir_rec(const void *a, const void *b)
     return strcmp(((const ca_dir_rec *)a)->path, ((const ca_dir_rec *)b)->path);
 }
 
-/* This scan's listings into out, by path (one record per directory). */
+/* This scan's listings into out, by path (one record per directory); a
+ * recalled one copies its prior record. */
 static void collect_dirs(scan_state *S, ca_results *out)
 {
+    for (size_t i = 0; i < S->dirs.n; i++) {
+        const prior_dir *from = S->dirs_from.v[i];
+        if (!from) continue;
+        S->dirs.v[i].len = from->len;
+        S->dirs.v[i].entries = ca_xmalloc(from->len + 1);
+        memcpy(S->dirs.v[i].entries, from->entries, from->len);
+        S->dirs.v[i].entries[from->len] = 0;
+    }
+    CA_VEC_FREE(S->dirs_from);
     if (S->dirs.n) qsort(S->dirs.v, S->dirs.n, sizeof(ca_dir_rec), cmp_dir_rec);
     size_t k = 0;
     for (size_t i = 0; i < S->dirs.n; i++) {
@@ -947,6 +1003,7 @@ static void free_dirs(scan_state *S)
         free(S->dirs.v[i].entries);
     }
     CA_VEC_FREE(S->dirs);
+    CA_VEC_FREE(S->dirs_from);
 }
 
 /* The base: the newest complete scan with this scan's cache key (its row
@@ -987,64 +1044,107 @@ static void load_base_rest(scan_state *S)
 /* A rescan in which nothing changed.                                       */
 
 /* The tree digest (ca_scan_meta.tree_digest): every file's path, size,
- * mtime, language and backend, in path order, under two 64-bit hash
- * functions (cache.h's content hash, and that mixed with util.h's
- * ca_strhash). A scan records it when all of its results can be reused as they
- * are (no file with an error, no C file analysed: phase 1 would redo
- * those); a rescan that finds the same digest, every mtime older than that
- * scan's start, has the same files in the same state, so the same function
- * table, resolutions, findings and matrix: its results are the base's. */
+ * mtime and language, and per directory what decides its files' backends,
+ * in path order, folded under two 64-bit hash functions (cache.h's content
+ * hash, util.h's ca_strhash). A scan records it when all of its results can
+ * be reused as they are (no file with an error, no C file analysed: phase 1
+ * would redo those); a rescan that finds the same digest, every mtime
+ * safely older than that scan's start, has the same files in the same
+ * state, so the same function table, resolutions, findings and matrix: its
+ * results are the base's. */
 
 typedef struct tree_hash {
-    ca_sb sb; /* every file's fields, hashed twice at the end */
+    uint64_t a, b;           /* two lanes, each a different hash function */
+    size_t nfiles;
+    ca_backend_cache *backends;
+    const char *dir;         /* the directory of the last file (a prefix of its path) */
+    size_t dirlen;
+    int per_file;            /* configured globs decide backends file by file */
+    ca_sb rec;               /* one record's bytes, reused */
 } tree_hash;
 
-static void tree_hash_file(tree_hash *t, const char *path, int64_t size, int64_t mtime_ns, const char *language,
-                           const char *backend)
+static void tree_mix(tree_hash *t)
 {
-    /* fields end in NUL (paths and names hold none), numbers are fixed-size */
-    ca_sb_add(&t->sb, path, strlen(path) + 1);
-    ca_sb_add(&t->sb, (const char *)&size, sizeof(size));
-    ca_sb_add(&t->sb, (const char *)&mtime_ns, sizeof(mtime_ns));
-    ca_sb_add(&t->sb, language ? language : "", strlen(language ? language : "") + 1);
-    ca_sb_add(&t->sb, backend ? backend : "", strlen(backend ? backend : "") + 1);
+    const char *buf = t->rec.buf ? t->rec.buf : "";
+    uint64_t x = ca_content_hash(buf, t->rec.len), y = ca_strhash(buf, t->rec.len);
+    t->a = ((t->a ^ x) << 23 | (t->a ^ x) >> 41) * 0x9e3779b97f4a7c15ULL;
+    t->b = ((t->b ^ y) << 31 | (t->b ^ y) >> 33) * 0xc2b2ae3d27d4eb4fULL;
 }
 
-static char *tree_hash_hex(tree_hash *t, size_t nfiles)
+/* A file's record; and when its directory differs from the last file's, a
+ * record of what decides the backends there (the nearest marker
+ * directory): a file's backend is that, or a function of its own path. */
+static void tree_hash_file(tree_hash *t, const char *path, int64_t size, int64_t mtime_ns, const char *language)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) : 0;
+    if (!t->dir || dl != t->dirlen || memcmp(path, t->dir, dl) != 0) {
+        const char *marker = NULL;
+        t->per_file = ca_backend_dir_marker(t->backends, path, &marker);
+        t->rec.len = 0;
+        ca_sb_addc(&t->rec, 'D');
+        ca_sb_add(&t->rec, path, dl);
+        ca_sb_addc(&t->rec, 0);
+        ca_sb_add(&t->rec, marker ? marker : "\001", strlen(marker ? marker : "\001") + 1);
+        tree_mix(t);
+        t->dir = path;
+        t->dirlen = dl;
+    }
+    t->rec.len = 0;
+    ca_sb_addc(&t->rec, 'F');
+    ca_sb_add(&t->rec, path, strlen(path) + 1);
+    ca_sb_add(&t->rec, (const char *)&size, sizeof(size));
+    ca_sb_add(&t->rec, (const char *)&mtime_ns, sizeof(mtime_ns));
+    ca_sb_add(&t->rec, language ? language : "", strlen(language ? language : "") + 1);
+    if (t->per_file) {
+        char *be = ca_backend_name(t->backends, path);
+        ca_sb_add(&t->rec, be, strlen(be) + 1);
+        free(be);
+    }
+    tree_mix(t);
+    t->nfiles++;
+}
+
+static char *tree_hash_hex(tree_hash *t)
 {
     char a[17], b[17];
-    ca_sb_add(&t->sb, (const char *)&nfiles, sizeof(nfiles));
-    const char *buf = t->sb.buf ? t->sb.buf : "";
-    /* the second function sees the bytes from the other end's seed */
-    ca_hash_hex(ca_content_hash(buf, t->sb.len), a);
-    ca_hash_hex(ca_content_hash(buf, t->sb.len) ^ ca_strhash(buf, t->sb.len), b);
-    ca_sb_release(&t->sb);
-    return ca_xasprintf("t2 %s%s", a, b);
+    ca_hash_hex(t->a ^ (uint64_t)t->nfiles, a);
+    ca_hash_hex(t->b ^ (uint64_t)t->nfiles, b);
+    ca_sb_release(&t->rec);
+    return ca_xasprintf("t3 %s%s", a, b);
+}
+
+static void tree_hash_init(tree_hash *t, ca_backend_cache *backends)
+{
+    memset(t, 0, sizeof(*t));
+    t->a = 0x7472656564696731ULL;
+    t->b = 0x6469676573743332ULL;
+    t->backends = backends;
 }
 
 /* The digest of the tree discovery found, or NULL when a file is not in a
  * state the base could hold (an error) or changed too late (its mtime not
- * older than the base's start). */
+ * safely older than the base's start). */
 static char *found_tree_digest(scan_state *S, const ca_disc_file *files, size_t nfiles)
 {
-    tree_hash t = {{0}};
+    tree_hash t;
+    tree_hash_init(&t, S->backends);
     for (size_t i = 0; i < nfiles; i++) {
         const ca_disc_file *df = &files[i];
         if (df->diagnostic || !df->language || df->mtime_ns >= S->base_started_ns - CA_MTIME_SLACK_NS) {
-            ca_sb_release(&t.sb);
+            ca_sb_release(&t.rec);
             return NULL;
         }
-        char *be = ca_backend_name(S->backends, df->path);
-        tree_hash_file(&t, df->path, df->size, df->mtime_ns, df->language, be);
-        free(be);
+        tree_hash_file(&t, df->path, df->size, df->mtime_ns, df->language);
     }
-    return tree_hash_hex(&t, nfiles);
+    return tree_hash_hex(&t);
 }
 
 /* The digest this scan records: NULL unless every result is reusable. */
 static char *recorded_tree_digest(const scan_state *S, const ca_file_rec *recs)
 {
-    tree_hash t = {{0}};
+    tree_hash t;
+    tree_hash_init(&t, S->backends);
     for (size_t i = 0; i < S->njobs; i++) {
         const file_job *j = &S->jobs[i];
         const ca_file_rec *r = &recs[i];
@@ -1054,12 +1154,12 @@ static char *recorded_tree_digest(const scan_state *S, const ca_file_rec *recs)
              !r->deps))
             whole = 0;
         if (!whole) {
-            ca_sb_release(&t.sb);
+            ca_sb_release(&t.rec);
             return NULL;
         }
-        tree_hash_file(&t, j->df->path, j->df->size, j->df->mtime_ns, j->df->language, r->backend);
+        tree_hash_file(&t, j->df->path, j->df->size, j->df->mtime_ns, j->df->language);
     }
-    return tree_hash_hex(&t, S->njobs);
+    return tree_hash_hex(&t);
 }
 
 /* The results of a rescan in which nothing changed: the base's findings

@@ -16,6 +16,7 @@
 #endif
 
 #include "store.h"
+#include "cache.h"
 #include "util.h"
 
 #include <errno.h>
@@ -120,10 +121,12 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
      * the latest_* views are the scan_* views of the latest complete scan. */
     "ALTER TABLE scans ADD COLUMN rows_of INTEGER REFERENCES scans(id);"
     "ALTER TABLE scans ADD COLUMN tree_digest TEXT;"
-    "CREATE TABLE dirs ("
-    " scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,"
-    " path TEXT NOT NULL, mtime_ns INTEGER NOT NULL, entries BLOB NOT NULL,"
-    " PRIMARY KEY (scan_id, path)) WITHOUT ROWID;"
+    /* the directory listings a scan's walk made, one blob per scan
+     * (cache.h's ca_dirs_encode): what lets the next scan skip reading the
+     * directories that did not change */
+    "CREATE TABLE dir_index ("
+    " scan_id INTEGER PRIMARY KEY REFERENCES scans(id) ON DELETE CASCADE,"
+    " listings BLOB NOT NULL);"
     "CREATE TABLE finding_flags ("
     " scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,"
     " finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,"
@@ -541,7 +544,7 @@ static const char *const write_sql[W_COUNT] = {
                       " (SELECT count(*) FROM files WHERE scan_id = ?1),"
                       " (SELECT count(*) FROM findings WHERE scan_id = ?1),"
                       " (SELECT count(*) FROM coverage WHERE scan_id = ?1)",
-    [W_DIR] = "INSERT INTO dirs(scan_id, path, mtime_ns, entries) VALUES (?, ?, ?, ?)",
+    [W_DIR] = "INSERT INTO dir_index(scan_id, listings) VALUES (?, ?)",
     [W_FLAG] = "INSERT INTO finding_flags(scan_id, finding_id, baselined)"
                " SELECT ?1, ?2, ?3 FROM findings WHERE id = ?2 AND scan_id = ?4",
 };
@@ -748,14 +751,15 @@ int store_write_results(ca_store *st, int64_t scan_id, const ca_results *r, char
         if (write_finding(st, s[W_FINDING], s[W_HANDLER], scan_id, &r->findings[i], err)) goto done;
     for (size_t i = 0; i < r->ncoverage; i++)
         if (write_coverage(st, s[W_COVERAGE], scan_id, &r->coverage[i], err)) goto done;
-    for (size_t i = 0; i < r->ndirs; i++) {
-        const ca_dir_rec *d = &r->dirs[i];
+    if (r->ndirs) {
+        size_t len = 0;
+        char *blob = ca_dirs_encode(r->dirs, r->ndirs, &len);
         binder b = bind_start(s[W_DIR]);
         bind_i64(&b, scan_id);
-        bind_str(&b, d->path);
-        bind_i64(&b, d->mtime_ns);
-        bind_note(&b, sqlite3_bind_blob(s[W_DIR], b.next, d->entries ? d->entries : "", (int)d->len, SQLITE_STATIC));
-        if (run_bound(st, &b, "cannot write a directory record", err)) goto done;
+        bind_note(&b, len > INT_MAX ? SQLITE_TOOBIG : sqlite3_bind_blob(s[W_DIR], b.next, blob, (int)len, SQLITE_STATIC));
+        int wrc = run_bound(st, &b, "cannot write the directory index", err);
+        free(blob);
+        if (wrc) goto done;
     }
     if (finish_scan(st, s[W_FINISH], scan_id, r, 0, err)) goto done;
     if (exec_sql(st, "COMMIT", "cannot commit the scan's results", err)) goto done;
@@ -871,22 +875,6 @@ static int read_function(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, c
     f->backend = col_str(s, 7);
     f->ordinal = col_int(s, 8);
     f->facts = col_str(s, 9);
-    return 0;
-}
-
-static int read_dir_rec(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
-{
-    (void)st;
-    (void)ctx;
-    (void)err;
-    ca_dir_rec *d = elem;
-    d->path = col_str(s, 0);
-    d->mtime_ns = sqlite3_column_int64(s, 1);
-    const void *b = sqlite3_column_blob(s, 2);
-    d->len = (size_t)sqlite3_column_bytes(s, 2);
-    d->entries = ca_xmalloc(d->len + 1);
-    if (d->len) memcpy(d->entries, b, d->len);
-    d->entries[d->len] = 0;
     return 0;
 }
 
@@ -1197,7 +1185,7 @@ int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_result
     if (exec_sql(st, "BEGIN", "cannot start reading", err)) return -1;
     int64_t rows = scan_id;
     int ret = rows_id(st, scan_id, &rows, err) < 0 ? -1 : 0;
-    void *files = out->files, *cov = out->coverage, *dirs = out->dirs;
+    void *files = out->files, *cov = out->coverage;
     /* by path: the order of the (scan_id, path) index, and the order a
      * rescan looks files up in */
     if (ret == 0 && (parts & STORE_FILES))
@@ -1214,12 +1202,35 @@ int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_result
         ret = load_rows(st, "SELECT " COVERAGE_COLS " FROM coverage WHERE scan_id = ?1 ORDER BY id", rows, NULL,
                         &cov, &out->ncoverage, sizeof(ca_coverage), read_coverage, NULL, err);
     out->coverage = cov;
-    if (ret == 0 && (parts & STORE_DIRS))
-        ret = load_rows(st, "SELECT path, mtime_ns, entries FROM dirs WHERE scan_id = ?1", rows, NULL, &dirs,
-                        &out->ndirs, sizeof(ca_dir_rec), read_dir_rec, NULL, err);
-    out->dirs = dirs;
+
     if (ret == 0 && (parts & STORE_ROWS_ID)) out->scan.rows_of = rows;
     if (ret == 0 && exec_sql(st, "COMMIT", "cannot finish reading", err)) ret = -1;
     rollback_open_transaction(st);
+    return ret;
+}
+
+int store_load_dir_index(ca_store *st, int64_t scan_id, char **blob, size_t *len, char **err)
+{
+    *blob = NULL;
+    *len = 0;
+    sqlite3_stmt *s;
+    if (prepare(st, "SELECT listings FROM dir_index WHERE scan_id = (SELECT coalesce(rows_of, id) FROM scans WHERE id = ?)",
+                &s, err))
+        return -1;
+    sqlite3_bind_int64(s, 1, scan_id);
+    int rc = sqlite3_step(s);
+    int ret = 1;
+    if (rc == SQLITE_ROW) {
+        size_t n = (size_t)sqlite3_column_bytes(s, 0);
+        const void *b = sqlite3_column_blob(s, 0);
+        *blob = ca_xmalloc(n + 1);
+        if (n) memcpy(*blob, b, n);
+        (*blob)[n] = 0;
+        *len = n;
+        ret = 0;
+    } else if (rc != SQLITE_DONE) {
+        ret = db_err(st, err, "cannot read the directory index");
+    }
+    sqlite3_finalize(s);
     return ret;
 }

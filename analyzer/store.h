@@ -120,8 +120,12 @@ enum {
     STORE_COVERAGE = 1u << 3,
     STORE_ROWS_ID = 1u << 4,
     STORE_DIAGNOSED = 1u << 5, /* only the files that carry a diagnostic */
-    STORE_DIRS = 1u << 6,      /* the directories as the walk listed them */
 };
 int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_results *out, char **err);
+
+/* The directory listings scan scan_id's walk made (or the scan whose rows
+ * it shares), as one blob in cache.h's ca_dirs format: *blob is the
+ * caller's (free it). Returns 0, 1 when there is none, -1 on error. */
+int store_load_dir_index(ca_store *st, int64_t scan_id, char **blob, size_t *len, char **err);
 
 #endif

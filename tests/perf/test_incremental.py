@@ -86,6 +86,26 @@ SCHEMA_V1 = [
 ]
 
 
+def decode_dir_index(blob):
+    """{path: (mtime_ns, [entry names])} from a dir_index blob (cache.h's ca_dirs format)."""
+    assert blob.startswith(b"ca-dirs 1\n"), blob[:16]
+    at, out = len(b"ca-dirs 1\n"), {}
+    while at < len(blob):
+        nul = blob.index(b"\0", at)
+        path = blob[at:nul].decode()
+        mtime = int.from_bytes(blob[nul + 1:nul + 9], "little")
+        n = int.from_bytes(blob[nul + 9:nul + 13], "little")
+        entries = blob[nul + 13:nul + 13 + n]
+        names, k = [], 0
+        while k < len(entries):
+            end = entries.index(b"\0", k + 1)
+            names.append(entries[k + 1:end].decode())
+            k = end + 1
+        out[path] = (mtime, names)
+        at = nul + 13 + n
+    return out
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
@@ -323,19 +343,21 @@ class Incremental(unittest.TestCase):
 
     def test_directory_listings_are_recalled_only_when_unchanged(self):
         """A directory whose mtime is the one the last walk saw is not read again; one that changed is,
-        and a stored listing that does not decode is not trusted."""
+        and a stored index that does not decode is not trusted."""
         deep = os.path.join(self.tree, "deep", "a", "b")
         write(os.path.join(deep, "x.py"), BUG.replace("Pool", "PoolX"))
         time.sleep(0.05)
         first, _ = self.scan(self.db)
         con = sqlite3.connect(self.db)
         try:
-            dirs = dict(con.execute("SELECT path, length(entries) FROM dirs WHERE scan_id = ?",
-                                    (first["scan"]["id"],)).fetchall())
+            blob = con.execute("SELECT listings FROM dir_index WHERE scan_id = ?", (first["scan"]["id"],)).fetchone()[0]
         finally:
             con.close()
+        dirs = decode_dir_index(blob)
         self.assertEqual(set(dirs), {"tree", "tree/pkg", "tree/deep", "tree/deep/a", "tree/deep/a/b"})
-        self.assertTrue(all(n > 0 for n in dirs.values()))
+        self.assertEqual(dirs["tree/deep/a/b"][1], ["x.py"])
+        self.assertEqual(sorted(dirs["tree"][1]), ["a.py", "b.py", "bug.py", "deep", "pkg", "plain.py"])
+        self.assertEqual(dirs["tree/pkg"][0], os.stat(os.path.join(self.tree, "pkg")).st_mtime_ns)
         # a new file deep down: only its directory's mtime changed
         write(os.path.join(deep, "y.py"), BUG.replace("Pool", "PoolY"))
         second, _ = self.scan(self.db)
@@ -351,8 +373,7 @@ class Incremental(unittest.TestCase):
         fourth, _ = self.scan(self.db, "--no-cache")
         con = sqlite3.connect(self.db)
         try:
-            con.execute("UPDATE dirs SET entries = x'41' WHERE scan_id = ? AND path = 'tree/pkg'",
-                        (fourth["scan"]["id"],))
+            con.execute("UPDATE dir_index SET listings = x'41' WHERE scan_id = ?", (fourth["scan"]["id"],))
             con.commit()
         finally:
             con.close()
