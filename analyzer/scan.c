@@ -587,10 +587,70 @@ static uint64_t deps_digest(const scan_state *S, const char *const *names, size_
     return h;
 }
 
+/* A module's functions by the keys resolve() looks them up by: methods
+ * by (class, name), module-level functions by (qualname); ties keep module
+ * order, so a lookup finds the first definition as a scan would. */
+typedef struct fn_key {
+    const char *a, *b;
+    int index;
+} fn_key;
+
+static int cmp_fn_key(const void *x, const void *y)
+{
+    const fn_key *p = x, *q = y;
+    int c = strcmp(p->a, q->a);
+    if (!c) c = strcmp(p->b, q->b);
+    if (!c) c = p->index < q->index ? -1 : p->index > q->index;
+    return c;
+}
+
 typedef struct file_ctx {
     scan_state *S;
     CA_VEC(const char *) deps; /* names resolved across files (point into the IR) */
+    const ir_module *indexed;  /* the module the keys below are of */
+    CA_VEC(fn_key) methods;
+    CA_VEC(fn_key) globals;
 } file_ctx;
+
+static void index_module(file_ctx *fc, const ir_module *m)
+{
+    fc->indexed = m;
+    fc->methods.n = fc->globals.n = 0;
+    for (int i = 0; i < m->nfuncs; i++) {
+        const ir_func *f = m->funcs[i];
+        if (f->class_name && f->is_method && f->name) {
+            fn_key k = {f->class_name, f->name, i};
+            CA_VEC_PUSH(fc->methods, k);
+        }
+        if (!f->class_name && f->qualname) {
+            fn_key k = {f->qualname, "", i};
+            CA_VEC_PUSH(fc->globals, k);
+        }
+    }
+    if (fc->methods.n) qsort(fc->methods.v, fc->methods.n, sizeof(fn_key), cmp_fn_key);
+    if (fc->globals.n) qsort(fc->globals.v, fc->globals.n, sizeof(fn_key), cmp_fn_key);
+}
+
+/* The first function (in module order) with keys a, b; -1 when none. */
+static int find_fn(const fn_key *v, size_t n, const char *a, const char *b)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(v[mid].a, a);
+        if (!c) c = strcmp(v[mid].b, b);
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && strcmp(v[lo].a, a) == 0 && strcmp(v[lo].b, b) == 0 ? v[lo].index : -1;
+}
+
+static void file_ctx_free(file_ctx *fc)
+{
+    CA_VEC_FREE(fc->deps);
+    CA_VEC_FREE(fc->methods);
+    CA_VEC_FREE(fc->globals);
+}
 
 static const ir_func *resolve(void *ctx, const ir_module *m, const ir_func *caller, const ir_node *call,
                               const eng_summary **summary, int *off)
@@ -600,15 +660,14 @@ static const ir_func *resolve(void *ctx, const ir_module *m, const ir_func *call
     *off = 0;
     if (!call->text) return NULL;
     const char *name = last_part(call->text);
+    if (fc->indexed != m) index_module(fc, m);
     if (call->flags & CALL_ON_SELF) {
-        for (int i = 0; i < m->nfuncs; i++) {
+        int i = caller->class_name ? find_fn(fc->methods.v, fc->methods.n, caller->class_name, name) : -1;
+        if (i >= 0) {
             const ir_func *f = m->funcs[i];
-            if (f->class_name && caller->class_name && strcmp(f->class_name, caller->class_name) == 0 &&
-                strcmp(f->name, name) == 0 && f->is_method) {
-                *off = 1;
-                *summary = &S->fns[f->id].sum;
-                return f;
-            }
+            *off = 1;
+            *summary = &S->fns[f->id].sum;
+            return f;
         }
         /* not in the class: a base class's method, when its name is unique */
         ca_sb dep = {0};
@@ -623,12 +682,11 @@ static const ir_func *resolve(void *ctx, const ir_module *m, const ir_func *call
         return r->f;
     }
     /* a module-level function in the same module, else a unique one anywhere */
-    for (int i = 0; i < m->nfuncs; i++) {
+    int i = find_fn(fc->globals.v, fc->globals.n, name, "");
+    if (i >= 0) {
         const ir_func *f = m->funcs[i];
-        if (!f->class_name && strcmp(f->qualname, name) == 0) {
-            *summary = &S->fns[f->id].sum;
-            return f;
-        }
+        *summary = &S->fns[f->id].sum;
+        return f;
     }
     CA_VEC_PUSH(fc->deps, name);
     const fn_ref *r = lookup_global(S, name, m->language);
@@ -680,7 +738,7 @@ static void c_summaries(scan_state *S)
             fc.deps.n = 0;
         }
     }
-    CA_VEC_FREE(fc.deps);
+    file_ctx_free(&fc);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -738,7 +796,7 @@ static void analyse_file(scan_state *S, size_t fi)
     for (size_t i = 0; i < fc.deps.n; i++)
         if (n == 0 || strcmp(fc.deps.v[n - 1], fc.deps.v[i]) != 0) fc.deps.v[n++] = fc.deps.v[i];
     j->rec.deps = ca_deps_encode(deps_digest(S, fc.deps.v, n), fc.deps.v, n);
-    CA_VEC_FREE(fc.deps);
+    file_ctx_free(&fc);
 }
 
 static void *phase3(void *arg)
