@@ -145,6 +145,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
     "INSERT OR IGNORE INTO files3 SELECT scan_id, path, size, mtime_ns, hash, parse_errors, parse_ms, status,"
     " diagnostic, backend, language, deps FROM files ORDER BY id;"
     "DROP TABLE files; ALTER TABLE files3 RENAME TO files;"
+    /* the few files a rescan in which nothing changed reports again */
+    "CREATE INDEX files_diagnosed ON files(scan_id) WHERE diagnostic IS NOT NULL;"
     "CREATE TABLE functions3 ("
     " scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,"
     " path TEXT NOT NULL, ordinal INTEGER NOT NULL, qualname TEXT NOT NULL, name TEXT, class_name TEXT,"
@@ -539,9 +541,10 @@ static const char *const write_sql[W_COUNT] = {
     [W_FINISH] = "UPDATE scans SET finished = ?, files_scanned = ?, files_skipped = ?, errors = ?, baselined = ?,"
                  " findings_count = ?, cache_key = ?, rows_of = ?, tree_digest = ?, status = 'complete'"
                  " WHERE id = ? AND status = 'running'",
+    /* the scan row's counts were written with its rows, in one transaction:
+     * they stand for the files (counting those would read every one) */
     [W_SHARE_CHECK] = "SELECT (SELECT count(*) FROM scans WHERE id = ?1 AND status = 'complete' AND rows_of IS NULL"
                       " AND files_scanned = ?2 AND files_skipped = ?3 AND errors = ?4),"
-                      " (SELECT count(*) FROM files WHERE scan_id = ?1),"
                       " (SELECT count(*) FROM findings WHERE scan_id = ?1),"
                       " (SELECT count(*) FROM coverage WHERE scan_id = ?1)",
     [W_DIR] = "INSERT INTO dir_index(scan_id, listings) VALUES (?, ?)",
@@ -689,14 +692,13 @@ static int can_share(ca_store *st, sqlite3_stmt *s, int64_t rows_of, const ca_re
     sqlite3_bind_int64(s, 2, r->scan.files_scanned);
     sqlite3_bind_int64(s, 3, r->scan.files_skipped);
     sqlite3_bind_int64(s, 4, r->scan.errors);
-    int64_t nfiles = (int64_t)r->scan.files_scanned + r->scan.files_skipped + r->scan.errors;
     int rc = sqlite3_step(s);
     int ret = 0;
     if (rc != SQLITE_ROW)
         ret = db_err(st, err, "cannot read the rows of the scan reused");
     else
-        ret = sqlite3_column_int64(s, 0) == 1 && sqlite3_column_int64(s, 1) == nfiles &&
-              sqlite3_column_int64(s, 2) == (int64_t)r->nfindings && sqlite3_column_int64(s, 3) == (int64_t)r->ncoverage;
+        ret = sqlite3_column_int64(s, 0) == 1 && sqlite3_column_int64(s, 1) == (int64_t)r->nfindings &&
+              sqlite3_column_int64(s, 2) == (int64_t)r->ncoverage;
     sqlite3_reset(s);
     return ret;
 }
@@ -1193,7 +1195,7 @@ int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_result
                         &out->nfiles, sizeof(ca_file_rec), read_file_rec, NULL, err);
     out->files = files;
     if (ret == 0 && (parts & STORE_DIAGNOSED))
-        ret = load_rows(st, "SELECT " FILE_COLS " FROM files WHERE scan_id = ?1 AND diagnostic IS NOT NULL ORDER BY path",
+        ret = load_rows(st, "SELECT " FILE_COLS " FROM files INDEXED BY files_diagnosed WHERE scan_id = ?1 AND diagnostic IS NOT NULL",
                         rows, NULL, &files, &out->nfiles, sizeof(ca_file_rec), read_file_rec, NULL, err);
     out->files = files;
     if (ret == 0 && (parts & STORE_FUNCTIONS)) ret = load_functions(st, rows, NULL, out, err);
