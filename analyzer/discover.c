@@ -313,13 +313,27 @@ static int is_ancestor(const walk *w, size_t from, dev_t dev, ino_t ino)
     return 0;
 }
 
-static void add_entry(walk *w, char *path, const struct stat *st, const char *language, char *diag)
+/* What the walk keeps of a stat: a listing holds one or two per entry. */
+typedef struct st_lite {
+    mode_t mode;
+    dev_t dev;
+    ino_t ino;
+    int64_t size, mtime_ns;
+} st_lite;
+
+static st_lite lite(const struct stat *st)
+{
+    st_lite l = {st->st_mode, st->st_dev, st->st_ino, (int64_t)st->st_size, mtime_ns(st)};
+    return l;
+}
+
+static void add_entry(walk *w, char *path, const st_lite *st, const char *language, char *diag)
 {
     ca_disc_file f = {0};
     f.path = path;
     if (st) {
-        f.size = (int64_t)st->st_size;
-        f.mtime_ns = mtime_ns(st);
+        f.size = st->size;
+        f.mtime_ns = st->mtime_ns;
     }
     f.language = language ? ca_xstrdup(language) : NULL;
     f.diagnostic = diag;
@@ -328,13 +342,13 @@ static void add_entry(walk *w, char *path, const struct stat *st, const char *la
 
 /* A file (symlinks already followed into st): checks type, size, access. */
 /* aerr: the errno of a read-access check, 0 when readable or not checked. */
-static void add_file(walk *w, char *path, const struct stat *st, const char *language, int aerr)
+static void add_file(walk *w, char *path, const st_lite *st, const char *language, int aerr)
 {
     char *diag = NULL;
-    if (!S_ISREG(st->st_mode)) {
-        diag = ca_xasprintf("not a regular file (%s)", file_type_name(st->st_mode));
-    } else if ((int64_t)st->st_size > w->max_size) {
-        diag = ca_xasprintf("file too large (%lld bytes > limit %lld)", (long long)st->st_size,
+    if (!S_ISREG(st->mode)) {
+        diag = ca_xasprintf("not a regular file (%s)", file_type_name(st->mode));
+    } else if (st->size > w->max_size) {
+        diag = ca_xasprintf("file too large (%lld bytes > limit %lld)", (long long)st->size,
                             (long long)w->max_size);
     } else if (aerr) {
         diag = errno_text(aerr);
@@ -345,9 +359,9 @@ static void add_file(walk *w, char *path, const struct stat *st, const char *lan
 /* Whether a regular file may be read: 0 or the errno. A file everyone may
  * read needs no check of its own (an ACL that denies it anyway shows when
  * the file is read). */
-static int read_access(int dfd, const char *name, const struct stat *st)
+static int read_access(int dfd, const char *name, const st_lite *st)
 {
-    if (!S_ISREG(st->st_mode) || (st->st_mode & S_IROTH)) return 0;
+    if (!S_ISREG(st->mode) || (st->mode & S_IROTH)) return 0;
     if (faccessat(dfd, name, R_OK, 0) == 0 || errno == ENOSYS) return 0;
     return errno;
 }
@@ -366,7 +380,7 @@ typedef struct dir_entry {
     int stated;         /* 0: a file the walk does not list, left unstatted */
     int lerr, terr;     /* errno of lstat, of stat through a symlink (0: fine) */
     int aerr;           /* read_access of a listed regular file */
-    struct stat lst, tst;
+    st_lite lst, tst;
 } dir_entry;
 
 /* A directory's listing with every stat the walk needs: the disk work of
@@ -492,15 +506,18 @@ static void read_listing(const walk *w, const char *path, int named, listing *L)
         if (e->type == DT_REG && !walked_language(w, e->name)) continue;
         e->stated = 1;
         const char *arg = entry_arg(&full, d ? NULL : path, e->name);
-        if (fstatat(dfd, arg, &e->lst, AT_SYMLINK_NOFOLLOW) != 0) {
+        struct stat st;
+        if (fstatat(dfd, arg, &st, AT_SYMLINK_NOFOLLOW) != 0) {
             e->lerr = errno;
             continue;
         }
-        if (S_ISLNK(e->lst.st_mode)) {
-            if (fstatat(dfd, arg, &e->tst, 0) != 0) {
+        e->lst = lite(&st);
+        if (S_ISLNK(st.st_mode)) {
+            if (fstatat(dfd, arg, &st, 0) != 0) {
                 e->terr = errno;
                 continue;
             }
+            e->tst = lite(&st);
         } else {
             e->tst = e->lst;
         }
@@ -581,7 +598,7 @@ static void queue_subdirs(walk *w, const listing *L)
 {
     for (size_t i = L->n; i-- > 0 && !L->venv;) {
         const dir_entry *e = &L->v[i];
-        if (!e->stated || e->lerr || !S_ISDIR(e->lst.st_mode)) continue;
+        if (!e->stated || e->lerr || !S_ISDIR(e->lst.mode)) continue;
         if (w->x.defaults && match_default_dir(e->name)) continue;
         char *child = path_join(L->path, e->name);
         if (match_user_entry(&w->x, child, e->name)) {
@@ -590,7 +607,7 @@ static void queue_subdirs(walk *w, const listing *L)
         }
         listing *c = ca_xcalloc(1, sizeof(*c));
         c->path = child;
-        c->mtime_ns = mtime_ns(&e->lst);
+        c->mtime_ns = e->lst.mtime_ns;
         ahead_put(w, c);
         if (w->ahead[ahead_slot(w, child)] != c) listing_free(c);
     }
@@ -701,7 +718,7 @@ static void walk_dir(walk *w, pending p, int named)
             if (lang) add_entry(w, path_join(p.path, name), NULL, lang, errno_text(e->lerr));
             continue;
         }
-        int is_link = S_ISLNK(e->lst.st_mode);
+        int is_link = S_ISLNK(e->lst.mode);
         if (e->terr) {
             if (e->terr == ELOOP)
                 add_entry(w, path_join(p.path, name), NULL, lang, ca_xstrdup("symlink loop"));
@@ -710,7 +727,7 @@ static void walk_dir(walk *w, pending p, int named)
                           e->terr == ENOENT ? ca_xstrdup("broken symlink") : errno_text(e->terr));
             continue;
         }
-        if (S_ISDIR(e->tst.st_mode)) {
+        if (S_ISDIR(e->tst.mode)) {
             if (!w->x.defaults || !match_default_dir(name)) {
                 char *child = path_join(p.path, name);
                 if (match_user_entry(&w->x, child, name)) {
@@ -722,9 +739,9 @@ static void walk_dir(walk *w, pending p, int named)
                 c.path = child;
                 c.parent = node;
                 c.known = 1;
-                c.dev = e->tst.st_dev;
-                c.ino = e->tst.st_ino;
-                c.mtime_ns = mtime_ns(&e->tst);
+                c.dev = e->tst.dev;
+                c.ino = e->tst.ino;
+                c.mtime_ns = e->tst.mtime_ns;
                 if (is_link)
                     CA_VEC_PUSH(w->deferred, c);
                 else
@@ -863,7 +880,8 @@ int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts 
             continue;
         }
         const char *lang = has_suffix(disp, ".c") || has_suffix(disp, ".h") ? "c" : "python";
-        add_file(&w, disp, &st, lang, read_access(AT_FDCWD, paths[i], &st));
+        st_lite named = lite(&st);
+        add_file(&w, disp, &named, lang, read_access(AT_FDCWD, paths[i], &named));
     }
     /* Named directories in the order given; each one's real tree first. */
     int jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
