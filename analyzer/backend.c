@@ -251,25 +251,36 @@ static const char *nearest_marker(ca_backend_cache *c, const char *p, size_t sla
     size_t own = slash ? slash - 1 : 0;
     const char *near = NULL;
     if (near_get(c, p, own, &near)) return near;
+    /* Walk up until a marker, or a directory whose answer is known; every
+     * directory passed on the way gets the same answer, so the next file
+     * below one of them stops there. */
+    CA_VEC(size_t) passed = {0};
     size_t dir_end = own;
     while (dir_end >= first_end) {
-        char *dir = ca_xstrndup(p, dir_end);
+        if (dir_end != own && near_get(c, p, dir_end, &near)) break;
         char *name = base_name(p, dir_end);
-        int has = strcmp(name, "..") != 0 && has_marker(c, dir);
-        free(dir);
+        int has = 0;
+        if (strcmp(name, "..") != 0) {
+            char *dir = ca_xstrndup(p, dir_end);
+            has = has_marker(c, dir);
+            free(dir);
+        }
         if (has) {
-            near = near_put(c, p, own, name);
+            near = near_put(c, p, dir_end, name);
             free(name);
-            return near;
+            break;
         }
         free(name);
+        CA_VEC_PUSH(passed, dir_end);
         size_t up = dir_end;
         while (up > 0 && p[up - 1] != '/') up--;
         if (up == 0) break;
         dir_end = up - 1;
     }
-    near_put(c, p, own, NULL);
-    return NULL;
+    for (size_t i = 0; i < passed.n; i++) near_put(c, p, passed.v[i], near);
+    CA_VEC_FREE(passed);
+    near_put(c, p, own, near); /* when own was not passed (a marker itself, or no directory to walk) */
+    return near;
 }
 
 /* Where the file name starts in p, and the end of p's first usable
