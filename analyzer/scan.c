@@ -804,10 +804,31 @@ static void *phase3(void *arg)
     scan_state *S = arg;
     for (;;) {
         size_t i = atomic_fetch_add(&S->next, 1);
-        if (i >= S->njobs) break;
-        analyse_file(S, i);
+        if (i >= S->norder) break;
+        analyse_file(S, S->order[i]);
     }
     return NULL;
+}
+
+/* Phase 3's work, the most functions first, so that no worker is left
+ * with a large file at the end. */
+static const scan_state *sort_work;
+
+static int cmp_more_functions(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int fx = sort_work->jobs[x].m.nfuncs, fy = sort_work->jobs[y].m.nfuncs;
+    if (fx != fy) return fx > fy ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static void order_phase3(scan_state *S)
+{
+    S->norder = 0;
+    for (size_t i = 0; i < S->njobs; i++)
+        if (S->jobs[i].lowered) S->order[S->norder++] = i;
+    sort_work = S;
+    qsort(S->order, S->norder, sizeof(size_t), cmp_more_functions);
 }
 
 static void run_pool(scan_state *S, void *(*fn)(void *), size_t items)
@@ -1552,7 +1573,8 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
 
     c_summaries(S);
 
-    run_pool(S, phase3, S->njobs);
+    order_phase3(S);
+    run_pool(S, phase3, S->norder);
     collect(S, out);
 
     for (size_t i = 0; i < S->nfns; i++) free(S->fns[i].callees);
