@@ -381,7 +381,10 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     }
     so.cache = no_cache ? NULL : st; /* unchanged files reuse the last scan's results (DESIGN §9) */
     so.record = st != NULL;
+    so.sink = st;
+    so.sink_scan = res.scan.id;
     int src = ca_scan_run(&so, &res, &err);
+    if (src != 0 && res.stored_parts) store_write_abort(st);
     if (src != 0) {
         fprintf(stderr, "cancelaudit: %s\n", err ? err : "scan failed");
         free(err);
@@ -404,7 +407,9 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     free(res.scan.status);
     res.scan.status = ca_xstrdup("complete");
     if (st) {
-        if (store_write_results(st, res.scan.id, &res, &err) != 0) {
+        int wrc = res.stored_parts ? store_write_rest(st, res.scan.id, &res, &err)
+                                   : store_write_results(st, res.scan.id, &res, &err);
+        if (wrc != 0) {
             fprintf(stderr, "cancelaudit: database %s: %s\n", db, err ? err : "write failed");
             free(err);
             store_close(st);

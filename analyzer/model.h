@@ -136,6 +136,7 @@ typedef struct ca_results {
     ca_finding *findings;     size_t nfindings;
     ca_coverage *coverage;    size_t ncoverage;
     ca_dir_rec *dirs;         size_t ndirs;    /* the directories walked, by path */
+    int stored_parts;         /* the scan wrote files and dirs into an open transaction (scan.h's sink) */
 } ca_results;
 
 void ca_results_free(ca_results *r);

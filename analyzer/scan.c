@@ -134,6 +134,10 @@ typedef struct scan_state {
     const char *cache_key;
     ca_results base;      /* base.scan: the base's scan row (id 0: no base) */
     ca_results taken;     /* read_taken: the base's results, in case nothing changed */
+    /* the early writer (scan.h's sink): files and listings of `out` */
+    ca_results *out;
+    pthread_t writer;
+    int writing, writer_rc;
     int taken_rc;
     /* the base's directory listings (one blob), indexed by path */
     char *prior_blob;
@@ -1357,6 +1361,20 @@ static char *encode_facts(const scan_state *S, const fn_ref *r)
     return s;
 }
 
+static void collect_dirs(scan_state *S, ca_results *out);
+
+/* The sink's early part: what collect() has settled (files, listings) is
+ * written while the rest of the results is put together. */
+static void *write_parts(void *arg)
+{
+    scan_state *S = arg;
+    char *err = NULL;
+    S->writer_rc = store_write_parts(S->o->sink, S->o->sink_scan, S->out->files, S->out->nfiles, S->out->dirs,
+                                     S->out->ndirs, &err);
+    free(err); /* the caller's full write says it again */
+    return NULL;
+}
+
 static void collect(scan_state *S, ca_results *out)
 {
     out->files = ca_xcalloc(S->njobs + 1, sizeof(ca_file_rec));
@@ -1390,6 +1408,12 @@ static void collect(scan_state *S, ca_results *out)
         }
         free(j->findings);
         j->findings = NULL;
+    }
+    /* files and listings are settled: from here on only read */
+    collect_dirs(S, out);
+    if (S->o->sink) {
+        S->out = out;
+        S->writing = pthread_create(&S->writer, NULL, write_parts, S) == 0;
     }
     for (size_t i = 0; i < S->nfns; i++)
         if (S->jobs[S->fns[i].file].reused) reused_callees(S, &S->fns[i]);
@@ -1432,9 +1456,14 @@ static void collect(scan_state *S, ca_results *out)
     }
     free(out->scan.tree_digest);
     out->scan.tree_digest = recorded_tree_digest(S, out->files); /* files are in job order still */
-    collect_dirs(S, out);
-    /* one order for the matrix's evidence, whether findings were reused or not */
-    ca_results_sort(out);
+    /* one order for the matrix's evidence, whether findings were reused or
+     * not; files are in path order already, and the early writer reads them */
+    ca_results rest = {0};
+    rest.findings = out->findings;
+    rest.nfindings = out->nfindings;
+    rest.functions = out->functions;
+    rest.nfunctions = out->nfunctions;
+    ca_results_sort(&rest);
     ca_matrix_build(mf, S->nfns, out);
     free(mf);
     /* the rest is in order already */
@@ -1589,6 +1618,10 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     free(S->by_method);
     free(S->jobs);
     free(S->order);
+    if (S->writing) {
+        pthread_join(S->writer, NULL);
+        out->stored_parts = S->writer_rc == 0;
+    }
     scan_state_free(S);
     ca_disc_files_free(files, nfiles);
     return 0;

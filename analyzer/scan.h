@@ -36,6 +36,14 @@ typedef struct ca_scan_opts {
     /* The results will be stored: keep what the next scan may reuse that
      * only a walk sees (out->dirs, the directory listings). */
     int record;
+    /* When set, the scan writes what is final early (files and directory
+     * listings) into an open transaction of this store for scan sink_scan,
+     * on a thread of its own while it finishes its work, and sets
+     * out->stored_parts; the caller then completes it with
+     * store_write_rest (or store_write_abort). Same connection as cache is
+     * fine: the scan uses one thread at a time on it. */
+    ca_store *sink;
+    int64_t sink_scan;
     /* C files: a directory whose compile_commands.json gives every C file's
      * flags (NULL: look next to each file, up to its scanned root); and when
      * CAN501-CAN503 apply: 0 when the scanned code calls pthread_cancel,

@@ -723,12 +723,49 @@ static int write_flags(ca_store *st, sqlite3_stmt *s, int64_t scan_id, int64_t r
     return 0;
 }
 
+/* The parts of a scan's rows; all, or those store_write_parts wrote not. */
+static int write_dirs(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_dir_rec *dirs, size_t n, char **err)
+{
+    if (!n) return 0;
+    size_t len = 0;
+    char *blob = ca_dirs_encode(dirs, n, &len);
+    binder b = bind_start(s);
+    bind_i64(&b, scan_id);
+    bind_note(&b, len > INT_MAX ? SQLITE_TOOBIG : sqlite3_bind_blob(s, b.next, blob, (int)len, SQLITE_STATIC));
+    int ret = run_bound(st, &b, "cannot write the directory index", err);
+    free(blob);
+    return ret;
+}
+
+static int write_rest(ca_store *st, sqlite3_stmt **s, int64_t scan_id, const ca_results *r, char **err)
+{
+    for (size_t i = 0; i < r->nfunctions; i++)
+        if (write_function(st, s[W_FUNCTION], scan_id, &r->functions[i], err)) return -1;
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (write_finding(st, s[W_FINDING], s[W_HANDLER], scan_id, &r->findings[i], err)) return -1;
+    for (size_t i = 0; i < r->ncoverage; i++)
+        if (write_coverage(st, s[W_COVERAGE], scan_id, &r->coverage[i], err)) return -1;
+    if (finish_scan(st, s[W_FINISH], scan_id, r, 0, err)) return -1;
+    return exec_sql(st, "COMMIT", "cannot commit the scan's results", err);
+}
+
+static int prepare_all(ca_store *st, sqlite3_stmt **s, char **err)
+{
+    for (int i = 0; i < W_COUNT; i++)
+        if (prepare(st, write_sql[i], &s[i], err)) return -1;
+    return 0;
+}
+
+static void finalize_all(sqlite3_stmt **s)
+{
+    for (int i = 0; i < W_COUNT; i++) sqlite3_finalize(s[i]);
+}
+
 int store_write_results(ca_store *st, int64_t scan_id, const ca_results *r, char **err)
 {
     sqlite3_stmt *s[W_COUNT] = {0};
     int ret = -1;
-    for (int i = 0; i < W_COUNT; i++)
-        if (prepare(st, write_sql[i], &s[i], err)) goto done;
+    if (prepare_all(st, s, err)) goto done;
     if (exec_sql(st, "BEGIN IMMEDIATE", "cannot start writing the scan's results", err)) goto done;
     if (check_running(st, s[W_CHECK], scan_id, err)) goto done;
     int64_t rows_of = r->scan.rows_of;
@@ -747,29 +784,53 @@ int store_write_results(ca_store *st, int64_t scan_id, const ca_results *r, char
     }
     for (size_t i = 0; i < r->nfiles; i++)
         if (write_file(st, s[W_FILE], scan_id, &r->files[i], err)) goto done;
-    for (size_t i = 0; i < r->nfunctions; i++)
-        if (write_function(st, s[W_FUNCTION], scan_id, &r->functions[i], err)) goto done;
-    for (size_t i = 0; i < r->nfindings; i++)
-        if (write_finding(st, s[W_FINDING], s[W_HANDLER], scan_id, &r->findings[i], err)) goto done;
-    for (size_t i = 0; i < r->ncoverage; i++)
-        if (write_coverage(st, s[W_COVERAGE], scan_id, &r->coverage[i], err)) goto done;
-    if (r->ndirs) {
-        size_t len = 0;
-        char *blob = ca_dirs_encode(r->dirs, r->ndirs, &len);
-        binder b = bind_start(s[W_DIR]);
-        bind_i64(&b, scan_id);
-        bind_note(&b, len > INT_MAX ? SQLITE_TOOBIG : sqlite3_bind_blob(s[W_DIR], b.next, blob, (int)len, SQLITE_STATIC));
-        int wrc = run_bound(st, &b, "cannot write the directory index", err);
-        free(blob);
-        if (wrc) goto done;
-    }
-    if (finish_scan(st, s[W_FINISH], scan_id, r, 0, err)) goto done;
-    if (exec_sql(st, "COMMIT", "cannot commit the scan's results", err)) goto done;
+    if (write_dirs(st, s[W_DIR], scan_id, r->dirs, r->ndirs, err)) goto done;
+    if (write_rest(st, s, scan_id, r, err)) goto done;
     ret = 0;
 done:
-    for (int i = 0; i < W_COUNT; i++) sqlite3_finalize(s[i]);
+    finalize_all(s);
     if (ret) rollback_open_transaction(st);
     return ret;
+}
+
+int store_write_parts(ca_store *st, int64_t scan_id, const ca_file_rec *files, size_t nfiles, const ca_dir_rec *dirs,
+                      size_t ndirs, char **err)
+{
+    sqlite3_stmt *s[W_COUNT] = {0};
+    int ret = -1;
+    if (prepare_all(st, s, err)) goto done;
+    if (exec_sql(st, "BEGIN IMMEDIATE", "cannot start writing the scan's results", err)) goto done;
+    if (check_running(st, s[W_CHECK], scan_id, err)) goto done;
+    for (size_t i = 0; i < nfiles; i++)
+        if (write_file(st, s[W_FILE], scan_id, &files[i], err)) goto done;
+    if (write_dirs(st, s[W_DIR], scan_id, dirs, ndirs, err)) goto done;
+    ret = 0;
+done:
+    finalize_all(s);
+    if (ret) rollback_open_transaction(st);
+    return ret;
+}
+
+int store_write_rest(ca_store *st, int64_t scan_id, const ca_results *r, char **err)
+{
+    sqlite3_stmt *s[W_COUNT] = {0};
+    int ret = -1;
+    if (sqlite3_get_autocommit(st->db)) {
+        set_err(err, ca_xasprintf("database %s: no scan results being written", st->path));
+        goto done;
+    }
+    if (prepare_all(st, s, err)) goto done;
+    if (write_rest(st, s, scan_id, r, err)) goto done;
+    ret = 0;
+done:
+    finalize_all(s);
+    if (ret) rollback_open_transaction(st);
+    return ret;
+}
+
+void store_write_abort(ca_store *st)
+{
+    if (st) rollback_open_transaction(st);
 }
 
 /* ---- reading ---------------------------------------------------------- */

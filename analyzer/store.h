@@ -65,6 +65,18 @@ int store_begin_scan(ca_store *st, ca_scan_meta *meta, char **err);
  * returned. r is not modified. */
 int store_write_results(ca_store *st, int64_t scan_id, const ca_results *r, char **err);
 
+/* The same in two parts, for a caller that writes while it works:
+ * store_write_parts opens the transaction and writes the files and the
+ * directory index; store_write_rest writes everything else of r (files
+ * and directories left out), marks the scan complete and commits. Between
+ * the two the transaction stays open (one thread at a time, as always);
+ * store_write_abort rolls it back. On an error either rolls back and
+ * returns -1. */
+int store_write_parts(ca_store *st, int64_t scan_id, const ca_file_rec *files, size_t nfiles, const ca_dir_rec *dirs,
+                      size_t ndirs, char **err);
+int store_write_rest(ca_store *st, int64_t scan_id, const ca_results *r, char **err);
+void store_write_abort(ca_store *st);
+
 /* Load scan scan_id (0: the latest complete scan) into *out, which the
  * caller zeroed: meta (status "complete", "running" or "partial"), files,
  * functions, findings with handlers and coverage, in ca_results_sort order.
