@@ -417,7 +417,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
             rc = 3;
             goto done_chg;
         }
-        store_close(st);
+        store_checkpoint_start(st); /* while the report is written */
     }
     FILE *out = stdout;
     if (output) {
@@ -425,6 +425,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         if (!out) {
             fprintf(stderr, "cancelaudit: --output %s: %s\n", output, strerror(errno));
             ca_results_free(&res);
+            store_close(st);
             rc = 3;
             goto done_chg;
         }
@@ -453,6 +454,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
             if (!res.findings[i].suppressed && !res.findings[i].baselined) rc = 1;
     }
     ca_results_free(&res);
+    store_close(st);
 done_chg:
     ca_changed_lines_free(chg);
 done_base:

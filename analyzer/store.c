@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@
 
 struct ca_store {
     sqlite3 *db;
+    pthread_t checkpointer; /* store_checkpoint_start's thread, joined by store_close */
+    int checkpointing;
     char *path;
     char *host;    /* this machine's name, to tell whether a running scan's pid means anything here */
     char *boot_id; /* this boot's id (Linux); pids do not survive a reboot */
@@ -432,7 +435,10 @@ static int check_and_migrate(ca_store *st, char **err)
     /* WAL fails on some file systems and for read-only files; the rollback
      * journal still works there, so its failure is not fatal. */
     sqlite3_exec(st->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
-    if (exec_sql(st, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", "cannot set up the connection", err))
+    /* Checkpoints are the writer's business (store_checkpoint_start), not a
+     * side effect of whichever commit crosses the threshold. */
+    if (exec_sql(st, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0",
+                 "cannot set up the connection", err))
         return -1;
     if (version == STORE_SCHEMA_VERSION) return 0;
 
@@ -477,9 +483,26 @@ int store_open(const char *path, ca_store **out, char **err)
     return 0;
 }
 
+static void *checkpoint_main(void *arg)
+{
+    ca_store *st = arg;
+    /* PASSIVE: never waits for readers or writers of other processes; what
+     * it cannot copy now the next checkpoint (or the last close) copies */
+    sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    return NULL;
+}
+
+void store_checkpoint_start(ca_store *st)
+{
+    if (!st || st->checkpointing) return;
+    st->checkpointing = pthread_create(&st->checkpointer, NULL, checkpoint_main, st) == 0;
+    if (!st->checkpointing) checkpoint_main(st);
+}
+
 void store_close(ca_store *st)
 {
     if (!st) return;
+    if (st->checkpointing) pthread_join(st->checkpointer, NULL);
     sqlite3_close_v2(st->db);
     free(st->path);
     free(st->host);

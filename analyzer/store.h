@@ -43,6 +43,12 @@ typedef struct ca_store ca_store;
  * returns -1, *out is NULL and *err holds the reason. */
 int store_open(const char *path, ca_store **out, char **err);
 
+/* After a write: copy the write-ahead log into the database file on a
+ * thread of its own, while the caller goes on with other work; the
+ * connection is that thread's until store_close, which waits for it.
+ * (Connections opened here never checkpoint on their own.) */
+void store_checkpoint_start(ca_store *st);
+
 /* Close the connection and free st. NULL is fine. */
 void store_close(ca_store *st);
 
