@@ -73,9 +73,13 @@ static int64_t mtime_ns(const struct stat *st)
 static char *path_join(const char *dir, const char *name)
 {
     if (strcmp(dir, ".") == 0) return ca_xstrdup(name);
-    size_t n = strlen(dir);
-    if (n && dir[n - 1] == '/') return ca_xasprintf("%s%s", dir, name);
-    return ca_xasprintf("%s/%s", dir, name);
+    size_t n = strlen(dir), m = strlen(name);
+    int sep = !(n && dir[n - 1] == '/');
+    char *p = ca_xmalloc(n + (size_t)sep + m + 1);
+    memcpy(p, dir, n);
+    if (sep) p[n] = '/';
+    memcpy(p + n + (size_t)sep, name, m + 1);
+    return p;
 }
 
 /* Lexically clean a path: collapse '/', drop "." components; with
