@@ -383,6 +383,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     so.record = st != NULL;
     so.sink = st;
     so.sink_scan = res.scan.id;
+    so.defer_free = 1;
     int src = ca_scan_run(&so, &res, &err);
     if (src != 0 && res.stored_parts) store_write_abort(st);
     if (src != 0) {
@@ -456,6 +457,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     ca_results_free(&res);
     store_close(st);
 done_chg:
+    ca_scan_reap();
     ca_changed_lines_free(chg);
 done_base:
     for (size_t k = 0; k < nbase; k++) free(base_fps[k]);

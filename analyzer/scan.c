@@ -1509,6 +1509,18 @@ static int c_setup(const ca_scan_opts *o, const ca_disc_file *files, size_t nfil
 /* What every way out of ca_scan_run frees. */
 static void scan_state_free(scan_state *S)
 {
+    for (size_t i = 0; i < S->nfns; i++) free(S->fns[i].callees);
+    for (size_t i = 0; S->jobs && i < S->njobs; i++) {
+        file_job *j = &S->jobs[i];
+        ir_module_free(&j->m);
+        free(j->sums);
+        free(j->facts);
+    }
+    free(S->fns);
+    free(S->by_name);
+    free(S->by_method);
+    free(S->jobs);
+    free(S->order);
     ca_results_free(&S->base);
     ca_results_free(&S->taken);
     free_prior_dirs(S);
@@ -1518,6 +1530,40 @@ static void scan_state_free(scan_state *S)
     pthread_mutex_destroy(&S->dirs_lock);
     pthread_mutex_destroy(&S->err_lock);
     free(S);
+}
+
+/* Freeing a scan's state (the tree's files, the walk's listings, the
+ * IR left) is left to a thread when the caller will reap it (defer_free):
+ * the results are complete, and the caller writes its report meanwhile. */
+typedef struct release_job {
+    scan_state *S;
+    ca_disc_file *files;
+    size_t nfiles;
+} release_job;
+
+static pthread_t reaper;
+static int reaping;
+
+static void *release_main(void *arg)
+{
+    release_job *r = arg;
+    scan_state_free(r->S);
+    ca_disc_files_free(r->files, r->nfiles);
+    free(r);
+    return NULL;
+}
+
+static void release(scan_state *S, ca_disc_file *files, size_t nfiles)
+{
+    release_job *r = ca_xmalloc(sizeof(*r));
+    r->S = S;
+    r->files = files;
+    r->nfiles = nfiles;
+    if (S->o->defer_free && !reaping && pthread_create(&reaper, NULL, release_main, r) == 0) {
+        reaping = 1;
+        return;
+    }
+    release_main(r);
 }
 
 int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
@@ -1567,8 +1613,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     int same = found && strcmp(found, S->base.scan.tree_digest) == 0;
     free(found);
     if (same && taking && take_base(S, out) == 0) {
-        scan_state_free(S); /* the rows are shared: no listings to record */
-        ca_disc_files_free(files, nfiles);
+        release(S, files, nfiles); /* the rows are shared: no listings to record */
         return 0;
     }
     ca_results_free(&S->taken);
@@ -1606,23 +1651,17 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     run_pool(S, phase3, S->norder);
     collect(S, out);
 
-    for (size_t i = 0; i < S->nfns; i++) free(S->fns[i].callees);
-    for (size_t i = 0; i < nfiles; i++) {
-        file_job *j = &S->jobs[i];
-        ir_module_free(&j->m);
-        free(j->sums);
-        free(j->facts);
-    }
-    free(S->fns);
-    free(S->by_name);
-    free(S->by_method);
-    free(S->jobs);
-    free(S->order);
     if (S->writing) {
         pthread_join(S->writer, NULL);
         out->stored_parts = S->writer_rc == 0;
     }
-    scan_state_free(S);
-    ca_disc_files_free(files, nfiles);
+    release(S, files, nfiles);
     return 0;
+}
+
+void ca_scan_reap(void)
+{
+    if (!reaping) return;
+    pthread_join(reaper, NULL);
+    reaping = 0;
 }

@@ -44,6 +44,10 @@ typedef struct ca_scan_opts {
      * fine: the scan uses one thread at a time on it. */
     ca_store *sink;
     int64_t sink_scan;
+    /* Free the scan's working state on a thread of its own after the
+     * results are out; the caller must call ca_scan_reap() before it
+     * exits (or runs another scan). */
+    int defer_free;
     /* C files: a directory whose compile_commands.json gives every C file's
      * flags (NULL: look next to each file, up to its scanned root); and when
      * CAN501-CAN503 apply: 0 when the scanned code calls pthread_cancel,
@@ -65,5 +69,8 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err);
 
 /* The bracket depth above which a file is refused before parsing. */
 #define CA_MAX_BRACKET_DEPTH 1000
+
+/* Wait for the state a scan with defer_free left to be freed. */
+void ca_scan_reap(void);
 
 #endif
