@@ -339,7 +339,7 @@ static void add_entry(walk *w, char *path, const st_lite *st, const char *langua
         f.size = st->size;
         f.mtime_ns = st->mtime_ns;
     }
-    f.language = language ? ca_xstrdup(language) : NULL;
+    f.language = language; /* one of walked_language's constants */
     f.diagnostic = diag;
     CA_VEC_PUSH(w->files, f);
 }
@@ -794,7 +794,7 @@ static int cmp_file(const void *a, const void *b)
 static void free_file(ca_disc_file *f)
 {
     free(f->path);
-    free(f->language);
+
     free(f->diagnostic);
 }
 

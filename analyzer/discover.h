@@ -74,9 +74,10 @@ typedef struct ca_disc_file {
      * duplicate '/' collapsed); otherwise as given. Never NULL. */
     char *path;
     int64_t size, mtime_ns;   /* of the file (symlinks followed); 0 when unknown */
-    /* "python" | "c"; NULL for an entry that stands for a directory (one
-     * that could not be read, or a symlink loop). */
-    char *language;
+    /* "python" | "c" (static strings, not to be freed); NULL for an entry
+     * that stands for a directory (one that could not be read, or a symlink
+     * loop). */
+    const char *language;
     /* NULL when fine; otherwise a one-line reason, and the file must not be
      * opened for parsing: "not a regular file (FIFO)", "file too large
      * (52428800 bytes > limit 10485760)", "permission denied", "symlink
