@@ -11,6 +11,7 @@
  * directory walked elsewhere.
  */
 #include "discover.h"
+#include "cache.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -331,7 +332,20 @@ static st_lite lite(const struct stat *st)
     return l;
 }
 
-static void add_entry(walk *w, char *path, const st_lite *st, const char *language, char *diag)
+uint64_t ca_disc_state_hash(const char *path, int64_t size, int64_t mtime_ns, const char *language)
+{
+    ca_sb sb = {0};
+    ca_sb_add(&sb, path, strlen(path) + 1);
+    ca_sb_add(&sb, (const char *)&size, sizeof(size));
+    ca_sb_add(&sb, (const char *)&mtime_ns, sizeof(mtime_ns));
+    if (language) ca_sb_adds(&sb, language);
+    uint64_t h = ca_content_hash(sb.buf, sb.len);
+    ca_sb_release(&sb);
+    return h ? h : 1;
+}
+
+/* hash: the entry's ca_disc_state_hash when its reader computed it, else 0 */
+static void add_entry_h(walk *w, char *path, const st_lite *st, const char *language, char *diag, uint64_t hash)
 {
     ca_disc_file f = {0};
     f.path = path;
@@ -339,14 +353,20 @@ static void add_entry(walk *w, char *path, const st_lite *st, const char *langua
         f.size = st->size;
         f.mtime_ns = st->mtime_ns;
     }
+    if (!diag) f.state_hash = hash ? hash : ca_disc_state_hash(path, f.size, f.mtime_ns, language);
     f.language = language; /* one of walked_language's constants */
     f.diagnostic = diag;
     CA_VEC_PUSH(w->files, f);
 }
 
+static void add_entry(walk *w, char *path, const st_lite *st, const char *language, char *diag)
+{
+    add_entry_h(w, path, st, language, diag, 0);
+}
+
 /* A file (symlinks already followed into st): checks type, size, access. */
 /* aerr: the errno of a read-access check, 0 when readable or not checked. */
-static void add_file(walk *w, char *path, const st_lite *st, const char *language, int aerr)
+static void add_file(walk *w, char *path, const st_lite *st, const char *language, int aerr, uint64_t hash)
 {
     char *diag = NULL;
     if (!S_ISREG(st->mode)) {
@@ -357,7 +377,7 @@ static void add_file(walk *w, char *path, const st_lite *st, const char *languag
     } else if (aerr) {
         diag = errno_text(aerr);
     }
-    add_entry(w, path, st, language, diag);
+    add_entry_h(w, path, st, language, diag, hash);
 }
 
 /* Whether a regular file may be read: 0 or the errno. A file everyone may
@@ -384,6 +404,7 @@ typedef struct dir_entry {
     int stated;         /* 0: a file the walk does not list, left unstatted */
     int lerr, terr;     /* errno of lstat, of stat through a symlink (0: fine) */
     int aerr;           /* read_access of a listed regular file */
+    uint64_t hash;      /* ca_disc_state_hash of a listed file, by its reader */
     st_lite lst, tst;
 } dir_entry;
 
@@ -525,7 +546,13 @@ static void read_listing(const walk *w, const char *path, int named, listing *L)
         } else {
             e->tst = e->lst;
         }
-        if (walked_language(w, e->name)) e->aerr = read_access(dfd, arg, &e->tst);
+        const char *lang = walked_language(w, e->name);
+        if (lang) {
+            e->aerr = read_access(dfd, arg, &e->tst);
+            /* the path as the walk spells it (path_join) */
+            const char *full_path = entry_arg(&full, strcmp(path, ".") == 0 ? NULL : path, e->name);
+            e->hash = ca_disc_state_hash(full_path, e->tst.size, e->tst.mtime_ns, lang);
+        }
     }
     ca_sb_release(&full);
     if (d) closedir(d);
@@ -759,7 +786,7 @@ static void walk_dir(walk *w, pending p, int named)
             free(child);
             continue;
         }
-        add_file(w, child, &e->tst, lang, e->aerr);
+        add_file(w, child, &e->tst, lang, e->aerr, e->hash);
     }
     listing_free(L);
     /* Reverse, so the stack pops them in name order. */
@@ -885,7 +912,7 @@ int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts 
         }
         const char *lang = has_suffix(disp, ".c") || has_suffix(disp, ".h") ? "c" : "python";
         st_lite named = lite(&st);
-        add_file(&w, disp, &named, lang, read_access(AT_FDCWD, paths[i], &named));
+        add_file(&w, disp, &named, lang, read_access(AT_FDCWD, paths[i], &named), 0);
     }
     /* Named directories in the order given; each one's real tree first. */
     int jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);

@@ -74,6 +74,9 @@ typedef struct ca_disc_file {
      * duplicate '/' collapsed); otherwise as given. Never NULL. */
     char *path;
     int64_t size, mtime_ns;   /* of the file (symlinks followed); 0 when unknown */
+    /* ca_disc_state_hash of the file as listed (0 for an entry with a
+     * diagnostic): computed by the thread that stat'ed it */
+    uint64_t state_hash;
     /* "python" | "c" (static strings, not to be freed); NULL for an entry
      * that stands for a directory (one that could not be read, or a symlink
      * loop). */
@@ -103,6 +106,10 @@ typedef struct ca_disc_file {
  */
 int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts *opts,
                 ca_disc_file **out, size_t *nout, char **err);
+
+/* A file's state as discovery saw it, hashed: path, size, mtime, language
+ * (64 bits, cache.h's content hash; never 0). */
+uint64_t ca_disc_state_hash(const char *path, int64_t size, int64_t mtime_ns, const char *language);
 
 /* Frees the array returned by ca_discover and every string in it. */
 void ca_disc_files_free(ca_disc_file *files, size_t n);

@@ -1127,9 +1127,9 @@ static void load_base_rest(scan_state *S)
 /* A rescan in which nothing changed.                                       */
 
 /* The tree digest (ca_scan_meta.tree_digest): every file's path, size,
- * mtime and language, and per directory what decides its files' backends,
- * in path order, folded under two 64-bit hash functions (cache.h's content
- * hash, util.h's ca_strhash). A scan records it when all of its results can
+ * mtime and language (discovery's state_hash, computed by the thread that
+ * stat'ed the file), and per directory what decides its files' backends,
+ * in path order, folded into two 64-bit lanes. A scan records it when all of its results can
  * be reused as they are (no file with an error, no C file analysed: phase 1
  * would redo those); a rescan that finds the same digest, every mtime
  * safely older than that scan's start, has the same files in the same
@@ -1157,8 +1157,9 @@ static void tree_mix(tree_hash *t)
 /* A file's record; and when its directory differs from the last file's, a
  * record of what decides the backends there (the nearest marker
  * directory): a file's backend is that, or a function of its own path. */
-static void tree_hash_file(tree_hash *t, const char *path, int64_t size, int64_t mtime_ns, const char *language)
+static void tree_hash_file(tree_hash *t, const ca_disc_file *df)
 {
+    const char *path = df->path;
     const char *slash = strrchr(path, '/');
     size_t dl = slash ? (size_t)(slash - path) : 0;
     if (!t->dir || dl != t->dirlen || memcmp(path, t->dir, dl) != 0) {
@@ -1173,18 +1174,16 @@ static void tree_hash_file(tree_hash *t, const char *path, int64_t size, int64_t
         t->dir = path;
         t->dirlen = dl;
     }
-    t->rec.len = 0;
-    ca_sb_addc(&t->rec, 'F');
-    ca_sb_add(&t->rec, path, strlen(path) + 1);
-    ca_sb_add(&t->rec, (const char *)&size, sizeof(size));
-    ca_sb_add(&t->rec, (const char *)&mtime_ns, sizeof(mtime_ns));
-    ca_sb_add(&t->rec, language ? language : "", strlen(language ? language : "") + 1);
+    /* a file: discovery's hash of its path, size, mtime and language */
+    uint64_t h = df->state_hash;
     if (t->per_file) {
         char *be = ca_backend_name(t->backends, path);
-        ca_sb_add(&t->rec, be, strlen(be) + 1);
+        h ^= ca_content_hash(be, strlen(be));
         free(be);
     }
-    tree_mix(t);
+    t->a = ((t->a ^ h) << 23 | (t->a ^ h) >> 41) * 0x9e3779b97f4a7c15ULL;
+    t->b = ((t->b ^ (h * 0xff51afd7ed558ccdULL)) << 31 | (t->b ^ (h * 0xff51afd7ed558ccdULL)) >> 33) *
+           0xc2b2ae3d27d4eb4fULL;
     t->nfiles++;
 }
 
@@ -1194,7 +1193,7 @@ static char *tree_hash_hex(tree_hash *t)
     ca_hash_hex(t->a ^ (uint64_t)t->nfiles, a);
     ca_hash_hex(t->b ^ (uint64_t)t->nfiles, b);
     ca_sb_release(&t->rec);
-    return ca_xasprintf("t3 %s%s", a, b);
+    return ca_xasprintf("t4 %s%s", a, b);
 }
 
 static void tree_hash_init(tree_hash *t, ca_backend_cache *backends)
@@ -1218,7 +1217,7 @@ static char *found_tree_digest(scan_state *S, const ca_disc_file *files, size_t 
             ca_sb_release(&t.rec);
             return NULL;
         }
-        tree_hash_file(&t, df->path, df->size, df->mtime_ns, df->language);
+        tree_hash_file(&t, df);
     }
     return tree_hash_hex(&t);
 }
@@ -1240,7 +1239,7 @@ static char *recorded_tree_digest(const scan_state *S, const ca_file_rec *recs)
             ca_sb_release(&t.rec);
             return NULL;
         }
-        tree_hash_file(&t, j->df->path, j->df->size, j->df->mtime_ns, j->df->language);
+        tree_hash_file(&t, j->df);
     }
     return tree_hash_hex(&t);
 }
