@@ -49,7 +49,7 @@ typedef struct ca_finding {
 
 typedef enum ca_file_status {
     CA_FILE_ANALYZED = 0,  /* parsed (possibly with recovered syntax errors) and analysed */
-    CA_FILE_SKIPPED = 1,   /* prefilter: no async/await, cannot hold a finding */
+    CA_FILE_SKIPPED = 1,   /* prefilter: no `async def`, cannot hold a finding */
     CA_FILE_ERROR = 2,     /* not analysed: unreadable, too large, not regular, too deep... */
     CA_FILE_CACHED = 3     /* unchanged since the last complete scan; results reused */
 } ca_file_status;
