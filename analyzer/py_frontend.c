@@ -2280,6 +2280,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
      * length, so byte offsets stay valid. */
     char *crfixed = NULL;
     const char *nul = memchr(src, 0, len);
+    size_t nul_at = nul ? (size_t)(nul - src) : 0; /* before src may become the CR-fixed copy */
     for (const char *cr = memchr(src, '\r', len); cr; cr = memchr(cr + 1, '\r', len - (size_t)(cr + 1 - src))) {
         size_t i = (size_t)(cr - src);
         if (i + 1 >= len || src[i + 1] != '\n') {
@@ -2297,8 +2298,8 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     }
     size_t bad = utf8_invalid_at(src, len);
     if (nul) {
-        size_t off = (size_t)(nul - src);
-        m->diagnostic = ca_xasprintf("NUL byte at offset %zu (Python refuses such a file); analysed as far as it parses", off);
+        m->diagnostic = ca_xasprintf("NUL byte at offset %zu (Python refuses such a file); analysed as far as it parses",
+                                     nul_at);
     } else if (bad != (size_t)-1) {
         m->diagnostic = ca_xasprintf("invalid UTF-8 at offset %zu (Python refuses such a file); analysed as far as it parses", bad);
     }

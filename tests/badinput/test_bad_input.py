@@ -77,6 +77,8 @@ def build_tree(root):
     put("tree/syntax_error.py", "async def ok():\n    await g()\n\ndef broken(:\n    pass\n\n\n" + BUG)
     put("tree/invalid_utf8.py", b"async def f():\n    s = '\xc3\x28 \xff\xfe'\n    await g()\n")
     put("tree/nul_bytes.py", b"async def f():\n    await g()\x00\x00\n\x00\n")
+    # a lone CR (fixed up before parsing) before a NUL: the offset is the file's
+    put("tree/nul_after_cr.py", b"async def f():\r    await g()\x00\n")
     put("tree/empty.py", b"")
     put("tree/bom.py", b"\xef\xbb\xbf" + BUG.encode())
     put("tree/crlf.py", BUG.replace("\n", "\r\n"))
@@ -135,6 +137,9 @@ class BadInput(unittest.TestCase):
                 if why:
                     self.assertTrue(any(why.lower() in l.lower() for l in lines), lines)
 
+        self.assertTrue(any("NUL byte at offset 28 " in l for l in self.diag_lines(err, "tree/nul_after_cr.py")),
+                        self.diag_lines(err, "tree/nul_after_cr.py"))
+
         # valid Python with unusual bytes is analysed like any other file
         for rel in ("tree/bom.py", "tree/crlf.py", "tree/cr_only.py"):
             with self.subTest(file=rel):
@@ -146,7 +151,8 @@ class BadInput(unittest.TestCase):
         # refused (never parsed): the FIFO, the symlink loop, the bracket bomb
         self.assertEqual(doc["scan"]["errors"], 3, err)
         # no finding points into a file that was refused or holds no bug
-        bad = {"tree/parens.py", "tree/x.py", "tree/empty.py", "tree/nul_bytes.py", "tree/invalid_utf8.py"}
+        bad = {"tree/parens.py", "tree/x.py", "tree/empty.py", "tree/nul_bytes.py", "tree/invalid_utf8.py",
+               "tree/nul_after_cr.py"}
         self.assertFalse([f for f in doc["findings"] if f["path"] in bad], doc["findings"])
 
     def test_scan_without_db(self):
