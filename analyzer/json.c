@@ -160,7 +160,14 @@ int ca_json_finish(ca_json_writer *w)
 
 static void newline_indent(ca_json_writer *w, size_t depth)
 {
+    /* a newline and up to 32 levels of indentation in one copy */
+    static const char lead[] = "\n                                                                ";
     if (!w->pretty) return;
+    size_t n = 1 + 2 * depth;
+    if (n <= sizeof(lead) - 1) {
+        ca_sb_add(w->out, lead, n);
+        return;
+    }
     ca_sb_addc(w->out, '\n');
     for (size_t i = 0; i < depth; i++) ca_sb_add(w->out, "  ", 2);
 }
