@@ -184,10 +184,21 @@ typedef struct excl {
     int defaults;
 } excl;
 
+/* fnmatch(pattern, name, 0) for the default excludes, without fnmatch for
+ * the two shapes they come in: a literal name, or '*' and a literal tail
+ * (names hold no '/'). Every directory of a tree is asked, twice. */
 static int match_default_dir(const char *name)
 {
-    for (size_t i = 0; i < sizeof(default_excludes) / sizeof(default_excludes[0]); i++)
-        if (fnmatch(default_excludes[i], name, 0) == 0) return 1;
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof(default_excludes) / sizeof(default_excludes[0]); i++) {
+        const char *g = default_excludes[i];
+        if (g[0] == '*') {
+            size_t t = strlen(g + 1);
+            if (n >= t && memcmp(name + n - t, g + 1, t) == 0) return 1;
+        } else if (g[0] == name[0] && strcmp(g, name) == 0) {
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -502,8 +513,11 @@ static void read_listing(const walk *w, const char *path, int named, listing *L)
         }
     }
     /* Sorted, so which of two names for one directory gets walked does not
-     * depend on the file system's listing order. */
-    if (names.n) qsort(names.v, names.n, sizeof(*names.v), cmp_entry);
+     * depend on the file system's listing order (a recalled listing is in
+     * order already: it was stored so). */
+    int sorted = 1;
+    for (size_t i = 1; i < names.n && sorted; i++) sorted = cmp_entry(&names.v[i - 1], &names.v[i]) < 0;
+    if (!sorted) qsort(names.v, names.n, sizeof(*names.v), cmp_entry);
     L->v = names.v;
     L->n = names.n;
     ca_sb full = {0};

@@ -104,6 +104,14 @@ static void build_tree(const char *outside)
         free(f);
         free(d);
     }
+    /* Near misses of the default excludes are walked. */
+    const char *kept[] = {"buildx", "egg-info", "my.egg-infos", "venvs", "Build"};
+    for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+        char *f = ca_xasprintf("%s/y.py", kept[i]);
+        mkdirs(kept[i]);
+        write_file(f, "async def f(): pass\n");
+        free(f);
+    }
     /* A virtualenv under an arbitrary name. */
     mkdirs("myenv/lib/python3.11");
     write_file("myenv/pyvenv.cfg", "home = /usr/bin\n");
@@ -175,6 +183,8 @@ static void test_walk(void)
     CHECK(count_with_prefix(f, n, ".cancelaudit/") == 0);
     CHECK(count_with_prefix(f, n, ".venv/") == 0);
     CHECK(count_with_prefix(f, n, "site-packages/") == 0);
+    CHECK(find(f, n, "buildx/y.py") && find(f, n, "egg-info/y.py") && find(f, n, "my.egg-infos/y.py"));
+    CHECK(find(f, n, "venvs/y.py") && find(f, n, "Build/y.py"));
     /* virtualenv by its pyvenv.cfg */
     CHECK(count_with_prefix(f, n, "myenv/") == 0);
     /* user excludes: a component and a path glob */
