@@ -345,13 +345,16 @@ static st_lite lite(const struct stat *st)
 
 uint64_t ca_disc_state_hash(const char *path, int64_t size, int64_t mtime_ns, const char *language)
 {
-    ca_sb sb = {0};
-    ca_sb_add(&sb, path, strlen(path) + 1);
-    ca_sb_add(&sb, (const char *)&size, sizeof(size));
-    ca_sb_add(&sb, (const char *)&mtime_ns, sizeof(mtime_ns));
-    if (language) ca_sb_adds(&sb, language);
-    uint64_t h = ca_content_hash(sb.buf, sb.len);
-    ca_sb_release(&sb);
+    size_t np = strlen(path) + 1, nl = language ? strlen(language) : 0;
+    size_t n = np + sizeof(size) + sizeof(mtime_ns) + nl;
+    char small[512];
+    char *buf = n <= sizeof(small) ? small : ca_xmalloc(n);
+    memcpy(buf, path, np);
+    memcpy(buf + np, &size, sizeof(size));
+    memcpy(buf + np + sizeof(size), &mtime_ns, sizeof(mtime_ns));
+    if (nl) memcpy(buf + np + sizeof(size) + sizeof(mtime_ns), language, nl);
+    uint64_t h = ca_content_hash(buf, n);
+    if (buf != small) free(buf);
     return h ? h : 1;
 }
 
