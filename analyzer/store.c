@@ -752,9 +752,15 @@ static int write_dirs(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_d
     if (!n) return 0;
     size_t len = 0;
     char *blob = ca_dirs_encode(dirs, n, &len);
+    /* only a cache: a tree too large for one blob is simply read afresh
+     * next time, rather than failing the scan's write */
+    if (len >= (size_t)sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, -1)) {
+        free(blob);
+        return 0;
+    }
     binder b = bind_start(s);
     bind_i64(&b, scan_id);
-    bind_note(&b, len > INT_MAX ? SQLITE_TOOBIG : sqlite3_bind_blob(s, b.next, blob, (int)len, SQLITE_STATIC));
+    bind_note(&b, sqlite3_bind_blob(s, b.next, blob, (int)len, SQLITE_STATIC));
     int ret = run_bound(st, &b, "cannot write the directory index", err);
     free(blob);
     return ret;
