@@ -37,6 +37,18 @@
  * the protections, windows and callees the matrix reads. A reused file adds
  * stub functions (names, parameters, summaries) to the table, and its
  * stored findings and facts to the output; it costs a stat and no parse.
+ *
+ * Before all that, two shortcuts (docs/store.md):
+ *   - directories: the walk takes the entries of a directory whose mtime is
+ *     the one the base's walk recorded from the base's listing (scan_recall)
+ *     instead of reading it;
+ *   - nothing changed: when the tree digest of what the walk found equals
+ *     the base's, the results are the base's (take_base), read back while
+ *     the tree was walked, and the store shares the base's rows.
+ * And after it, the files and listings are written into the scan's
+ * transaction on a thread of their own (write_parts) while the matrix is
+ * built; the working state is freed on another (release) when the caller
+ * asked for that.
  */
 #include "scan.h"
 
