@@ -1032,12 +1032,24 @@ static int fstring_prefix(const char *buf, size_t i)
     return j == 0 || !ident_byte((unsigned char)buf[j - 1]);
 }
 
+/* The bytes ca_bracket_depth stops at, outside strings (1) and inside
+ * them (1: always; 2: brackets, which count only inside f-strings). Runs
+ * of other bytes are skipped in a tight loop. */
+static const unsigned char bd_outer[256] = {
+    ['#'] = 1, ['\''] = 1, ['"'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1, [')'] = 1, [']'] = 1, ['}'] = 1,
+};
+static const unsigned char bd_string[256] = {
+    ['\\'] = 1, ['\n'] = 1, ['\''] = 1, ['"'] = 1, ['('] = 2, ['['] = 2, ['{'] = 2, [')'] = 2, [']'] = 2, ['}'] = 2,
+};
+
 int ca_bracket_depth(const char *buf, size_t len, int limit)
 {
     if (limit < 0) limit = 0;
     int depth = 0, maxd = 0;
     size_t i = 0;
     while (i < len) {
+        while (i < len && !bd_outer[(unsigned char)buf[i]]) i++;
+        if (i >= len) break;
         char c = buf[i];
         if (c == '#') {
             const char *nl = memchr(buf + i, '\n', len - i);
@@ -1046,9 +1058,12 @@ int ca_bracket_depth(const char *buf, size_t len, int limit)
         }
         if (c == '\'' || c == '"') {
             int fstr = fstring_prefix(buf, i);
+            unsigned char stop = fstr ? 2 : 1; /* which marks end a run */
             int triple = i + 2 < len && buf[i + 1] == c && buf[i + 2] == c;
             i += triple ? 3 : 1;
             while (i < len) {
+                while (i < len && (bd_string[(unsigned char)buf[i]] == 0 || bd_string[(unsigned char)buf[i]] > stop)) i++;
+                if (i >= len) break;
                 char ch = buf[i];
                 if (ch == '\\') {
                     i += 2;
