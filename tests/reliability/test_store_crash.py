@@ -278,6 +278,15 @@ class SchemaVersions(unittest.TestCase):
     def scan(self):
         return run(["scan", self.tree, "--db", self.db, "--format", "json", "--quiet"])
 
+    def load_fixture(self, name):
+        """A database as an older build wrote it (fixtures/NAME, SQL) at self.db."""
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", name)) as f:
+            sql = f.read()
+        con = sqlite3.connect(self.db)
+        con.executescript(sql)
+        con.commit()
+        con.close()
+
     def test_newer_version_refused(self):
         con = sqlite3.connect(self.db)
         con.execute("PRAGMA application_id = 1128363364")
@@ -326,12 +335,7 @@ class SchemaVersions(unittest.TestCase):
         self.assertEqual(len(complete_scans(self.db)), 1)
 
     def test_v1_database_migrated(self):
-        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "schema_v1.sql")) as f:
-            sql = f.read()
-        con = sqlite3.connect(self.db)
-        con.executescript(sql)
-        con.commit()
-        con.close()
+        self.load_fixture("schema_v1.sql")
         old = {t: db_query(self.db, "SELECT count(*) FROM " + t)[0][0]
                for t in ("scans", "files", "functions", "findings", "finding_handlers", "coverage")}
         p = self.scan()
@@ -353,12 +357,7 @@ class SchemaVersions(unittest.TestCase):
     def test_v2_database_migrated(self):
         """Schema 2 (before shared rows): files and functions move to keyed tables, the old scans read
         through the scan_* views as they did, and reports and diffs of them still work."""
-        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "schema_v2.sql")) as f:
-            sql = f.read()
-        con = sqlite3.connect(self.db)
-        con.executescript(sql)
-        con.commit()
-        con.close()
+        self.load_fixture("schema_v2.sql")
         p = self.scan()
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertEqual(db_query(self.db, "PRAGMA user_version"), [(schema_version(),)])
