@@ -15,19 +15,16 @@
 
 static const char *const marker_files[] = {"sandbox.py", "provider.py", "client.py", "backend.py"};
 
+/* What is known of one directory: whether it holds a marker file, and
+ * what the walk up from a file in it found (the nearest marker directory's
+ * name, or none). Files in one directory share it, so a tree costs one walk
+ * up per directory rather than per file. */
 typedef struct dir_slot {
-    char *dir; /* NULL = empty slot */
-    int has_marker;
+    char *dir;          /* NULL = empty slot */
+    signed char marker; /* -1 not known yet, else 0/1 */
+    signed char near_known;
+    char *near;         /* NULL = no marker directory above */
 } dir_slot;
-
-/* Per directory, what the walk up from a file in it found: the nearest
- * marker directory's name, or none ("" never is one: such a name is not
- * cached). Files in one directory share it, so a tree costs one walk up
- * per directory rather than per file. */
-typedef struct near_slot {
-    char *dir;  /* NULL = empty slot */
-    char *name; /* NULL = no marker directory above */
-} near_slot;
 
 struct ca_backend_cache {
     pthread_mutex_t mu;
@@ -35,8 +32,6 @@ struct ca_backend_cache {
     size_t nmaps;
     dir_slot *slots; /* open addressing, power-of-two size */
     size_t nslots, used;
-    near_slot *near; /* the same, for near_slot */
-    size_t nnear, near_used;
 };
 
 ca_backend_cache *ca_backend_cache_new(const ca_backend_map *maps, size_t nmaps)
@@ -53,8 +48,6 @@ ca_backend_cache *ca_backend_cache_new(const ca_backend_map *maps, size_t nmaps)
     }
     c->nslots = 64;
     c->slots = ca_xcalloc(c->nslots, sizeof(*c->slots));
-    c->nnear = 64;
-    c->near = ca_xcalloc(c->nnear, sizeof(*c->near));
     return c;
 }
 
@@ -66,54 +59,65 @@ void ca_backend_cache_free(ca_backend_cache *c)
         free((char *)c->maps[i].glob);
     }
     free(c->maps);
-    for (size_t i = 0; i < c->nslots; i++) free(c->slots[i].dir);
-    free(c->slots);
-    for (size_t i = 0; i < c->nnear; i++) {
-        free(c->near[i].dir);
-        free(c->near[i].name);
+    for (size_t i = 0; i < c->nslots; i++) {
+        free(c->slots[i].dir);
+        free(c->slots[i].near);
     }
-    free(c->near);
+    free(c->slots);
     pthread_mutex_destroy(&c->mu);
     free(c);
 }
 
-/* Caller holds c->mu. Index of dir's slot, or of the empty slot for it. */
-static size_t slot_for(const ca_backend_cache *c, const char *dir)
+/* Caller holds c->mu. Index of dir[0..n)'s slot, or of the empty slot for it. */
+static size_t slot_for(const ca_backend_cache *c, const char *dir, size_t n)
 {
-    size_t i = (size_t)ca_strhash(dir, strlen(dir)) & (c->nslots - 1);
-    while (c->slots[i].dir && strcmp(c->slots[i].dir, dir) != 0) i = (i + 1) & (c->nslots - 1);
+    size_t i = (size_t)ca_strhash(dir, n) & (c->nslots - 1);
+    while (c->slots[i].dir && !(strncmp(c->slots[i].dir, dir, n) == 0 && c->slots[i].dir[n] == 0))
+        i = (i + 1) & (c->nslots - 1);
     return i;
 }
 
-/* Caller holds c->mu. */
-static void cache_put(ca_backend_cache *c, const char *dir, int has)
+/* Caller holds c->mu. dir[0..n)'s slot; NULL when there is none and create
+ * is 0. A slot moves when the table grows: use it under the lock only. */
+static dir_slot *slot_get(ca_backend_cache *c, const char *dir, size_t n, int create)
 {
-    size_t i = slot_for(c, dir);
-    if (c->slots[i].dir) return; /* another thread got there first */
+    size_t i = slot_for(c, dir, n);
+    if (c->slots[i].dir) return &c->slots[i];
+    if (!create) return NULL;
     if ((c->used + 1) * 2 > c->nslots) {
         dir_slot *old = c->slots;
         size_t oldn = c->nslots;
         c->nslots *= 2;
         c->slots = ca_xcalloc(c->nslots, sizeof(*c->slots));
         for (size_t k = 0; k < oldn; k++)
-            if (old[k].dir) c->slots[slot_for(c, old[k].dir)] = old[k];
+            if (old[k].dir) c->slots[slot_for(c, old[k].dir, strlen(old[k].dir))] = old[k];
         free(old);
-        i = slot_for(c, dir);
+        i = slot_for(c, dir, n);
     }
-    c->slots[i].dir = ca_xstrdup(dir);
-    c->slots[i].has_marker = has;
+    dir_slot *s = &c->slots[i];
+    s->dir = ca_xstrndup(dir, n);
+    s->marker = -1;
     c->used++;
+    return s;
+}
+
+/* Caller holds c->mu. The first answer stays (threads may race to give it). */
+static void marker_put(ca_backend_cache *c, const char *dir, int has)
+{
+    dir_slot *s = slot_get(c, dir, strlen(dir), 1);
+    if (s->marker < 0) s->marker = (signed char)has;
 }
 
 static int has_marker(ca_backend_cache *c, const char *dir)
 {
     pthread_mutex_lock(&c->mu);
-    size_t i = slot_for(c, dir);
-    int known = c->slots[i].dir != NULL, has = known ? c->slots[i].has_marker : 0;
+    const dir_slot *s = slot_get(c, dir, strlen(dir), 0);
+    int has = s ? s->marker : -1;
     pthread_mutex_unlock(&c->mu);
-    if (known) return has;
+    if (has >= 0) return has;
 
     /* The disk check runs unlocked; two threads may both do it, harmlessly. */
+    has = 0;
     for (size_t k = 0; k < sizeof(marker_files) / sizeof(marker_files[0]) && !has; k++) {
         char *p = ca_xasprintf("%s/%s", dir, marker_files[k]);
         struct stat st;
@@ -121,7 +125,7 @@ static int has_marker(ca_backend_cache *c, const char *dir)
         free(p);
     }
     pthread_mutex_lock(&c->mu);
-    cache_put(c, dir, has);
+    marker_put(c, dir, has);
     pthread_mutex_unlock(&c->mu);
     return has;
 }
@@ -146,7 +150,7 @@ void ca_backend_cache_note_dir(void *cache, const char *dir, const char *const *
     }
     char *d = clean_path(dir);
     pthread_mutex_lock(&c->mu);
-    cache_put(c, d, has);
+    marker_put(c, d, has);
     pthread_mutex_unlock(&c->mu);
     free(d);
 }
@@ -189,49 +193,29 @@ static char *clean_path(const char *p)
     return ca_sb_detach(&sb);
 }
 
-/* Caller holds c->mu. Index of the near_slot of dir[0..n), or of the empty
- * slot for it. */
-static size_t near_for(const ca_backend_cache *c, const char *dir, size_t n)
-{
-    size_t i = (size_t)ca_strhash(dir, n) & (c->nnear - 1);
-    while (c->near[i].dir && !(strncmp(c->near[i].dir, dir, n) == 0 && c->near[i].dir[n] == 0))
-        i = (i + 1) & (c->nnear - 1);
-    return i;
-}
-
 /* 1 and *name (owned by the cache; NULL for none) when dir[0..n)'s walk up
  * is known. */
 static int near_get(ca_backend_cache *c, const char *dir, size_t n, const char **name)
 {
     pthread_mutex_lock(&c->mu);
-    size_t i = near_for(c, dir, n);
-    int known = c->near[i].dir != NULL;
-    if (known) *name = c->near[i].name;
+    const dir_slot *s = slot_get(c, dir, n, 0);
+    int known = s && s->near_known;
+    if (known) *name = s->near;
     pthread_mutex_unlock(&c->mu);
     return known;
 }
 
-/* Remember dir[0..n)'s walk up; returns the cache's copy of name. */
+/* Remember dir[0..n)'s walk up (the first answer stays); returns the
+ * cache's copy of the name. */
 static const char *near_put(ca_backend_cache *c, const char *dir, size_t n, const char *name)
 {
     pthread_mutex_lock(&c->mu);
-    size_t i = near_for(c, dir, n);
-    if (!c->near[i].dir) {
-        if ((c->near_used + 1) * 2 > c->nnear) {
-            near_slot *old = c->near;
-            size_t oldn = c->nnear;
-            c->nnear *= 2;
-            c->near = ca_xcalloc(c->nnear, sizeof(*c->near));
-            for (size_t k = 0; k < oldn; k++)
-                if (old[k].dir) c->near[near_for(c, old[k].dir, strlen(old[k].dir))] = old[k];
-            free(old);
-            i = near_for(c, dir, n);
-        }
-        c->near[i].dir = ca_xstrndup(dir, n);
-        c->near[i].name = name ? ca_xstrdup(name) : NULL;
-        c->near_used++;
+    dir_slot *s = slot_get(c, dir, n, 1);
+    if (!s->near_known) {
+        s->near = name ? ca_xstrdup(name) : NULL;
+        s->near_known = 1;
     }
-    const char *kept = c->near[i].name;
+    const char *kept = s->near;
     pthread_mutex_unlock(&c->mu);
     return kept;
 }
