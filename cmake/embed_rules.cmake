@@ -1,4 +1,4 @@
-# embed_rules.cmake — generate the C table behind analyzer/embed.h.
+# embed_rules.cmake — generate the C table behind analyzer/util/embed.h.
 #
 # Run at build time as
 #   cmake -DCA_SOURCE_DIR=<repo root> -DCA_MANIFEST=<list file> -DCA_OUTPUT=<file.c> -P embed_rules.cmake
@@ -50,7 +50,7 @@ foreach(name IN LISTS names)
 endforeach()
 
 set(out "/* Generated from rules/ by cmake/embed_rules.cmake at build time; do not edit. */\n")
-string(APPEND out "#include <stddef.h>\n#include <string.h>\n\n#include \"embed.h\"\n\n")
+string(APPEND out "#include <stddef.h>\n#include <string.h>\n\n#include \"util/embed.h\"\n\n")
 string(APPEND out "${body}\n")
 string(APPEND out "/* The trailing empty entry keeps the array non-empty when rules/ is. */\n")
 string(APPEND out "const ca_embedded ca_embedded_files[] = {\n${table}    { NULL, NULL, 0 },\n};\n")

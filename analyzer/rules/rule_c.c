@@ -13,7 +13,7 @@
  * cancellation point. Nothing is reported unless the scan is in scope for
  * thread cancellation (ctx->c_active: pthread_cancel is called, or forced).
  */
-#include "rules.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * rule_cleanup.c — CAN302 (strict): a cleanup await inside a cancellation
  * handler or finally that is not shielded; a second cancellation abandons it.
  */
-#include "rules.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
  * (run_in_executor, to_thread) that keeps running after the await is
  * cancelled; its result is dropped and nothing releases it.
  */
-#include "rules.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
  * rule_remote.c — CAN201 (remote create awaited under a timeout without a
  * shield) and CAN202 (strict: with no shield and no timeout).
  */
-#include "rules.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 

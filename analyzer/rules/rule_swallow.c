@@ -4,7 +4,7 @@
  * re-raising. Raising it later in the function is not swallowing: the
  * engine clears the mark on every path that raises.
  */
-#include "rules.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 

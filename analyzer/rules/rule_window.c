@@ -7,7 +7,7 @@
  * CAN102 when nothing would; CAN301 (only) when the value came out of a
  * registry.
  */
-#include "rules.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>

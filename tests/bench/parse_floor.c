@@ -2,7 +2,7 @@
  * parse_floor.c — the floor of tests/bench/run: what any tree-sitter based
  * analyzer of this tree must spend at least. It walks the tree, reads every
  * .py file, applies cancelaudit's own byte prefilter (linked from
- * analyzer/discover.c) and parses the async-bearing files with the same
+ * analyzer/discover/discover.c) and parses the async-bearing files with the same
  * grammar and library, freeing each tree at once; nothing is lowered,
  * analysed or stored. Workers: one parser each, files handed out largest
  * first, as cancelaudit's phase 1 does.
@@ -22,8 +22,8 @@
 #include <tree_sitter/api.h>
 #include <unistd.h>
 
-#include "discover.h"
-#include "util.h"
+#include "discover/discover.h"
+#include "util/util.h"
 
 const TSLanguage *tree_sitter_python(void);
 

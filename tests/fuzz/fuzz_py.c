@@ -23,15 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "discover.h"
-#include "engine.h"
-#include "matrix.h"
-#include "model.h"
-#include "py_frontend.h"
-#include "report.h"
-#include "rules.h"
-#include "scan.h"
+#include "catalog/catalog.h"
+#include "discover/discover.h"
+#include "engine/engine.h"
+#include "coverage/matrix.h"
+#include "model/model.h"
+#include "frontend/python/py_frontend.h"
+#include "report/report.h"
+#include "rules/rules.h"
+#include "scan/scan.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -429,7 +429,7 @@ class Incremental(unittest.TestCase):
         self.check_against_cold(second, db=db)
         con = sqlite3.connect(db)
         try:
-            with open(os.path.join(SOURCE_DIR, "analyzer", "store.h")) as f:
+            with open(os.path.join(SOURCE_DIR, "analyzer", "store", "store.h")) as f:
                 want = int(re.search(r"#define STORE_SCHEMA_VERSION (\d+)", f.read()).group(1))
             self.assertGreaterEqual(want, 3)
             self.assertEqual(con.execute("PRAGMA user_version").fetchone()[0], want)

@@ -41,7 +41,7 @@ FAT_SRC = "import asyncio\n\n" + "".join(
 
 
 def schema_version():
-    with open(os.path.join(SRC, "analyzer", "store.h")) as f:
+    with open(os.path.join(SRC, "analyzer", "store", "store.h")) as f:
         return int(re.search(r"#define STORE_SCHEMA_VERSION (\d+)", f.read()).group(1))
 
 

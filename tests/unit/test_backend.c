@@ -1,13 +1,13 @@
 /*
- * test_backend.c — unit tests for analyzer/backend.c: the DESIGN §4 naming
+ * test_backend.c — unit tests for analyzer/coverage/backend.c: the DESIGN §4 naming
  * examples, the walk-up boundary at the current directory, configuration
  * maps, the per-directory cache, and concurrent use from several threads.
  *
  * Builds its tree under mkdtemp("/tmp/ca_test_XXXXXX") and runs inside it.
  */
-#include "backend.h"
+#include "coverage/backend.h"
 #include "ca_test.h"
-#include "util.h"
+#include "util/util.h"
 
 #include <fcntl.h>
 #include <pthread.h>

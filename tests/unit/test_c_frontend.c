@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "c_frontend.h"
+#include "frontend/c/c_frontend.h"
 #include "ca_test.h"
-#include "catalog.h"
-#include "model.h"
-#include "scan.h"
+#include "catalog/catalog.h"
+#include "model/model.h"
+#include "scan/scan.h"
 
 static char tmpdir[] = "/tmp/ca_cfront_XXXXXX";
 

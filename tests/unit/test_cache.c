@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ca_test.h"
-#include "cache.h"
+#include "model/cache.h"
 
 static char *entries(const char *const *names, const unsigned char *types, size_t n, size_t *len)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "ca_test.h"
-#include "catalog.h"
-#include "embed.h"
+#include "catalog/catalog.h"
+#include "util/embed.h"
 
 static const char *const patterns[] = {
     "open", "*.close", "create*", "asyncio.*", "a*b*c", "*", "**", "*x*", "?", "a?c", "*.?", "[*]abc",

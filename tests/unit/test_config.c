@@ -1,5 +1,5 @@
 /*
- * test_config.c — unit tests for analyzer/config.c: every key and the
+ * test_config.c — unit tests for analyzer/config/config.c: every key and the
  * catalog category it feeds, both file forms, discovery walking up (a
  * pyproject.toml without [tool.cancelaudit] is skipped, the walk stops at
  * the repository root), glob rebasing, and the error messages (file, line,
@@ -8,9 +8,9 @@
  * Builds its trees under mkdtemp("/tmp/ca_test_XXXXXX") and runs inside it.
  */
 #include "ca_test.h"
-#include "catalog.h"
-#include "config.h"
-#include "util.h"
+#include "catalog/catalog.h"
+#include "config/config.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

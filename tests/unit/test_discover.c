@@ -1,14 +1,14 @@
 /*
- * test_discover.c — unit tests for analyzer/discover.c: the file walk
+ * test_discover.c — unit tests for analyzer/discover/discover.c: the file walk
  * (excludes, virtualenvs, symlinks, FIFOs, size limit, permissions, sorting,
  * missing paths) and the byte pre-checks (async prefilter, bracket depth).
  *
  * Builds its trees under mkdtemp("/tmp/ca_test_XXXXXX"), runs with that tree
  * as the current directory, and removes it afterwards.
  */
-#include "discover.h"
+#include "discover/discover.h"
 #include "ca_test.h"
-#include "util.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

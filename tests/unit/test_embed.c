@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "ca_test.h"
-#include "embed.h"
-#include "util.h"
+#include "util/embed.h"
+#include "util/util.h"
 
 int main(void)
 {

@@ -1,5 +1,5 @@
 /*
- * test_git.c — unit tests for analyzer/git.c: the checkout revision, and the
+ * test_git.c — unit tests for analyzer/discover/git.c: the checkout revision, and the
  * changed-lines set behind `scan --changed-since` (modified, added, deleted
  * and untouched lines, untracked files, quoted file names, paths seen from a
  * subdirectory, unknown revisions, outside a repository).
@@ -8,9 +8,9 @@
  * the identity is given with -c on the command line, never in global config.
  * GIT_CEILING_DIRECTORIES keeps git from finding a repository above /tmp.
  */
-#include "git.h"
+#include "discover/git.h"
 #include "ca_test.h"
-#include "util.h"
+#include "util/util.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * detection, reader round trips, \u escapes, numbers, error positions and
  * the depth limit on hostile nesting.
  */
-#include "json.h"
-#include "util.h"
+#include "util/json.h"
+#include "util/util.h"
 #include "ca_test.h"
 
 #include <math.h>

@@ -6,10 +6,10 @@
  * matrix table keeping its shape with hostile names, report targets that
  * do not exist, and diff matching equal fingerprints one to one.
  */
-#include "diff.h"
-#include "model.h"
-#include "report_store.h"
-#include "util.h"
+#include "store/diff.h"
+#include "model/model.h"
+#include "report/report_store.h"
+#include "util/util.h"
 #include "ca_test.h"
 
 #include <stdio.h>

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "ca_test.h"
-#include "catalog.h"
-#include "ir.h"
-#include "py_frontend.h"
-#include "util.h"
+#include "catalog/catalog.h"
+#include "ir/ir.h"
+#include "frontend/python/py_frontend.h"
+#include "util/util.h"
 
 static py_frontend *fe;
 

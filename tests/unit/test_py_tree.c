@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 
 #include "ca_test.h"
-#include "py_tree.h"
-#include "util.h"
+#include "frontend/python/py_tree.h"
+#include "util/util.h"
 
 const TSLanguage *tree_sitter_python(void);
 

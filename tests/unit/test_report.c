@@ -6,11 +6,11 @@
  * right type and nothing else; the SARIF parses and has the keys code
  * scanning needs; write errors are reported.
  */
-#include "json.h"
-#include "model.h"
-#include "report.h"
-#include "ruledoc.h"
-#include "util.h"
+#include "util/json.h"
+#include "model/model.h"
+#include "report/report.h"
+#include "rules/ruledoc.h"
+#include "util/util.h"
 #include "ca_test.h"
 
 #include <stdio.h>

@@ -4,9 +4,9 @@
  * it holds: every embedded doc must parse and match its file name), the
  * `rules` / `explain` printers, and --select/--ignore semantics.
  */
-#include "embed.h"
-#include "ruledoc.h"
-#include "util.h"
+#include "util/embed.h"
+#include "rules/ruledoc.h"
+#include "util/util.h"
 #include "ca_test.h"
 
 #include <stdio.h>

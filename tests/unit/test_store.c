@@ -10,9 +10,9 @@
  * what the store wrote.
  */
 #include "ca_test.h"
-#include "model.h"
-#include "store.h"
-#include "util.h"
+#include "model/model.h"
+#include "store/store.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * test_toml.c — unit tests for analyzer/toml.c: every TOML 1.0 construct
+ * test_toml.c — unit tests for analyzer/config/toml.c: every TOML 1.0 construct
  * the configuration may use (keys, tables, arrays of tables, each string
  * form and escape, number bases, floats, booleans, dates, arrays, inline
  * tables), value positions, the redefinition rules, errors with their
@@ -7,8 +7,8 @@
  * invalid UTF-8) that must fail cleanly or stay fast.
  */
 #include "ca_test.h"
-#include "toml.h"
-#include "util.h"
+#include "config/toml.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * test_util.c — analyzer/util.h: string buffers, vectors, the arena, the
+ * test_util.c — analyzer/util/util.h: string buffers, vectors, the arena, the
  * content hash (pinned to the published FNV-1a 64 vectors, since stored
  * fingerprints depend on it never changing) and ca_read_file.
  */
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "ca_test.h"
-#include "util.h"
+#include "util/util.h"
 
 static void test_sb(void)
 {

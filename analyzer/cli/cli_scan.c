@@ -1,0 +1,492 @@
+/*
+ * cli_scan.c — `cancelaudit scan` and `cancelaudit baseline`: options,
+ * the project configuration merged under them (config.h), the store's scan
+ * lifecycle (running row first, results in one transaction), baseline and
+ * changed-lines filtering, and the reporters.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog/catalog.h"
+#include "cli/cli.h"
+#include "config/config.h"
+#include "discover/git.h"
+#include "util/json.h"
+#include "report/report.h"
+#include "rules/ruledoc.h"
+#include "scan/scan.h"
+#include "store/store.h"
+
+void cli_usage(FILE *out)
+{
+    fprintf(out,
+            "cancelaudit %s — find cancellation ownership bugs in async Python code\n"
+            "\n"
+            "usage:\n"
+            "  cancelaudit scan [PATH...] [--format text|json|sarif|github|markdown] [--output FILE]\n"
+            "                   [--db PATH | --no-db] [--select RULES] [--ignore RULES] [--strict]\n"
+            "                   [--baseline FILE] [--changed-since REV] [--jobs N] [--config FILE]\n"
+            "                   [--exclude GLOB]... [--max-size BYTES] [--no-cache] [--no-config]\n"
+            "                   [--compile-commands DIR] [--quiet] [--no-progress]\n"
+            "  cancelaudit matrix   [--db PATH] [--scan ID] [--select RULES] [--format text|markdown|json|html] [--output FILE]\n"
+            "  cancelaudit report   [--db PATH] [--scan ID] (--finding FP | --backend NAME | --boundary NAME)\n"
+            "                       [--format markdown|html] [--output FILE]\n"
+            "  cancelaudit diff     [--db PATH] [--format text|json] OLD_SCAN NEW_SCAN\n"
+            "  cancelaudit baseline [PATH...] --output FILE [scan options]\n"
+            "  cancelaudit rules | explain RULE | --version | --help\n"
+            "\n"
+            "exit codes: 0 no finding, 1 findings, 2 usage or configuration error, 3 the run failed\n"
+            "\n"
+            "examples:\n"
+            "  cancelaudit scan src/                      # findings as path:line:col: CAN101 message\n"
+            "  cancelaudit scan --format sarif -o out.sarif src/\n"
+            "  cancelaudit scan --strict --select CAN1,CAN3 providers/\n"
+            "  cancelaudit matrix --format markdown       # backend x boundary coverage of the last scan\n"
+            "  cancelaudit explain CAN101\n"
+            "\n"
+            "suppress one finding with `# cancelaudit: ignore[CAN101]` or `# noqa: CAN101` on its line.\n",
+            ca_version);
+}
+
+int cli_is_opt(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == 0 || arg[n] == '=');
+}
+
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (a[n] == '=') return a + n + 1;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "cancelaudit: option %s needs a value\n", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* Baseline file: {"tool": ..., "fingerprints": ["..."]} or a findings list. */
+static int load_baseline(const char *path, char ***fps, size_t *n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    int e = ca_read_file(path, &buf, &len);
+    if (e) {
+        fprintf(stderr, "cancelaudit: baseline %s: %s\n", path, strerror(e));
+        return 2;
+    }
+    ca_json_doc doc;
+    char *err = NULL;
+    if (ca_json_parse(buf, len, CA_JSON_DEFAULT_DEPTH, &doc, &err) != 0) {
+        fprintf(stderr, "cancelaudit: baseline %s: %s\n", path, err ? err : "invalid JSON");
+        free(err);
+        free(buf);
+        return 2;
+    }
+    free(buf);
+    const ca_json_value *arr = ca_json_get(doc.root, "fingerprints");
+    const ca_json_value *finds = ca_json_get(doc.root, "findings");
+    *fps = NULL;
+    *n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const ca_json_value *a = pass == 0 ? arr : finds;
+        if (!a) continue;
+        for (size_t i = 0;; i++) {
+            const ca_json_value *v = ca_json_at(a, i);
+            if (!v) break;
+            const ca_json_value *s = pass == 0 ? v : ca_json_get(v, "fingerprint");
+            if (!s || s->type != CA_JSON_STRING) continue;
+            *fps = ca_xrealloc(*fps, sizeof(char *) * (*n + 1));
+            (*fps)[(*n)++] = ca_xstrdup(s->str);
+        }
+    }
+    if (!arr && !finds) {
+        fprintf(stderr, "cancelaudit: baseline %s: no \"fingerprints\" array\n", path);
+        ca_json_doc_free(&doc);
+        return 2;
+    }
+    ca_json_doc_free(&doc);
+    return 0;
+}
+
+static int write_baseline(FILE *out, const ca_results *r)
+{
+    ca_sb sb = {0};
+    ca_json_writer w;
+    ca_json_init(&w, &sb, 1);
+    ca_json_begin_object(&w);
+    ca_json_tool(&w);
+    ca_json_key(&w, "fingerprints");
+    ca_json_begin_array(&w);
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (!r->findings[i].suppressed) ca_json_string(&w, r->findings[i].fingerprint);
+    ca_json_end_array(&w);
+    ca_json_key(&w, "findings");
+    ca_json_begin_array(&w);
+    for (size_t i = 0; i < r->nfindings; i++) {
+        const ca_finding *f = &r->findings[i];
+        if (f->suppressed) continue;
+        ca_json_begin_object(&w);
+        ca_json_kv_string(&w, "fingerprint", f->fingerprint);
+        ca_json_kv_string(&w, "rule", f->rule);
+        ca_json_kv_string(&w, "path", f->path);
+        ca_json_kv_string(&w, "function", f->function);
+        ca_json_kv_string(&w, "resource", f->resource);
+        ca_json_end_object(&w);
+    }
+    ca_json_end_array(&w);
+    ca_json_end_object(&w);
+    ca_json_finish(&w);
+    ca_sb_addc(&sb, '\n');
+    int ok = fwrite(sb.buf, 1, sb.len, out) == sb.len;
+    ca_sb_release(&sb);
+    return ok ? 0 : -1;
+}
+
+/* The window of a finding touches a changed line: acquisition, checkpoint,
+ * or a related handler. */
+static int touches_changed(const ca_changed_lines *c, const ca_finding *f)
+{
+    if (ca_changed_has(c, f->path, f->line)) return 1;
+    if (f->acquired_line && ca_changed_has(c, f->path, f->acquired_line)) return 1;
+    for (size_t i = 0; i < f->nhandlers; i++)
+        if (ca_changed_has(c, f->path, f->handlers[i].line)) return 1;
+    if (f->acquired_line && f->acquired_line < f->line)
+        for (int l = f->acquired_line; l <= f->line; l++)
+            if (ca_changed_has(c, f->path, l)) return 1;
+    return 0;
+}
+
+/* The scan's recorded arguments, with the configuration file and a digest
+ * of the effective configuration (the merged options and the catalog), so
+ * two scans can be told apart when only the configuration changed. */
+static char *join_args(int argc, char **argv, const ca_config *cfg, uint64_t digest)
+{
+    ca_sb sb = {0};
+    ca_sb_adds(&sb, "scan");
+    for (int i = 0; i < argc; i++) {
+        ca_sb_addc(&sb, ' ');
+        ca_sb_adds(&sb, argv[i]);
+    }
+    char hex[17];
+    ca_hash_hex(digest, hex);
+    ca_sb_addf(&sb, " (config %s, digest %s)", cfg->abs_path ? cfg->abs_path : "none", hex);
+    return ca_sb_detach(&sb);
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    return s ? ca_hash64(s, strlen(s) + 1, h) : ca_hash64("", 1, ca_hash64("-", 1, h));
+}
+
+static uint64_t effective_digest(const ca_scan_opts *so)
+{
+    uint64_t h = CA_HASH_SEED;
+    h = hash_str(h, so->select);
+    h = hash_str(h, so->ignore);
+    h = ca_hash64(&so->strict, sizeof(so->strict), h);
+    h = ca_hash64(&so->max_size, sizeof(so->max_size), h);
+    for (size_t i = 0; i < so->nexcludes; i++) h = hash_str(h, so->excludes[i]);
+    h = ca_hash64("|", 1, h);
+    for (size_t i = 0; i < so->nmaps; i++) h = hash_str(hash_str(h, so->maps[i].name), so->maps[i].glob);
+    unsigned long long cd = ca_catalog_digest(so->cat);
+    return ca_hash64(&cd, sizeof(cd), h);
+}
+
+/* "a,b" from two optional comma lists; NULL when both are empty. */
+static char *join_lists(const char *a, const char *b)
+{
+    if (!(a && *a) && !(b && *b)) return NULL;
+    if (!(a && *a)) return ca_xstrdup(b);
+    if (!(b && *b)) return ca_xstrdup(a);
+    return ca_xasprintf("%s,%s", a, b);
+}
+
+int cli_scan(int argc, char **argv, int baseline_mode)
+{
+    const char *format = "text", *output = NULL, *db = CA_DEFAULT_DB, *select = NULL, *ignore = NULL;
+    const char *baseline = NULL, *changed = NULL, *config = NULL;
+    const char *compile_commands = NULL; /* C files: --compile-commands DIR */
+    int no_db = 0, strict = 0, jobs = 0, jobs_set = 0, quiet = 0, no_progress = 0, no_config = 0, no_cache = 0;
+    long long max_size = 0;
+    CA_VEC(const char *) paths = {0};
+    CA_VEC(const char *) excludes = {0};
+    int rc = 0;
+    ca_config cfg;
+    ca_config_init(&cfg);
+    ca_catalog *own_cat = NULL;
+    char *eff_ignore = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v;
+#define VAL(name) ((v = cli_opt_value(argc, argv, &i, name)) == NULL ? (rc = 2, (const char *)NULL) : v)
+        if (cli_is_opt(a, "--format") || cli_is_opt(a, "-f")) { if (!VAL(a[1] == 'f' ? "-f" : "--format")) break; format = v; }
+        else if (cli_is_opt(a, "--output") || cli_is_opt(a, "-o")) { if (!VAL(a[1] == 'o' ? "-o" : "--output")) break; output = v; }
+        else if (cli_is_opt(a, "--db")) { if (!VAL("--db")) break; db = v; }
+        else if (strcmp(a, "--no-db") == 0) no_db = 1;
+        else if (cli_is_opt(a, "--select")) { if (!VAL("--select")) break; select = v; }
+        else if (cli_is_opt(a, "--ignore")) { if (!VAL("--ignore")) break; ignore = v; }
+        else if (strcmp(a, "--strict") == 0) strict = 1;
+        else if (cli_is_opt(a, "--baseline")) { if (!VAL("--baseline")) break; baseline = v; }
+        else if (cli_is_opt(a, "--changed-since")) { if (!VAL("--changed-since")) break; changed = v; }
+        else if (cli_is_opt(a, "--config")) { if (!VAL("--config")) break; config = v; }
+        else if (strcmp(a, "--no-config") == 0) no_config = 1;
+        else if (cli_is_opt(a, "--exclude")) { if (!VAL("--exclude")) break; CA_VEC_PUSH(excludes, v); }
+        else if (cli_is_opt(a, "--compile-commands")) { if (!VAL("--compile-commands")) break; compile_commands = v; }
+        else if (cli_is_opt(a, "--jobs") || cli_is_opt(a, "-j")) {
+            if (!VAL(a[1] == 'j' ? "-j" : "--jobs")) break;
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*end || n < 0 || n > 1024) { fprintf(stderr, "cancelaudit: --jobs needs a number 0..1024\n"); rc = 2; break; }
+            jobs = (int)n;
+            jobs_set = 1;
+        } else if (cli_is_opt(a, "--max-size")) {
+            if (!VAL("--max-size")) break;
+            char *end;
+            max_size = strtoll(v, &end, 10);
+            if (*end || max_size <= 0) { fprintf(stderr, "cancelaudit: --max-size needs a positive number of bytes\n"); rc = 2; break; }
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) quiet = 1;
+        else if (strcmp(a, "--no-progress") == 0) no_progress = 1;
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            cli_usage(stdout);
+            CA_VEC_FREE(paths);
+            CA_VEC_FREE(excludes);
+            return 0;
+        }
+        else if (strcmp(a, "--no-cache") == 0) no_cache = 1;
+        else if (strcmp(a, "--") == 0) { for (i++; i < argc; i++) CA_VEC_PUSH(paths, argv[i]); }
+        else if (a[0] == '-' && a[1]) { fprintf(stderr, "cancelaudit: unknown option '%s' (try --help)\n", a); rc = 2; break; }
+        else CA_VEC_PUSH(paths, a);
+#undef VAL
+    }
+    if (rc) goto done;
+    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "sarif") && strcmp(format, "github") &&
+        strcmp(format, "markdown")) {
+        fprintf(stderr, "cancelaudit: unknown --format '%s' (text, json, sarif, github, markdown)\n", format);
+        rc = 2;
+        goto done;
+    }
+    if (baseline_mode && !output) {
+        fprintf(stderr, "cancelaudit: baseline needs --output FILE\n");
+        rc = 2;
+        goto done;
+    }
+    char *bad = NULL;
+    if ((select && ca_rule_check_list(select, &bad) != 0) || (ignore && ca_rule_check_list(ignore, &bad) != 0)) {
+        fprintf(stderr, "cancelaudit: unknown rule '%s' in --select/--ignore (see `cancelaudit rules`)\n",
+                bad ? bad : "?");
+        free(bad);
+        rc = 2;
+        goto done;
+    }
+    if (config && no_config) {
+        fprintf(stderr, "cancelaudit: --config and --no-config exclude each other\n");
+        rc = 2;
+        goto done;
+    }
+    if (!no_config) {
+        char *cfgerr = NULL;
+        int cr = config ? ca_config_load(config, &cfg, &cfgerr)
+                        : ca_config_discover(paths.n ? paths.v[0] : NULL, &cfg, &cfgerr);
+        if (cr != 0) {
+            /* "cancelaudit: FILE:LINE: what", like every usage error */
+            fprintf(stderr, "cancelaudit: %s\n", cfgerr ? cfgerr : "invalid configuration");
+            free(cfgerr);
+            rc = 2;
+            goto done;
+        }
+    }
+    char *cerr = NULL;
+    const ca_catalog *cat = ca_catalog_builtin(&cerr);
+    if (!cat) {
+        fprintf(stderr, "cancelaudit: internal error: %s\n", cerr ? cerr : "catalog");
+        free(cerr);
+        rc = 3;
+        goto done;
+    }
+    own_cat = ca_config_catalog(&cfg, cat);
+    if (own_cat) cat = own_cat;
+    /* The command line wins: --select replaces the file's selection (and its
+     * ignores, unless the file only ignores: those carry over, as in ruff);
+     * --ignore and --exclude add to the file's; --strict, --jobs and
+     * --max-size override it. */
+    const char *eff_select = select ? select : cfg.select;
+    eff_ignore = join_lists(!select || !cfg.select ? cfg.ignore : NULL, ignore);
+    int eff_strict = strict || cfg.strict == 1;
+    int eff_jobs = jobs_set ? jobs : cfg.jobs >= 0 ? cfg.jobs : 0;
+    long long eff_max_size = max_size > 0 ? max_size : (long long)cfg.max_size;
+    for (size_t k = 0; k < cfg.nexcludes; k++) CA_VEC_PUSH(excludes, (const char *)cfg.excludes[k]);
+    char **base_fps = NULL;
+    size_t nbase = 0;
+    if (baseline && (rc = load_baseline(baseline, &base_fps, &nbase)) != 0) goto done;
+    ca_changed_lines *chg = NULL;
+    if (changed) {
+        char *gerr = NULL;
+        if (ca_git_changed_lines(changed, &chg, &gerr) != 0) {
+            fprintf(stderr, "cancelaudit: --changed-since %s: %s\n", changed, gerr ? gerr : "git failed");
+            free(gerr);
+            rc = 2;
+            goto done_base;
+        }
+    }
+
+    ca_results res;
+    memset(&res, 0, sizeof(res));
+    ca_store *st = NULL;
+    char *err = NULL;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof(cwd))) strcpy(cwd, ".");
+    res.scan.root = ca_xstrdup(cwd);
+    res.scan.git_rev = ca_git_rev(paths.n ? paths.v[0] : ".");
+    res.scan.version = ca_xstrdup(ca_version);
+    ca_scan_opts so;
+    memset(&so, 0, sizeof(so));
+    const char *dot = ".";
+    so.paths = paths.n ? paths.v : &dot;
+    so.npaths = paths.n ? paths.n : 1;
+    so.excludes = excludes.v;
+    so.nexcludes = excludes.n;
+    so.jobs = eff_jobs;
+    so.select = eff_select;
+    so.ignore = eff_ignore;
+    so.strict = eff_strict;
+    so.max_size = eff_max_size;
+    so.cat = cat;
+    so.maps = cfg.maps;
+    so.nmaps = cfg.nmaps;
+    so.compile_commands = compile_commands ? compile_commands : cfg.compile_commands;
+    so.c_cancel_scope = cfg.c_cancel_scope;
+    so.quiet = quiet;
+    so.progress = !no_progress && !quiet && isatty(2);
+    res.scan.args = join_args(argc, argv, &cfg, effective_digest(&so));
+    if (!no_db && !baseline_mode) {
+        if (store_open(db, &st, &err) != 0 || store_begin_scan(st, &res.scan, &err) != 0) {
+            fprintf(stderr, "cancelaudit: database %s: %s\n", db, err ? err : "cannot open");
+            free(err);
+            store_close(st);
+            ca_results_free(&res);
+            rc = 3;
+            goto done_chg;
+        }
+    }
+    if (!res.scan.started) {
+        char ts[32];
+        ca_iso_now(ts, sizeof(ts));
+        res.scan.started = ca_xstrdup(ts);
+    }
+    so.cache = no_cache ? NULL : st; /* unchanged files reuse the last scan's results (DESIGN §9) */
+    so.record = st != NULL;
+    so.sink = st;
+    so.sink_scan = res.scan.id;
+    so.defer_free = 1;
+    int src = ca_scan_run(&so, &res, &err);
+    if (src != 0 && res.stored_parts) store_write_abort(st);
+    if (src != 0) {
+        fprintf(stderr, "cancelaudit: %s\n", err ? err : "scan failed");
+        free(err);
+        store_close(st);
+        ca_results_free(&res);
+        rc = src;
+        goto done_chg;
+    }
+    /* baseline and changed-lines filters mark, never drop: the store keeps everything */
+    for (size_t i = 0; i < res.nfindings; i++) {
+        ca_finding *f = &res.findings[i];
+        for (size_t k = 0; k < nbase; k++)
+            if (strcmp(base_fps[k], f->fingerprint) == 0) f->baselined = 1;
+        if (f->baselined) res.scan.baselined++;
+        else if (chg && !touches_changed(chg, f)) f->baselined = 2;
+    }
+    char ts[32];
+    ca_iso_now(ts, sizeof(ts));
+    res.scan.finished = ca_xstrdup(ts);
+    free(res.scan.status);
+    res.scan.status = ca_xstrdup("complete");
+    if (st) {
+        int wrc = res.stored_parts ? store_write_rest(st, res.scan.id, &res, &err)
+                                   : store_write_results(st, res.scan.id, &res, &err);
+        if (wrc != 0) {
+            fprintf(stderr, "cancelaudit: database %s: %s\n", db, err ? err : "write failed");
+            free(err);
+            store_close(st);
+            ca_results_free(&res);
+            rc = 3;
+            goto done_chg;
+        }
+        store_checkpoint_start(st); /* while the report is written */
+    }
+    FILE *out = stdout;
+    if (output) {
+        out = fopen(output, "w");
+        if (!out) {
+            fprintf(stderr, "cancelaudit: --output %s: %s\n", output, strerror(errno));
+            ca_results_free(&res);
+            store_close(st);
+            rc = 3;
+            goto done_chg;
+        }
+    }
+    report_opts ro;
+    memset(&ro, 0, sizeof(ro));
+    ro.cwd = cwd;
+    ro.color = !output && isatty(1) && !getenv("NO_COLOR");
+    int wr;
+    if (baseline_mode) wr = write_baseline(out, &res);
+    else if (strcmp(format, "json") == 0) wr = report_json(out, &res, &ro);
+    else if (strcmp(format, "sarif") == 0) wr = report_sarif(out, &res, &ro);
+    else if (strcmp(format, "github") == 0) wr = report_github(out, &res, &ro);
+    else if (strcmp(format, "markdown") == 0) wr = report_markdown(out, &res, &ro);
+    else wr = report_text(out, &res, &ro);
+    if (out != stdout && fclose(out) != 0) wr = -1;
+    else if (out == stdout && fflush(stdout) != 0) wr = -1;
+    if (wr != 0) {
+        fprintf(stderr, "cancelaudit: writing the report failed\n");
+        rc = 3;
+    } else if (baseline_mode) {
+        rc = 0;
+    } else {
+        rc = 0;
+        for (size_t i = 0; i < res.nfindings; i++)
+            if (!res.findings[i].suppressed && !res.findings[i].baselined) rc = 1;
+    }
+    ca_results_free(&res);
+    store_close(st);
+done_chg:
+    ca_scan_reap();
+    ca_changed_lines_free(chg);
+done_base:
+    for (size_t k = 0; k < nbase; k++) free(base_fps[k]);
+    free(base_fps);
+done:
+    CA_VEC_FREE(paths);
+    CA_VEC_FREE(excludes);
+    free(eff_ignore);
+    ca_catalog_free(own_cat);
+    ca_config_free(&cfg);
+    return rc;
+}
+
+int cli_rules(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 0) {
+        fprintf(stderr, "cancelaudit: rules takes no arguments\n");
+        return 2;
+    }
+    ca_ruledoc_print_list(stdout);
+    return 0;
+}
+
+int cli_explain(int argc, char **argv)
+{
+    if (argc != 1) {
+        fprintf(stderr, "cancelaudit: usage: cancelaudit explain RULE\n");
+        return 2;
+    }
+    return ca_ruledoc_explain(stdout, argv[0]);
+}

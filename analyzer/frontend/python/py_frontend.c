@@ -1,0 +1,2392 @@
+/*
+ * py_frontend.c — lowering Python (tree-sitter-python) to the ownership IR.
+ *
+ * Where it sits: discover → parse → **lower** → rules. The TSTree is turned
+ * into a flat node array right after parsing (py_tree.h) and freed; all
+ * lowering reads the array. For each function it walks statements (recursively, bounded by IR_MAX_DEPTH) and expressions
+ * (iteratively, post-order = evaluation order) and emits IR events. All
+ * library knowledge comes from the catalog; the only Python names tested
+ * here are the language's own (self, cls, True, list/tuple/...).
+ */
+#include "frontend/python/py_frontend.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <tree_sitter/api.h>
+
+#include "frontend/python/py_tree.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+struct py_frontend {
+    TSParser *parser;
+    const ca_catalog *cat;
+    py_tree flat; /* the file being lowered; its buffers are reused */
+};
+
+/* Flat-tree buffers bigger than this are given back after each file. */
+#define PY_FLAT_KEEP (4u << 20)
+
+py_frontend *py_frontend_new(const ca_catalog *cat)
+{
+    py_frontend *fe = ca_xcalloc(1, sizeof(*fe));
+    fe->parser = ts_parser_new();
+    ts_parser_set_language(fe->parser, tree_sitter_python());
+    fe->cat = cat;
+    return fe;
+}
+
+void py_frontend_free(py_frontend *fe)
+{
+    if (!fe) return;
+    ts_parser_delete(fe->parser);
+    py_tree_free(&fe->flat);
+    free(fe);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Module-level facts gathered before lowering functions.                   */
+
+typedef struct name_map {
+    const char *key;   /* local name, or "Class.attr" */
+    const char *value; /* resolved dotted name */
+} name_map;
+
+typedef struct pending_def {
+    pn node;           /* function_definition or class_definition */
+    const char *prefix;    /* qualname prefix ("", "Cls.", "f.<locals>.") */
+    const char *class_name;
+} pending_def;
+
+typedef struct lower {
+    py_frontend *fe;
+    const py_tree *T;
+    const ca_catalog *cat;
+    ir_module *m;
+    const char *src;
+    uint32_t len;
+    CA_VEC(name_map) imports;
+    CA_VEC(name_map) globals;    /* module-level name → dotted of what it was assigned (may be "") */
+    CA_VEC(name_map) class_attrs;/* "Class.attr" → dotted constructor */
+    CA_VEC(pending_def) pending;
+    /* per function */
+    ir_func *f;
+    const char *class_name;
+    CA_VEC(name_map) locals_ctor; /* local var → dotted of the call it was assigned */
+    CA_VEC(const char *) global_decl;
+    int depth;
+    int in_cleanup;
+    int too_deep;
+    CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
+} lower;
+
+/* ------------------------------------------------------------------------ */
+/* Node helpers.                                                            */
+
+typedef CA_VEC(pn) node_vec;
+
+/* n's named children in order into out (emptied first). */
+static void named_children(pn n, node_vec *out)
+{
+    out->n = 0;
+    PN_FOR_NAMED(ch, n) CA_VEC_PUSH(*out, ch);
+}
+
+static char *text(lower *L, pn n)
+{
+    uint32_t s = n->start, e = n->end;
+    if (e > L->len) e = L->len;
+    if (s > e) s = e;
+    return ca_arena_strndup(&L->m->arena, L->src + s, e - s);
+}
+
+/* Source text with whitespace runs collapsed to one space, capped at cap
+ * bytes without splitting a UTF-8 sequence; "..." marks a cut. */
+static char *norm_text(lower *L, pn n, size_t cap)
+{
+    uint32_t s = n->start, e = n->end;
+    if (e > L->len) e = L->len;
+    if (s > e) s = e;
+    char *out = ca_arena_alloc(&L->m->arena, (e - s) + 8);
+    size_t o = 0;
+    int sp = 0, cut = 0;
+    char quote = 0; /* inside a string literal: its quote character */
+    int triple = 0;
+    for (uint32_t i = s; i < e; i++) {
+        char c = L->src[i];
+        /* comments are not code: `# expect: ...` must not reach fingerprints */
+        if (!quote && c == '#') {
+            while (i < e && L->src[i] != '\n') i++;
+            sp = 1;
+            continue;
+        }
+        if (quote) {
+            if (c == '\\' && i + 1 < e) {
+                if (o + 2 <= cap) {
+                    out[o++] = c;
+                    out[o++] = L->src[++i];
+                } else {
+                    cut = 1;
+                    break;
+                }
+                continue;
+            }
+            if (c == quote && (!triple || (i + 2 < e && L->src[i + 1] == quote && L->src[i + 2] == quote))) {
+                if (triple && o + 3 <= cap) {
+                    out[o++] = c;
+                    out[o++] = c;
+                    i += 2;
+                }
+                quote = 0;
+                triple = 0;
+                if (o + 1 > cap) { cut = 1; break; }
+                out[o++] = c;
+                continue;
+            }
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+            triple = i + 2 < e && L->src[i + 1] == c && L->src[i + 2] == c;
+            if (sp && o && o + 1 <= cap) out[o++] = ' ';
+            sp = 0;
+            size_t k = triple ? 3 : 1;
+            if (o + k > cap) { cut = 1; break; }
+            for (size_t j = 0; j < k; j++) out[o++] = c;
+            i += (uint32_t)(k - 1);
+            continue;
+        }
+        if (quote && (c == ' ' || c == '\t')) {
+            /* whitespace inside strings is kept as written */
+            if (o + 1 > cap) { cut = 1; break; }
+            out[o++] = c;
+            continue;
+        }
+        int continuation = c == '\\' && i + 1 < e && (L->src[i + 1] == '\n' || L->src[i + 1] == '\r');
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || continuation) {
+            sp = 1;
+            continue;
+        }
+        unsigned char uc = (unsigned char)c;
+        size_t need = uc >= 0xF0 ? 4 : uc >= 0xE0 ? 3 : uc >= 0xC0 ? 2 : 1;
+        if ((uc & 0xC0) == 0x80) need = 1; /* stray continuation byte */
+        if (o + need + (sp && o ? 1 : 0) > cap) {
+            cut = 1;
+            break;
+        }
+        /* no space inside brackets or before a comma: `f( a, )` reads `f(a,)` */
+        if (sp && o && !strchr(")]},", c) && !strchr("([{", out[o - 1])) out[o++] = ' ';
+        sp = 0;
+        for (size_t k = 0; k < need && i + k < e; k++) out[o++] = L->src[i + k];
+        i += (uint32_t)(need - 1);
+    }
+    if (cut) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = 0;
+    return out;
+}
+
+/* 1-based line of n's start. */
+static int line_of(lower *L, pn n)
+{
+    uint32_t row, col;
+    pt_point(L->T, n->start, &row, &col);
+    return (int)row + 1;
+}
+
+static int code_points(const char *s, uint32_t from, uint32_t to)
+{
+    int n = 0;
+    for (uint32_t i = from; i < to; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) n++;
+    return n;
+}
+
+static ir_site site_of(lower *L, pn n)
+{
+    ir_site s;
+    uint32_t arow, acol, brow, bcol;
+    pt_point(L->T, n->start, &arow, &acol);
+    pt_point(L->T, n->end, &brow, &bcol);
+    uint32_t sb = n->start, eb = n->end;
+    if (sb > L->len) sb = L->len;
+    if (eb > L->len) eb = L->len;
+    s.line = (int)arow + 1;
+    s.end_line = (int)brow + 1;
+    s.col = code_points(L->src, sb >= acol ? sb - acol : 0, sb) + 1;
+    s.end_col = code_points(L->src, eb >= bcol ? eb - bcol : 0, eb) + 1;
+    s.start = sb;
+    s.end = eb;
+    return s;
+}
+
+static pn unparen(pn n)
+{
+    while (pn_is(n, PT_parenthesized_expression)) {
+        pn only = pn_first_named(n);
+        if (pn_isnull(only) || !pn_isnull(pn_after_named(only))) break;
+        n = only;
+    }
+    return n;
+}
+
+static int has_token(pn n, unsigned tok)
+{
+    PN_FOR_CHILD(ch, n)
+        if (!pn_named(ch) && ch->type == tok) return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Names: dotted text of identifier/attribute chains, import resolution.    */
+
+static const char *map_get(const name_map *v, size_t n, const char *key)
+{
+    for (size_t i = n; i-- > 0;)
+        if (v[i].key[0] == key[0] && strcmp(v[i].key, key) == 0) return v[i].value;
+    return NULL;
+}
+
+/* Dotted text of a name chain ("self._client.boxes.create"), keeping call
+ * parentheses empty ("asyncio.get_event_loop().run_in_executor"); NULL for
+ * anything else. Iterative down the object chain. */
+static char *dotted_raw(lower *L, pn n)
+{
+    ca_sb sb = {0};
+    /* collect components from the outside in, then reverse */
+    const char *parts[64];
+    int np = 0;
+    pn cur = unparen(n);
+    while (np < 64) {
+        if (pn_is(cur, PT_identifier)) {
+            parts[np++] = text(L, cur);
+            break;
+        } else if (pn_is(cur, PT_attribute)) {
+            parts[np++] = text(L, pn_field(cur, PF_attribute));
+            cur = unparen(pn_field(cur, PF_object));
+        } else if (pn_is(cur, PT_call)) {
+            parts[np++] = "()";
+            cur = unparen(pn_field(cur, PF_function));
+        } else {
+            ca_sb_release(&sb);
+            return NULL;
+        }
+    }
+    if (np == 0 || np == 64) return NULL;
+    for (int i = np - 1; i >= 0; i--) {
+        if (strcmp(parts[i], "()") == 0) {
+            ca_sb_adds(&sb, "()");
+            continue;
+        }
+        if (sb.len) ca_sb_addc(&sb, '.');
+        ca_sb_adds(&sb, parts[i]);
+    }
+    char *r = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+    ca_sb_release(&sb);
+    return r;
+}
+
+/* Resolve the first component through imports: `aio.shield` → `asyncio.shield`. */
+static char *resolve(lower *L, const char *d)
+{
+    if (!d) return NULL;
+    size_t n = strcspn(d, ".(");
+    char head[256];
+    if (n >= sizeof(head)) return (char *)d;
+    memcpy(head, d, n);
+    head[n] = 0;
+    if (L->f && ir_var_find(L->f, head) >= 0) return (char *)d; /* a local shadows imports */
+    const char *to = map_get(L->imports.v, L->imports.n, head);
+    if (!to) return (char *)d;
+    ca_sb sb = {0};
+    ca_sb_adds(&sb, to);
+    ca_sb_adds(&sb, d + n);
+    char *r = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+    ca_sb_release(&sb);
+    return r;
+}
+
+static char *dotted(lower *L, pn n) { return resolve(L, dotted_raw(L, n)); }
+
+/* Name heuristics ignore privacy underscores: `_open_conn` reads as `open_conn`. */
+static const char *bare_name(const char *n)
+{
+    if (!n) return n;
+    while (*n == '_') n++;
+    return n;
+}
+
+static const char *last_component(const char *d)
+{
+    if (!d) return NULL;
+    const char *p = strrchr(d, '.');
+    return p ? p + 1 : d;
+}
+
+/* Root identifier of an attribute/subscript/call chain, or null node. */
+static pn root_ident(pn n)
+{
+    pn cur = unparen(n);
+    for (int guard = 0; guard < 256; guard++) {
+        if (pn_is(cur, PT_identifier)) return cur;
+        if (pn_is(cur, PT_attribute)) cur = unparen(pn_field(cur, PF_object));
+        else if (pn_is(cur, PT_subscript)) cur = unparen(pn_field(cur, PF_value));
+        else if (pn_is(cur, PT_call)) cur = unparen(pn_field(cur, PF_function));
+        else break;
+    }
+    pn nul = &pt_null;
+    return nul;
+}
+
+static int var_of(lower *L, pn n)
+{
+    n = unparen(n);
+    if (!pn_is(n, PT_identifier)) return -1;
+    char buf[256];
+    uint32_t s = n->start, e = n->end;
+    if (e - s >= sizeof(buf)) return -1;
+    memcpy(buf, L->src + s, e - s);
+    buf[e - s] = 0;
+    return ir_var_find(L->f, buf);
+}
+
+static int root_var(lower *L, pn n)
+{
+    pn r = root_ident(n);
+    return pn_isnull(r) ? -1 : var_of(L, r);
+}
+
+/* Declared `global` / `nonlocal` in this function. */
+static int declared_outer(lower *L, const char *name)
+{
+    for (size_t i = 0; i < L->global_decl.n; i++)
+        if (strcmp(L->global_decl.v[i], name) == 0) return 1;
+    return 0;
+}
+
+typedef enum owner_kind { OWN_NONE, OWN_LOCAL, OWN_PARAM, OWN_SELF, OWN_GLOBAL } owner_kind;
+
+/* Who owns storage rooted at n: self/cls attributes, module globals, a
+ * parameter's object (the caller's), or a local container. */
+static owner_kind owner_of(lower *L, pn n, int *var)
+{
+    pn r = root_ident(n);
+    *var = -1;
+    if (pn_isnull(r)) return OWN_NONE;
+    int v = var_of(L, r);
+    char *name = text(L, r);
+    if (v >= 0 && declared_outer(L, name)) return OWN_GLOBAL;
+    if (v >= 0) {
+        *var = v;
+        if (L->f->vars[v].flags & VAR_SELF) return OWN_SELF;
+        if (L->f->vars[v].flags & VAR_PARAM) return OWN_PARAM;
+        return OWN_LOCAL;
+    }
+    if (strcmp(name, "self") == 0 || strcmp(name, "cls") == 0) return OWN_SELF;
+    /* not a local of this function: a module global or a closure variable of
+     * an enclosing function, either way an owner that outlives this call */
+    return OWN_GLOBAL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Collecting variables from expressions (iterative).                       */
+
+typedef CA_VEC(int) int_vec;
+
+static void push_unique(int_vec *v, int x)
+{
+    if (x < 0) return;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->v[i] == x) return;
+    CA_VEC_PUSH(*v, x);
+}
+
+/* Variables whose value (the object itself) flows into n: `v`, `(a, b)`,
+ * `Entry(ws=ws)`, `[a, *rest]`, `{k: v}`, `x if c else y` — not `v.id`. */
+static void value_vars(lower *L, pn n, int_vec *out)
+{
+    pn stack[512];
+    int sp = 0;
+    stack[sp++] = n;
+    while (sp > 0) {
+        pn cur = unparen(stack[--sp]);
+        if (pn_isnull(cur)) continue;
+        unsigned t = cur->type;
+        if (t == PT_identifier) {
+            push_unique(out, var_of(L, cur));
+        } else if (t == PT_call) {
+            pn args = pn_field(cur, PF_arguments);
+            if (!pn_isnull(args) && sp < 500) stack[sp++] = args;
+        } else if (t == PT_keyword_argument) {
+            if (sp < 500) stack[sp++] = pn_field(cur, PF_value);
+        } else if (t == PT_pair) {
+            if (sp < 500) stack[sp++] = pn_field(cur, PF_value);
+        } else if (t == PT_conditional_expression || t == PT_tuple || t == PT_list || t == PT_set ||
+                   t == PT_dictionary || t == PT_argument_list || t == PT_expression_list ||
+                   t == PT_list_splat || t == PT_dictionary_splat || t == PT_parenthesized_expression ||
+                   t == PT_boolean_operator) {
+            PN_FOR_NAMED(ch, cur) {
+                if (sp >= 500) break;
+                stack[sp++] = ch;
+            }
+        }
+    }
+}
+
+/* Every tracked variable mentioned anywhere in n (attribute roots, lambda
+ * bodies included): what a cleanup call "receives". */
+static void ref_vars(lower *L, pn n, int_vec *out)
+{
+    pn stack[512];
+    int sp = 0;
+    stack[sp++] = n;
+    while (sp > 0) {
+        pn cur = stack[--sp];
+        if (pn_isnull(cur)) continue;
+        if (pn_is(cur, PT_identifier)) {
+            push_unique(out, var_of(L, cur));
+            continue;
+        }
+        if (pn_is(cur, PT_attribute)) { /* only the object side names a variable */
+            if (sp < 500) stack[sp++] = pn_field(cur, PF_object);
+            continue;
+        }
+        if (pn_is(cur, PT_keyword_argument)) {
+            if (sp < 500) stack[sp++] = pn_field(cur, PF_value);
+            continue;
+        }
+        PN_FOR_NAMED(ch, cur) {
+            if (sp >= 500) break;
+            stack[sp++] = ch;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Event emission.                                                          */
+
+static ir_node *emit(lower *L, ir_block *out, ir_kind k, pn at, int var)
+{
+    ir_node *n = ir_node_new(L->m, k, site_of(L, at));
+    n->var = var;
+    ir_block_push(L->m, out, n);
+    return n;
+}
+
+static const ca_cat_entry *cat(lower *L, ca_cat_kind k, const char *s) { return ca_catalog_match(L->cat, k, s); }
+
+static pn first_pos_arg(pn call, int idx)
+{
+    pn args = pn_field(call, PF_arguments);
+    pn nul = &pt_null;
+    if (pn_isnull(args) || !pn_is(args, PT_argument_list)) return nul;
+    int k = 0;
+    PN_FOR_NAMED(a, args) {
+        if (pn_is(a, PT_keyword_argument) || pn_is(a, PT_comment)) continue;
+        if (k++ == idx) return a;
+    }
+    return nul;
+}
+
+static pn kw_arg(lower *L, pn call, const char *kw)
+{
+    pn args = pn_field(call, PF_arguments);
+    pn nul = &pt_null;
+    if (pn_isnull(args)) return nul;
+    PN_FOR_NAMED(a, args) {
+        if (!pn_is(a, PT_keyword_argument)) continue;
+        char *name = text(L, pn_field(a, PF_name));
+        if (strcmp(name, kw) == 0) return pn_field(a, PF_value);
+    }
+    return nul;
+}
+
+static int is_true_literal(lower *L, pn n)
+{
+    n = unparen(n);
+    if (pn_is(n, PT_true)) return 1;
+    if (pn_is(n, PT_integer)) return strcmp(text(L, n), "0") != 0;
+    return 0;
+}
+
+/* The member of container var `root` aliased under attribute `attr`, or -1. */
+static int member_by_attr(lower *L, ir_block *scope_hint, int root, const char *attr);
+
+/* Registry: a container stored on self/cls or at module level. */
+static int is_registry(lower *L, pn recv)
+{
+    int v;
+    owner_kind o = owner_of(L, recv, &v);
+    if (o == OWN_SELF || o == OWN_GLOBAL) {
+        /* `self` alone is no registry; self.x is */
+        pn r = unparen(recv);
+        return !pn_is(r, PT_identifier) || o == OWN_GLOBAL;
+    }
+    return 0;
+}
+
+static int recv_is_group(lower *L, pn recv)
+{
+    int v = root_var(L, recv);
+    if (v >= 0 && (L->f->vars[v].flags & VAR_GROUP)) return 1;
+    const char *t = last_component(dotted_raw(L, recv));
+    if (!t) return 0;
+    return strstr(t, "nursery") || strstr(t, "tg") || strstr(t, "task_group") || strstr(t, "taskgroup") ||
+           strstr(t, "group");
+}
+
+typedef struct call_info {
+    pn node, fn, recv;
+    char *dotted;       /* resolved */
+    const char *name;   /* last component */
+    int awaited;
+} call_info;
+
+static call_info call_of(lower *L, pn call)
+{
+    call_info ci;
+    memset(&ci, 0, sizeof(ci));
+    ci.node = call;
+    ci.recv = &pt_null;
+    ci.fn = unparen(pn_field(call, PF_function));
+    if (pn_is(ci.fn, PT_attribute)) ci.recv = pn_field(ci.fn, PF_object);
+    ci.dotted = dotted(L, ci.fn);
+    if (ci.dotted) ci.name = last_component(ci.dotted);
+    else if (pn_is(ci.fn, PT_attribute)) ci.name = text(L, pn_field(ci.fn, PF_attribute));
+    /* `Sandbox.create.aio(...)`: an async flavour of the method before it */
+    if (ci.name && !pn_isnull(ci.recv) && pn_is(unparen(ci.recv), PT_attribute) &&
+        cat(L, CAT_CALL_SUFFIX, ci.name)) {
+        ci.fn = unparen(ci.recv);
+        ci.recv = pn_field(ci.fn, PF_object);
+        ci.dotted = dotted(L, ci.fn);
+        ci.name = ci.dotted ? last_component(ci.dotted) : text(L, pn_field(ci.fn, PF_attribute));
+    }
+    return ci;
+}
+
+static void emit_release(lower *L, ir_block *out, pn at, int v, unsigned extra, int_vec *deferred)
+{
+    if (v < 0) return;
+    ir_var *var = &L->f->vars[v];
+    if ((var->flags & VAR_ELEMENT) && deferred) {
+        push_unique(deferred, v);
+        return;
+    }
+    ir_node *n = emit(L, out, IR_RELEASE, at, v);
+    n->flags = extra | (L->in_cleanup ? REL_IN_CLEANUP : 0);
+}
+
+/* Handle one call at its post-visit; the caller knows from the ancestors
+ * whether it is awaited and whether a shield(...) call encloses it. */
+static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
+{
+    call_info ci = call_of(L, call);
+    ci.awaited = awaited;
+    unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
+    pn args = pn_field(call, PF_arguments);
+    int handled = 0;
+
+    if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
+        name_map e = {norm_text(L, ci.recv, 200), ""};
+        CA_VEC_PUSH(L->cancelled, e);
+    }
+    /* v.close(), entry.ws.close(), t.cancel() */
+    if (ci.name && !pn_isnull(ci.recv) &&
+        (cat(L, CAT_RELEASE_METHOD, ci.name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, ci.name))) {
+        int rv = root_var(L, ci.recv);
+        if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF)) {
+            int target = rv;
+            pn r = unparen(ci.recv);
+            unsigned part = 0;
+            if (pn_is(r, PT_attribute) && pn_is(unparen(pn_field(r, PF_object)), PT_identifier)) {
+                int mv = member_by_attr(L, out, rv, text(L, pn_field(r, PF_attribute)));
+                if (mv >= 0) target = mv;
+                else part = REL_PART;
+            } else if (!pn_is(r, PT_identifier)) {
+                part = REL_PART;
+            }
+            relf |= part;
+            if (strcmp(ci.name, "cancel") == 0 && L->f->vars[target].first_cancel == UINT32_MAX)
+                L->f->vars[target].first_cancel = call->start;
+            emit_release(L, out, call, target, relf, ci.awaited ? deferred : NULL);
+            handled = 1;
+        }
+    }
+    /* os.close(fd) */
+    if (!handled && ci.dotted && cat(L, CAT_RELEASE_FUNC, ci.dotted)) {
+        int_vec vs = {0};
+        pn a0 = first_pos_arg(call, 0);
+        if (!pn_isnull(a0)) ref_vars(L, a0, &vs);
+        for (size_t i = 0; i < vs.n; i++) emit_release(L, out, call, vs.v[i], relf, NULL);
+        CA_VEC_FREE(vs);
+        handled = 1;
+    }
+    /* exit stacks: stack.push_async_callback(v.close), stack.pop_all() */
+    if (!handled && ci.name && !pn_isnull(ci.recv)) {
+        int sv = root_var(L, ci.recv);
+        int is_stack = sv >= 0 && (L->f->vars[sv].flags & VAR_EXIT_STACK);
+        if (cat(L, CAT_EXIT_STACK_ADOPT, ci.name) && sv >= 0) {
+            int_vec vs = {0};
+            if (!pn_isnull(args)) ref_vars(L, args, &vs);
+            for (size_t i = 0; i < vs.n; i++) {
+                if (vs.v[i] == sv) continue;
+                if (is_stack) {
+                    ir_node *n = emit(L, out, IR_ADOPT, call, vs.v[i]);
+                    n->ref = L->f->vars[sv].stack_with;
+                    n->var2 = sv;
+                } else {
+                    ir_node *n = emit(L, out, IR_ALIAS, call, vs.v[i]);
+                    n->var2 = sv;
+                }
+            }
+            CA_VEC_FREE(vs);
+            handled = 1;
+        } else if (cat(L, CAT_EXIT_STACK_COMMIT, ci.name) && is_stack) {
+            ir_node *n = emit(L, out, IR_COMMIT, call, -1);
+            n->var2 = sv;
+            handled = 1;
+        }
+    }
+    /* containers: self._reg.add(v) transfers; local.append(v) aliases */
+    if (!handled && ci.name && !pn_isnull(ci.recv) && cat(L, CAT_REGISTER_METHOD, ci.name)) {
+        int cv;
+        owner_kind o = owner_of(L, ci.recv, &cv);
+        int_vec vs = {0};
+        if (!pn_isnull(args)) value_vars(L, args, &vs);
+        for (size_t i = 0; i < vs.n; i++) {
+            if (o == OWN_SELF || o == OWN_GLOBAL || o == OWN_PARAM) {
+                emit(L, out, IR_TRANSFER, call, vs.v[i]);
+            } else if (o == OWN_LOCAL && vs.v[i] != cv) {
+                ir_node *n = emit(L, out, IR_ALIAS, call, vs.v[i]);
+                n->var2 = cv;
+            }
+        }
+        if (vs.n) handled = 1;
+        CA_VEC_FREE(vs);
+    }
+    /* self._reg.clear(): values read from it earlier are taken out */
+    if (!handled && ci.name && !pn_isnull(ci.recv) && cat(L, CAT_CLEAR_METHOD, ci.name) &&
+        is_registry(L, ci.recv)) {
+        ir_node *n = emit(L, out, IR_TAKE, call, -1);
+        n->text = norm_text(L, ci.recv, 200);
+        handled = 1;
+    }
+    if (handled) return;
+
+    /* Any other call: record it with its variable arguments, so the rules
+     * can apply the callee's summary or the naming heuristics. */
+    int_vec vs = {0};
+    CA_VEC(const char *) kws = {0};
+    if (!pn_isnull(args) && pn_is(args, PT_argument_list)) {
+        PN_FOR_NAMED(a_it, args) {
+            pn a = a_it;
+            const char *kw = NULL;
+            if (pn_is(a, PT_keyword_argument)) {
+                kw = text(L, pn_field(a, PF_name));
+                a = pn_field(a, PF_value);
+            }
+            if (pn_is(a, PT_comment)) continue;
+            int_vec one = {0};
+            ref_vars(L, a, &one);
+            if (one.n == 0) {
+                CA_VEC_PUSH(vs, -1);
+                CA_VEC_PUSH(kws, kw);
+            }
+            for (size_t j = 0; j < one.n; j++) {
+                CA_VEC_PUSH(vs, one.v[j]);
+                CA_VEC_PUSH(kws, kw);
+            }
+            CA_VEC_FREE(one);
+        }
+    }
+    int any_var = 0;
+    for (size_t i = 0; i < vs.n; i++) any_var |= vs.v[i] >= 0;
+    int on_self = 0;
+    if (!pn_isnull(ci.recv)) {
+        pn r = unparen(ci.recv);
+        int rv = var_of(L, r);
+        on_self = pn_is(r, PT_identifier) && rv >= 0 && (L->f->vars[rv].flags & VAR_SELF);
+    }
+    int plain = pn_is(ci.fn, PT_identifier);
+    if (any_var || on_self || plain) {
+        ir_node *n = emit(L, out, IR_CALL, call, -1);
+        n->text = on_self ? text(L, pn_field(ci.fn, PF_attribute)) : (ci.dotted ? ci.dotted : text(L, ci.fn));
+        n->flags = (ci.awaited ? CALL_AWAITED : 0) | (L->in_cleanup ? CALL_IN_CLEANUP : 0) |
+                   (on_self ? CALL_ON_SELF : 0);
+        const char *nm = ci.name ? ci.name : "";
+        if (ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm)) n->flags |= CALL_NAME_RELEASES;
+        if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
+        if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
+        n->nvars = (int)vs.n;
+        n->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * (vs.n ? vs.n : 1));
+        n->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *) * (vs.n ? vs.n : 1));
+        for (size_t i = 0; i < vs.n; i++) {
+            n->vars[i] = vs.v[i];
+            n->kwnames[i] = kws.v[i];
+        }
+    }
+    CA_VEC_FREE(vs);
+    CA_VEC_FREE(kws);
+}
+
+static int call_is_remote(lower *L, const call_info *ci)
+{
+    if (!ci->name) return 0;
+    if (ci->dotted && cat(L, CAT_REMOTE_CREATE, ci->dotted)) return 1;
+    if (pn_isnull(ci->recv)) return 0;
+    if (!cat(L, CAT_REMOTE_PREFIX, bare_name(ci->name)) || cat(L, CAT_NOT_REMOTE, bare_name(ci->name))) return 0;
+    char *rd = dotted(L, ci->recv);
+    if (!rd) return 1; /* a receiver made by an expression: still a client call */
+    if (cat(L, CAT_LOCAL_RECEIVER, rd)) return 0;
+    int rv = root_var(L, ci->recv);
+    if (rv >= 0 && (L->f->vars[rv].flags & (VAR_GROUP | VAR_EXIT_STACK))) return 0;
+    return 1;
+}
+
+/* Handle an await at its post-visit: the checkpoint and what it implies. */
+static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
+{
+    pn e = unparen(pn_first_named(aw));
+    ir_node *cp = ir_node_new(L->m, IR_CHECKPOINT, site_of(L, aw));
+    cp->flags = CP_AWAIT | (L->in_cleanup ? CP_IN_CLEANUP : 0);
+    cp->text = norm_text(L, aw, 160);
+    int_vec pass = {0}, done = {0};
+    unsigned remf = 0;
+    pn inner = e;
+    int first = 1;
+    for (int guard = 0; guard < 8; guard++) {
+        inner = unparen(inner);
+        if (pn_is(inner, PT_identifier)) {
+            int v = var_of(L, inner);
+            if (first) push_unique(&pass, v);
+            push_unique(&done, v);
+            if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
+            break;
+        }
+        if (pn_is(inner, PT_attribute)) {
+            if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
+            break;
+        }
+        if (!pn_is(inner, PT_call)) break;
+        char *d = dotted(L, pn_field(inner, PF_function));
+        if (d && cat(L, CAT_PASS_CANCEL, d)) {
+            pn args = pn_field(inner, PF_arguments);
+            int is_timeout = cat(L, CAT_TIMEOUT_CALL, d) != NULL;
+            PN_FOR_NAMED(a_it, args) {
+                pn a = a_it;
+                if (pn_is(a, PT_keyword_argument)) continue;
+                if (pn_is(a, PT_list_splat)) a = pn_first_named(a);
+                int v = var_of(L, a);
+                if (v >= 0) {
+                    if (first) push_unique(&pass, v);
+                    push_unique(&done, v);
+                }
+                if (is_timeout) break; /* wait_for(aw, timeout): only the first */
+            }
+            if (is_timeout) {
+                remf |= REM_TIMEOUT;
+                inner = first_pos_arg(inner, 0);
+                first = 0;
+                continue;
+            }
+            break;
+        }
+        if (d && cat(L, CAT_TIMEOUT_CALL, d)) {
+            remf |= REM_TIMEOUT;
+            inner = first_pos_arg(inner, 0);
+            first = 0;
+            continue;
+        }
+        if (d && cat(L, CAT_SHIELD_CALL, d)) {
+            remf |= REM_SHIELDED;
+            cp->flags |= CP_SHIELDED;
+            inner = first_pos_arg(inner, 0);
+            first = 0;
+            continue;
+        }
+        break;
+    }
+    inner = unparen(inner);
+    if (pn_is(inner, PT_call)) {
+        cp->flags |= CP_CALL;
+        call_info ci = call_of(L, inner);
+        int on = !pn_isnull(ci.recv) ? root_var(L, ci.recv) : -1;
+        if (on >= 0 && (L->f->vars[on].flags & (VAR_SELF | VAR_PARAM))) on = -1;
+        if (on < 0) {
+            int_vec av = {0};
+            pn args = pn_field(inner, PF_arguments);
+            if (!pn_isnull(args)) ref_vars(L, args, &av);
+            for (size_t k = 0; k < av.n && on < 0; k++)
+                if (!(L->f->vars[av.v[k]].flags & (VAR_SELF | VAR_PARAM))) on = av.v[k];
+            CA_VEC_FREE(av);
+        }
+        if (on >= 0) {
+            cp->flags |= CP_ON_VAR;
+            cp->var = on;
+        }
+        if (call_is_remote(L, &ci)) {
+            ir_node *r = emit(L, out, IR_REMOTE, aw, -1);
+            r->flags = remf;
+            r->text = norm_text(L, ci.fn, 120);
+        }
+        if (ci.dotted && cat(L, CAT_EXECUTOR, ci.dotted)) {
+            ir_node *x = emit(L, out, IR_EXECUTOR, aw, -1);
+            x->flags = remf;
+            x->text = norm_text(L, ci.fn, 120);
+        }
+    }
+    for (size_t i = events_before; i < (size_t)out->n; i++) {
+        ir_node *n = out->v[i];
+        if (n->kind == IR_RELEASE || (n->kind == IR_CALL && (n->flags & (CALL_NAME_RELEASES | CALL_IN_CLEANUP))))
+            cp->flags |= CP_RELEASES;
+    }
+    if (deferred->n) cp->flags |= CP_RELEASES;
+    cp->nvars = (int)pass.n;
+    cp->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * (pass.n ? pass.n : 1));
+    for (size_t i = 0; i < pass.n; i++) cp->vars[i] = pass.v[i];
+    ir_block_push(L->m, out, cp);
+    /* element releases happen after the await: the rest are unowned meanwhile */
+    for (size_t i = 0; i < deferred->n; i++) {
+        ir_node *n = emit(L, out, IR_RELEASE, aw, deferred->v[i]);
+        n->flags = REL_AWAITED | (L->in_cleanup ? REL_IN_CLEANUP : 0);
+    }
+    deferred->n = 0;
+    for (size_t i = 0; i < done.n; i++) emit(L, out, IR_DONE, aw, done.v[i]);
+    CA_VEC_FREE(pass);
+    CA_VEC_FREE(done);
+}
+
+static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at);
+
+/* Lower an expression's events in evaluation order (iterative post-order;
+ * the ancestors live in our own frames, with the child each one is at).
+ * Nested scopes (lambda, generator expressions, defs) are not entered. */
+static void lower_expr(lower *L, ir_block *out, pn expr, pn stmt)
+{
+    (void)stmt;
+    if (pn_isnull(expr)) return;
+    typedef struct frame {
+        pn n;
+        pn child;              /* the named child being visited */
+        int started;
+        int shield;            /* a shield(...) call */
+        size_t events_before;
+        int_vec deferred;
+    } frame;
+    CA_VEC(frame) st = {0};
+    frame f0 = {expr, &pt_null, 0, 0, (size_t)out->n, {0}};
+    CA_VEC_PUSH(st, f0);
+    while (st.n) {
+        frame *top = &st.v[st.n - 1];
+        pn n = top->n;
+        pn ch = &pt_null;
+        if (!top->started) {
+            top->started = 1;
+            int opaque = n->type == PT_lambda || n->type == PT_generator_expression ||
+                         n->type == PT_function_definition || n->type == PT_class_definition;
+            if (!opaque && st.n < 4096) ch = pn_first_named(n);
+        } else {
+            ch = pn_after_named(top->child); /* back from a child */
+        }
+        if (!pn_isnull(ch)) {
+            top->child = ch;
+            frame fr = {ch, &pt_null, 0, 0, (size_t)out->n, {0}};
+            if (pn_is(ch, PT_call) && cat(L, CAT_SHIELD_CALL, dotted(L, pn_field(ch, PF_function)))) fr.shield = 1;
+            CA_VEC_PUSH(st, fr);
+            continue;
+        }
+        frame done = st.v[--st.n];
+        if (n->type == PT_call) {
+            /* deferred element releases belong to the enclosing await */
+            int_vec *dest = &done.deferred;
+            int awaited = 0, shielded = 0;
+            for (size_t k = st.n; k-- > 0;) {
+                if (pn_is(st.v[k].n, PT_await)) { dest = &st.v[k].deferred; awaited = 1; break; }
+                if (!pn_is(st.v[k].n, PT_parenthesized_expression)) break;
+            }
+            for (size_t k = 0; k < st.n; k++) shielded |= st.v[k].shield;
+            on_call(L, out, n, awaited, shielded, dest);
+        } else if (n->type == PT_await) {
+            on_await(L, out, n, done.events_before, &done.deferred);
+        } else if (n->type == PT_for_in_clause && has_token(n, PT_async)) {
+            /* an async comprehension steps its iterator in this coroutine */
+            ir_node *cp = emit(L, out, IR_CHECKPOINT, n, -1);
+            cp->flags = CP_ASYNC_FOR | (L->in_cleanup ? CP_IN_CLEANUP : 0);
+            cp->text = norm_text(L, n, 160);
+        } else if (n->type == PT_named_expression) {
+            bind_target(L, out, pn_field(n, PF_name), pn_field(n, PF_value), n);
+        } else if (n->type == PT_yield) {
+            int_vec vs = {0};
+            PN_FOR_NAMED(y, n) value_vars(L, y, &vs);
+            for (size_t i = 0; i < vs.n; i++) emit(L, out, IR_TRANSFER, n, vs.v[i]);
+            CA_VEC_FREE(vs);
+        }
+        /* release still-deferred element releases (no enclosing await) */
+        for (size_t i = 0; i < done.deferred.n; i++) {
+            ir_node *r = emit(L, out, IR_RELEASE, n, done.deferred.v[i]);
+            r->flags = L->in_cleanup ? REL_IN_CLEANUP : 0;
+        }
+        CA_VEC_FREE(done.deferred);
+    }
+    CA_VEC_FREE(st);
+}
+
+static int member_by_attr(lower *L, ir_block *scope_hint, int root, const char *attr)
+{
+    (void)scope_hint;
+    /* aliases are recorded as IR_ALIAS nodes in blocks; search this function's
+     * alias table kept on the side */
+    for (size_t i = 0; i < L->locals_ctor.n; i++) {
+        const name_map *e = &L->locals_ctor.v[i];
+        if (e->key[0] != '@') continue;
+        /* key "@root.attr" value "member" */
+        const char *dot = strchr(e->key + 1, '.');
+        if (!dot) continue;
+        if ((size_t)(dot - e->key - 1) != strlen(L->f->vars[root].name) ||
+            strncmp(e->key + 1, L->f->vars[root].name, (size_t)(dot - e->key - 1)) != 0)
+            continue;
+        if (strcmp(dot + 1, attr) == 0) return ir_var_find(L->f, e->value);
+    }
+    return -1;
+}
+
+static void remember_member(lower *L, int container, const char *attr, int member)
+{
+    if (container < 0 || member < 0 || !attr) return;
+    name_map e;
+    ca_sb sb = {0};
+    ca_sb_addf(&sb, "@%s.%s", L->f->vars[container].name, attr);
+    e.key = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+    ca_sb_release(&sb);
+    e.value = L->f->vars[member].name;
+    CA_VEC_PUSH(L->locals_ctor, e);
+}
+
+/* Emit aliases of the values in `right` into container var c; keyword
+ * arguments of a constructor name the member (`Entry(ws=ws)`). */
+static void alias_into(lower *L, ir_block *out, pn right, int c, pn at)
+{
+    int_vec vs = {0};
+    value_vars(L, right, &vs);
+    for (size_t i = 0; i < vs.n; i++) {
+        if (vs.v[i] == c) continue;
+        ir_node *n = emit(L, out, IR_ALIAS, at, vs.v[i]);
+        n->var2 = c;
+    }
+    CA_VEC_FREE(vs);
+    pn r = unparen(right);
+    if (pn_is(r, PT_call)) {
+        pn args = pn_field(r, PF_arguments);
+        PN_FOR_NAMED(a, args) {
+            if (!pn_is(a, PT_keyword_argument)) continue;
+            int mv = var_of(L, pn_field(a, PF_value));
+            if (mv >= 0) remember_member(L, c, text(L, pn_field(a, PF_name)), mv);
+        }
+    }
+}
+
+/* Describe how a right-hand side makes its value. */
+typedef struct rhs_info {
+    unsigned acq;          /* ACQ_* */
+    const char *rkind;
+    int tuple_index;
+    int parent;            /* receiver's variable */
+    const char *registry;  /* for registry reads/takes */
+    int adopt_stack;       /* exit stack var adopting the result */
+    int is_call;
+} rhs_info;
+
+static const char *builtin_wrappers[] = {"list", "tuple", "sorted", "set", "dict", "reversed", NULL};
+
+static rhs_info classify_rhs(lower *L, pn right)
+{
+    rhs_info ri = {0, NULL, -1, -1, NULL, -1, 0};
+    pn r = unparen(right);
+    int awaited = 0;
+    if (pn_is(r, PT_await)) {
+        awaited = 1;
+        r = unparen(pn_first_named(r));
+    }
+    for (int guard = 0; guard < 8 && pn_is(r, PT_call); guard++) {
+        char *d = dotted(L, pn_field(r, PF_function));
+        if (d && (cat(L, CAT_TIMEOUT_CALL, d) || cat(L, CAT_SHIELD_CALL, d))) {
+            r = unparen(first_pos_arg(r, 0));
+            continue;
+        }
+        break;
+    }
+    if (pn_is(r, PT_list_comprehension) || pn_is(r, PT_set_comprehension)) {
+        pn body = unparen(pn_first_named(r));
+        if (pn_is(body, PT_call)) {
+            call_info ci = call_of(L, body);
+            const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
+            if (e && !(ci.name && cat(L, CAT_GROUP_SPAWN, ci.name) && !pn_isnull(ci.recv) &&
+                       recv_is_group(L, ci.recv))) {
+                ri.acq = ACQ_STRONG;
+                ri.rkind = e->kind;
+            }
+        }
+        return ri;
+    }
+    if (pn_is(r, PT_subscript)) {
+        pn val = pn_field(r, PF_value);
+        if (is_registry(L, val)) {
+            ri.acq = ACQ_REGISTRY_READ;
+            ri.registry = norm_text(L, val, 200);
+        }
+        return ri;
+    }
+    if (!pn_is(r, PT_call)) return ri;
+    ri.is_call = 1;
+    call_info ci = call_of(L, r);
+    /* list(self._reg.values()) */
+    if (ci.dotted && !pn_isnull(first_pos_arg(r, 0))) {
+        for (const char **w = builtin_wrappers; *w; w++) {
+            if (strcmp(ci.dotted, *w) != 0) continue;
+            pn in = unparen(first_pos_arg(r, 0));
+            pn base = pn_is(in, PT_call) ? unparen(pn_field(in, PF_function)) : in;
+            if (pn_is(base, PT_attribute) && pn_is(in, PT_call)) base = pn_field(base, PF_object);
+            if (is_registry(L, base)) {
+                ri.acq = ACQ_REGISTRY_READ;
+                ri.registry = norm_text(L, base, 200);
+                return ri;
+            }
+        }
+    }
+    int group_spawn = ci.name && !pn_isnull(ci.recv) && cat(L, CAT_GROUP_SPAWN, ci.name) &&
+                      recv_is_group(L, ci.recv);
+    if (group_spawn) return ri;
+    if (!pn_isnull(ci.recv)) {
+        int rv = root_var(L, ci.recv);
+        if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_SELF | VAR_PARAM))) ri.parent = rv;
+        if (rv >= 0 && (L->f->vars[rv].flags & VAR_EXIT_STACK) && ci.name && cat(L, CAT_EXIT_STACK_ADOPT, ci.name)) {
+            ri.adopt_stack = rv;
+            ri.parent = -1;
+            ri.acq = ACQ_STRONG;
+            ri.rkind = "resource";
+            pn a0 = unparen(first_pos_arg(r, 0));
+            if (pn_is(a0, PT_call)) {
+                call_info ai = call_of(L, a0);
+                const ca_cat_entry *e = ai.dotted ? cat(L, CAT_ACQUIRE, ai.dotted) : NULL;
+                if (e) ri.rkind = e->kind;
+            }
+            return ri;
+        }
+    }
+    const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
+    if (e) {
+        ri.acq = ACQ_STRONG;
+        ri.rkind = e->kind;
+        ri.tuple_index = e->tuple_index;
+        return ri;
+    }
+    if (awaited && ci.dotted && cat(L, CAT_EXECUTOR, ci.dotted)) {
+        ri.acq = ACQ_WEAK | ACQ_EXECUTOR;
+        ri.rkind = "resource";
+        for (int k = 0; k < 2; k++) {
+            pn fa = first_pos_arg(r, k);
+            char *fd = pn_isnull(fa) ? NULL : dotted(L, fa);
+            const ca_cat_entry *fe = fd ? cat(L, CAT_ACQUIRE, fd) : NULL;
+            if (!fe && fd) fe = cat(L, CAT_ACQUIRE_PREFIX, bare_name(last_component(fd)));
+            if (fe) {
+                ri.acq = ACQ_STRONG | ACQ_EXECUTOR;
+                ri.rkind = fe->kind;
+            }
+        }
+        ri.parent = -1;
+        return ri;
+    }
+    if (ci.name && !pn_isnull(ci.recv) && is_registry(L, ci.recv)) {
+        if (cat(L, CAT_TAKE_METHOD, ci.name)) {
+            ri.acq = ACQ_REGISTRY_TAKE;
+            ri.rkind = "registry entry";
+            ri.registry = norm_text(L, ci.recv, 200);
+            return ri;
+        }
+        if (cat(L, CAT_READ_METHOD, ci.name)) {
+            ri.acq = ACQ_REGISTRY_READ;
+            ri.registry = norm_text(L, ci.recv, 200);
+            return ri;
+        }
+    }
+    if (awaited && ci.name) {
+        const ca_cat_entry *p = cat(L, CAT_ACQUIRE_PREFIX, bare_name(ci.name));
+        if (p && !cat(L, CAT_NOT_REMOTE, bare_name(ci.name))) {
+            ri.acq = ACQ_STRONG;
+            ri.rkind = p->kind;
+            return ri;
+        }
+    }
+    ri.acq = ACQ_WEAK;
+    ri.rkind = "resource";
+    return ri;
+}
+
+static void record_ctor(lower *L, int v, pn right)
+{
+    pn r = unparen(right);
+    char *d = NULL;
+    if (pn_is(r, PT_call)) d = dotted(L, pn_field(r, PF_function));
+    else if (pn_is(r, PT_attribute) || pn_is(r, PT_identifier)) d = dotted(L, r);
+    if (!d || v < 0) return;
+    name_map e = {L->f->vars[v].name, d};
+    CA_VEC_PUSH(L->locals_ctor, e);
+}
+
+static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *ri, pn right)
+{
+    if (v < 0) return;
+    ir_node *n = emit(L, out, IR_ACQUIRE, at, v);
+    n->flags = ri->acq;
+    n->rkind = ri->rkind ? ri->rkind : "resource";
+    n->var2 = ri->parent == v ? -1 : ri->parent;
+    n->text = ri->registry;
+    if (ri->acq & ACQ_EXECUTOR) {
+        for (int i = out->n - 1; i >= 0; i--)
+            if (out->v[i]->kind == IR_EXECUTOR) {
+                out->v[i]->var = v;
+                if (ri->acq & ACQ_STRONG) out->v[i]->flags |= 0x100u;
+                break;
+            }
+    }
+    if (ri->adopt_stack >= 0) {
+        ir_node *a = emit(L, out, IR_ADOPT, at, v);
+        a->ref = L->f->vars[ri->adopt_stack].stack_with;
+        a->var2 = ri->adopt_stack;
+    }
+    /* values passed to a non-acquiring constructor are held by its result */
+    if ((ri->acq & ACQ_WEAK) && ri->is_call) alias_into(L, out, right, v, at);
+}
+
+/* Bind `left` to the value of `right` (whose events are already emitted). */
+static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
+{
+    left = unparen(left);
+    pn r = unparen(right);
+    if (pn_is(left, PT_identifier)) {
+        char *name = text(L, left);
+        int existing = ir_var_find(L->f, name);
+        int v = existing >= 0 ? existing : ir_var_add(L->m, L->f, name, 0);
+        record_ctor(L, v, right);
+        int rv = var_of(L, r);
+        if (rv >= 0) {
+            if (rv != v) {
+                ir_node *n = emit(L, out, IR_ALIAS, at, rv);
+                n->var2 = v;
+            }
+            return;
+        }
+        rhs_info ri = classify_rhs(L, right);
+        if (ri.acq) acquire_var(L, out, at, v, &ri, right);
+        else if (pn_is(r, PT_tuple) || pn_is(r, PT_list) || pn_is(r, PT_dictionary) || pn_is(r, PT_set) ||
+                 pn_is(r, PT_conditional_expression))
+            alias_into(L, out, right, v, at);
+        return;
+    }
+    if (pn_is(left, PT_pattern_list) || pn_is(left, PT_tuple_pattern) || pn_is(left, PT_list_pattern) ||
+        pn_is(left, PT_tuple) || pn_is(left, PT_list)) {
+        rhs_info ri = classify_rhs(L, right);
+        uint32_t c = pn_named_count(left);
+        /* parallel unpacking of a literal tuple: a, b = x, y */
+        pn rr = unparen(right);
+        int literal = (pn_is(rr, PT_tuple) || pn_is(rr, PT_expression_list)) && pn_named_count(rr) == c;
+        pn el_it = pn_first_named(left), rr_it = literal ? pn_first_named(rr) : &pt_null;
+        for (uint32_t i = 0; i < c; i++, el_it = pn_after_named(el_it)) {
+            pn el = unparen(el_it);
+            if (pn_is(el, PT_list_splat_pattern)) el = pn_first_named(el);
+            if (literal) {
+                bind_target(L, out, el, rr_it, at);
+                rr_it = pn_after_named(rr_it);
+                continue;
+            }
+            if (!pn_is(el, PT_identifier)) {
+                if (ri.acq == 0) bind_target(L, out, el, right, at);
+                continue;
+            }
+            if (strcmp(text(L, el), "_") == 0) continue; /* discarded on purpose */
+            int v = ir_var_add(L->m, L->f, text(L, el), 0);
+            if (!ri.acq) continue;
+            if (ri.tuple_index >= 0 && (int)i != ri.tuple_index) continue;
+            acquire_var(L, out, at, v, &ri, right);
+        }
+        return;
+    }
+    /* stores: self.x = v, entry.ws = v, self._reg[k] = v, local[k] = v */
+    if (pn_is(left, PT_attribute) || pn_is(left, PT_subscript)) {
+        int cv;
+        owner_kind o = owner_of(L, left, &cv);
+        int_vec vs = {0};
+        value_vars(L, right, &vs);
+        for (size_t i = 0; i < vs.n; i++) {
+            if (o == OWN_LOCAL && vs.v[i] != cv) {
+                ir_node *n = emit(L, out, IR_ALIAS, at, vs.v[i]);
+                n->var2 = cv;
+                if (pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier))
+                    remember_member(L, cv, text(L, pn_field(left, PF_attribute)), vs.v[i]);
+            } else if (o != OWN_NONE && o != OWN_LOCAL) {
+                emit(L, out, IR_TRANSFER, at, vs.v[i]);
+            }
+        }
+        CA_VEC_FREE(vs);
+        /* self._lock = asyncio.Lock() in any method: remember the class attribute */
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statements.                                                              */
+
+static void lower_block(lower *L, pn block, ir_block *out);
+static void lower_stmt(lower *L, pn s, ir_block *out);
+
+static void classify_handler(lower *L, pn types, ir_handler *h)
+{
+    if (pn_isnull(types)) {
+        h->flags = H_CANCEL | H_BASE | H_BARE;
+        h->catches = "";
+        return;
+    }
+    h->catches = norm_text(L, types, 200);
+    pn stack[64];
+    int sp = 0;
+    stack[sp++] = types;
+    while (sp) {
+        pn t = unparen(stack[--sp]);
+        if (pn_is(t, PT_tuple) || pn_is(t, PT_expression_list)) {
+            PN_FOR_NAMED(ch, t) {
+                if (sp >= 63) break;
+                stack[sp++] = ch;
+            }
+            continue;
+        }
+        char *d = dotted(L, t);
+        if (!d) continue;
+        /* a name assigned from a cancellation class: cancelled = anyio.get_cancelled_exc_class() */
+        const char *via = NULL;
+        int v = ir_var_find(L->f, d);
+        if (v >= 0) via = map_get(L->locals_ctor.v, L->locals_ctor.n, d);
+        else via = map_get(L->globals.v, L->globals.n, d);
+        for (int k = 0; k < 2; k++) {
+            const char *name = k == 0 ? d : via;
+            if (!name || !*name) continue;
+            char buf[300];
+            snprintf(buf, sizeof(buf), "%s()", name);
+            if (cat(L, CAT_CATCHALL_EXC, name)) h->flags |= H_CANCEL | H_BASE;
+            else if (cat(L, CAT_CANCEL_EXC, name) || (k == 1 && cat(L, CAT_CANCEL_EXC, buf)))
+                h->flags |= H_CANCEL;
+        }
+    }
+}
+
+static int nonsuspending_ctx(lower *L, pn expr)
+{
+    pn e = unparen(expr);
+    char *d = NULL;
+    if (pn_is(e, PT_call)) d = dotted(L, pn_field(e, PF_function));
+    if (d && cat(L, CAT_NONSUSPENDING_CM, d)) return 1;
+    /* self._lock where the class assigns self._lock = asyncio.Lock() */
+    if (pn_is(e, PT_attribute)) {
+        pn obj = unparen(pn_field(e, PF_object));
+        char *on = text(L, obj);
+        if ((strcmp(on, "self") == 0 || strcmp(on, "cls") == 0) && L->class_name) {
+            ca_sb key = {0};
+            ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(e, PF_attribute)));
+            const char *ctor = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
+            ca_sb_release(&key);
+            if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
+        }
+    }
+    if (pn_is(e, PT_identifier)) {
+        char *name = text(L, e);
+        const char *ctor = ir_var_find(L->f, name) >= 0 ? map_get(L->locals_ctor.v, L->locals_ctor.n, name)
+                                                        : map_get(L->globals.v, L->globals.n, name);
+        if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
+    }
+    return 0;
+}
+
+static void lower_with(lower *L, pn s, ir_block *out)
+{
+    int is_async = has_token(s, PT_async);
+    pn clause = &pt_null;
+    PN_FOR_NAMED(ch, s)
+        if (pn_is(ch, PT_with_clause)) clause = ch;
+    pn body = pn_field(s, PF_body);
+    ir_block *cur = out;
+    node_vec items = {0};
+    if (!pn_isnull(clause)) named_children(clause, &items);
+    /* Each item nests the next one's WITH node: items count against
+     * IR_MAX_DEPTH like blocks do (`with a, b, ...` of 100,000 items). */
+    int nested = 0;
+    for (size_t i = 0; i < items.n; i++) {
+        pn item = items.v[i];
+        if (!pn_is(item, PT_with_item)) continue;
+        if (L->depth + nested > IR_MAX_DEPTH) {
+            L->too_deep = 1;
+            L->f->truncated = 1;
+            break;
+        }
+        pn val = unparen(pn_field(item, PF_value));
+        pn expr = val, target = &pt_null;
+        if (pn_is(val, PT_as_pattern)) {
+            expr = pn_first_named(val);
+            pn alias = pn_field(val, PF_alias);
+            if (!pn_isnull(alias)) target = unparen(pn_first_named(alias));
+            if (pn_isnull(target)) target = alias;
+        }
+        lower_expr(L, cur, expr, s);
+        ir_node *w = ir_node_new(L->m, IR_WITH, site_of(L, s));
+        w->text = norm_text(L, expr, 160);
+        if (is_async) w->flags |= WITH_ASYNC;
+        pn e = unparen(expr);
+        char *d = pn_is(e, PT_call) ? dotted(L, pn_field(e, PF_function)) : NULL;
+        if (nonsuspending_ctx(L, expr)) w->flags |= WITH_NONSUSP_EXIT;
+        if (d) {
+            const ca_cat_entry *sh = cat(L, CAT_SHIELD_SCOPE, d);
+            if (sh) {
+                pn kv = sh->arg ? kw_arg(L, e, sh->arg) : &pt_null;
+                if (!sh->arg || (!pn_isnull(kv) && is_true_literal(L, kv))) w->flags |= WITH_SHIELD;
+            }
+            if (cat(L, CAT_TIMEOUT_SCOPE, d)) w->flags |= WITH_TIMEOUT;
+        }
+        int tv = -1;
+        if (!pn_isnull(target) && pn_is(target, PT_identifier))
+            tv = ir_var_add(L->m, L->f, text(L, target), 0);
+        if (d && cat(L, CAT_GROUP_CTOR, d)) {
+            w->flags |= WITH_GROUP;
+            if (tv >= 0) L->f->vars[tv].flags |= VAR_GROUP;
+        } else if (d && cat(L, CAT_EXIT_STACK, d)) {
+            w->flags |= WITH_EXIT_STACK;
+            if (tv >= 0) {
+                L->f->vars[tv].flags |= VAR_EXIT_STACK;
+                L->f->vars[tv].stack_with = w;
+            }
+        } else if (tv >= 0) {
+            /* the context manager owns what it yields when it is a resource maker */
+            rhs_info ri = classify_rhs(L, expr);
+            if (ri.acq & ACQ_STRONG) {
+                w->flags |= WITH_OWNS;
+                w->var = tv;
+                w->rkind = ri.rkind;
+            }
+        }
+        int ev = var_of(L, e);
+        if (ev >= 0) w->var2 = ev; /* async with v: hands v over */
+        /* `async with FdStream(r)`: values given to the context manager's
+         * constructor are its to close (not for scopes, groups and stacks,
+         * which take no resources) */
+        if (pn_is(e, PT_call) && !(w->flags & (WITH_SHIELD | WITH_TIMEOUT | WITH_GROUP | WITH_EXIT_STACK))) {
+            int_vec hv = {0};
+            pn args = pn_field(e, PF_arguments);
+            if (!pn_isnull(args)) value_vars(L, args, &hv);
+            if (hv.n) {
+                w->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * hv.n);
+                for (size_t k = 0; k < hv.n; k++) w->vars[k] = hv.v[k];
+                w->nvars = (int)hv.n;
+            }
+            CA_VEC_FREE(hv);
+        }
+        ir_block_push(L->m, cur, w);
+        cur = &w->a;
+        nested++;
+    }
+    CA_VEC_FREE(items);
+    int extra = nested > 1 ? nested - 1 : 0; /* lower_stmt counted the first */
+    L->depth += extra;
+    lower_block(L, body, cur);
+    L->depth -= extra;
+}
+
+static void lower_try(lower *L, pn s, ir_block *out)
+{
+    ir_node *t = emit(L, out, IR_TRY, s, -1);
+    lower_block(L, pn_field(s, PF_body), &t->a);
+    int nh = 0;
+    PN_FOR_NAMED(ch, s)
+        if (pn_is(ch, PT_except_clause) || pn_is(ch, PT_except_group_clause)) nh++;
+    t->handlers = ca_arena_alloc(&L->m->arena, sizeof(ir_handler) * (size_t)(nh ? nh : 1));
+    PN_FOR_NAMED(ch, s) {
+        if (pn_is(ch, PT_except_clause) || pn_is(ch, PT_except_group_clause)) {
+            ir_handler *h = &t->handlers[t->nhandlers++];
+            h->site = site_of(L, ch);
+            h->exc_var = -1;
+            pn types = pn_field(ch, PF_value), alias = pn_field(ch, PF_alias), block = &pt_null;
+            PN_FOR_NAMED(x, ch) {
+                if (pn_is(x, PT_block)) block = x;
+                else if (pn_isnull(types) && !pn_is(x, PT_comment)) types = x;
+                else if (pn_isnull(alias) && x != types && !pn_is(x, PT_comment)) alias = x;
+            }
+            /* `except E as e` may parse as an as_pattern */
+            if (pn_is(types, PT_as_pattern)) {
+                pn al = pn_field(types, PF_alias);
+                if (!pn_isnull(al)) alias = unparen(pn_first_named(al));
+                types = pn_first_named(types);
+            }
+            classify_handler(L, types, h);
+            if (!pn_isnull(alias) && pn_is(unparen(alias), PT_identifier))
+                h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), 0);
+            int saved = L->in_cleanup;
+            L->in_cleanup = 1;
+            lower_block(L, block, &h->body);
+            L->in_cleanup = saved;
+        } else if (pn_is(ch, PT_else_clause)) {
+            lower_block(L, pn_field(ch, PF_body), &t->b);
+        } else if (pn_is(ch, PT_finally_clause)) {
+            pn block = &pt_null;
+            PN_FOR_NAMED(x, ch)
+                if (pn_is(x, PT_block)) block = x;
+            int saved = L->in_cleanup;
+            L->in_cleanup = 1;
+            lower_block(L, block, &t->c);
+            L->in_cleanup = saved;
+            t->flags |= 1u; /* has finally */
+        }
+    }
+}
+
+static void lower_for(lower *L, pn s, ir_block *out)
+{
+    pn left = pn_field(s, PF_left), right = pn_field(s, PF_right);
+    lower_expr(L, out, right, s);
+    ir_node *loop = emit(L, out, IR_LOOP, s, -1);
+    if (has_token(s, PT_async)) loop->flags |= LOOP_ASYNC_FOR;
+    loop->text = norm_text(L, s, 80);
+    /* container of the elements: tasks, list(tasks), tasks.values(), enumerate(tasks) */
+    pn r = unparen(right);
+    int cv = -1;
+    for (int guard = 0; guard < 4 && cv < 0; guard++) {
+        if (pn_is(r, PT_identifier)) cv = var_of(L, r);
+        else if (pn_is(r, PT_call)) {
+            pn fn = unparen(pn_field(r, PF_function));
+            pn a0 = first_pos_arg(r, 0);
+            if (pn_is(fn, PT_attribute) && pn_isnull(a0)) r = unparen(pn_field(fn, PF_object));
+            else if (!pn_isnull(a0)) r = unparen(a0);
+            else break;
+        } else break;
+    }
+    int_vec targets = {0};
+    pn stack[32];
+    int sp = 0;
+    stack[sp++] = left;
+    while (sp) {
+        pn t = unparen(stack[--sp]);
+        if (pn_is(t, PT_identifier)) {
+            int v = ir_var_add(L->m, L->f, text(L, t), 0);
+            push_unique(&targets, v);
+        } else {
+            PN_FOR_NAMED(ch, t) {
+                if (sp >= 31) break;
+                stack[sp++] = ch;
+            }
+        }
+    }
+    for (size_t i = 0; i < targets.n; i++) {
+        if (cv >= 0 && targets.v[i] != cv) {
+            L->f->vars[targets.v[i]].flags |= VAR_ELEMENT;
+            ir_node *n = emit(L, &loop->a, IR_ELEMENT, s, targets.v[i]);
+            n->var2 = cv;
+        }
+    }
+    CA_VEC_FREE(targets);
+    lower_block(L, pn_field(s, PF_body), &loop->a);
+    pn alt = pn_field(s, PF_alternative);
+    if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &loop->b);
+}
+
+/* A condition that tells whether variable v is None on one branch:
+ * `v is None`, `v is not None`, `v`, `not v`, `v is not None and ...`.
+ * Returns v and sets *none_when_true (1: v is None when the test holds). */
+static int none_test(lower *L, pn cond, int *none_when_true)
+{
+    int neg = 0;
+    pn c = unparen(cond);
+    for (int guard = 0; guard < 4 && pn_is(c, PT_not_operator); guard++) {
+        neg ^= 1;
+        c = unparen(pn_field(c, PF_argument));
+    }
+    if (!neg && pn_is(c, PT_boolean_operator)) {
+        pn op = pn_child(c, 1);
+        if (pn_is(op, PT_and)) {
+            /* `a and b and c` nests to the left. An inner `and` never
+             * yields a variable (below), so the answer is -1 without the
+             * recursion that 100,000 of them would overflow the stack with. */
+            if (pn_is(unparen(pn_field(c, PF_left)), PT_boolean_operator)) return -1;
+            int nwt = 0;
+            int v = none_test(L, pn_field(c, PF_left), &nwt);
+            if (v >= 0 && !nwt) {
+                *none_when_true = 0; /* true branch: v not None; false branch: unknown */
+                return -2 - v;
+            }
+        }
+        return -1;
+    }
+    if (pn_is(c, PT_identifier)) {
+        int v = var_of(L, c);
+        *none_when_true = neg;
+        return v;
+    }
+    if (pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2) {
+        pn a = unparen(pn_first_named(c)), b = unparen(pn_named_child(c, 1));
+        if (!pn_is(b, PT_none) || !pn_is(a, PT_identifier)) return -1;
+        char *t = text(L, c);
+        int is_not = strstr(t, " is not ") != NULL || strstr(t, "!=") != NULL;
+        int is_is = strstr(t, " is ") != NULL || strstr(t, "==") != NULL;
+        if (!is_not && !is_is) return -1;
+        *none_when_true = (is_not ? 0 : 1) ^ neg;
+        return var_of(L, a);
+    }
+    return -1;
+}
+
+static void lower_if(lower *L, pn s, ir_block *out)
+{
+    lower_expr(L, out, pn_field(s, PF_condition), s);
+    ir_node *n = emit(L, out, IR_IF, s, -1);
+    int nwt = 0;
+    int nv = none_test(L, pn_field(s, PF_condition), &nwt);
+    int only_true = nv <= -2;
+    if (only_true) nv = -2 - nv;
+    int nb = 1;
+    PN_FOR_NAMED(ch, s)
+        if (pn_is(ch, PT_elif_clause) || pn_is(ch, PT_else_clause)) nb++;
+    n->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * (size_t)nb);
+    lower_block(L, pn_field(s, PF_consequence), &n->branches[n->nbranches++]);
+    PN_FOR_NAMED(ch, s) {
+        if (pn_is(ch, PT_elif_clause)) {
+            ir_block *b = &n->branches[n->nbranches++];
+            lower_expr(L, b, pn_field(ch, PF_condition), ch);
+            lower_block(L, pn_field(ch, PF_consequence), b);
+        } else if (pn_is(ch, PT_else_clause)) {
+            ir_block *b = &n->branches[n->nbranches++];
+            if (nv >= 0 && !only_true && !nwt) emit(L, b, IR_DONE, ch, nv); /* v is None here */
+            lower_block(L, pn_field(ch, PF_body), b);
+            n->flags |= IF_HAS_ELSE;
+        }
+    }
+    if (nv >= 0 && !only_true) {
+        if (nwt) {
+            /* v is None in the first branch: nothing to release there */
+            ir_block *b0 = &n->branches[0];
+            ir_node *d = ir_node_new(L->m, IR_DONE, n->site);
+            d->var = nv;
+            ir_block_push(L->m, b0, d);
+            for (int i = b0->n - 1; i > 0; i--) b0->v[i] = b0->v[i - 1];
+            b0->v[0] = d;
+        } else if (!(n->flags & IF_HAS_ELSE) && n->nbranches == 1) {
+            /* the implicit else: v is None */
+            ir_block *b = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * 2);
+            b[0] = n->branches[0];
+            n->branches = b;
+            ir_node *d = ir_node_new(L->m, IR_DONE, n->site);
+            d->var = nv;
+            ir_block_push(L->m, &n->branches[n->nbranches++], d);
+            n->flags |= IF_HAS_ELSE;
+        }
+    }
+}
+
+static void lower_match(lower *L, pn s, ir_block *out)
+{
+    pn body = pn_field(s, PF_body);
+    PN_FOR_NAMED(ch, s)
+        if (ch != body) lower_expr(L, out, ch, s);
+    ir_node *n = emit(L, out, IR_IF, s, -1);
+    uint32_t nc = pn_named_count(body);
+    n->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * (size_t)(nc ? nc : 1));
+    PN_FOR_NAMED(cc, body) {
+        if (!pn_is(cc, PT_case_clause)) continue;
+        ir_block *b = &n->branches[n->nbranches++];
+        PN_FOR_NAMED(p, cc) {
+            if (pn_is(p, PT_case_pattern) && strcmp(text(L, p), "_") == 0 && pn_isnull(pn_field(cc, PF_guard)))
+                n->flags |= IF_HAS_ELSE;
+        }
+        lower_block(L, pn_field(cc, PF_consequence), b);
+    }
+}
+
+static void queue_def(lower *L, pn def)
+{
+    pending_def p;
+    p.node = def;
+    ca_sb sb = {0};
+    ca_sb_addf(&sb, "%s.<locals>.", L->f->qualname);
+    p.prefix = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+    ca_sb_release(&sb);
+    p.class_name = NULL;
+    CA_VEC_PUSH(L->pending, p);
+}
+
+static void lower_stmt(lower *L, pn s, ir_block *out)
+{
+    if (L->too_deep) return;
+    unsigned t = s->type;
+    if (t == PT_expression_statement) {
+        PN_FOR_NAMED(e, s) {
+            if (pn_is(e, PT_assignment)) {
+                /* a = b = value: evaluate the value once, bind each target */
+                pn cur = e;
+                pn targets[32];
+                int nt = 0;
+                while (pn_is(cur, PT_assignment) && nt < 32) {
+                    targets[nt++] = pn_field(cur, PF_left);
+                    pn rr = pn_field(cur, PF_right);
+                    if (pn_isnull(rr)) { cur = rr; break; }
+                    cur = rr;
+                }
+                if (!pn_isnull(cur)) {
+                    lower_expr(L, out, cur, s);
+                    for (int k = 0; k < nt; k++) bind_target(L, out, targets[k], cur, s);
+                }
+            } else if (pn_is(e, PT_augmented_assignment)) {
+                lower_expr(L, out, pn_field(e, PF_right), s);
+            } else {
+                lower_expr(L, out, e, s);
+            }
+        }
+        return;
+    }
+    if (t == PT_return_statement) {
+        PN_FOR_NAMED(e, s) {
+            lower_expr(L, out, e, s);
+            int_vec vs = {0};
+            value_vars(L, e, &vs);
+            for (size_t k = 0; k < vs.n; k++) emit(L, out, IR_TRANSFER, s, vs.v[k]);
+            CA_VEC_FREE(vs);
+        }
+        emit(L, out, IR_RETURN, s, -1);
+        return;
+    }
+    if (t == PT_raise_statement) {
+        int rv = -1;
+        unsigned rf = 0;
+        PN_FOR_NAMED(e, s) {
+            lower_expr(L, out, e, s);
+            if (e == pn_first_named(s)) {
+                rv = var_of(L, e);
+                pn x = unparen(e);
+                char *d = dotted(L, pn_is(x, PT_call) ? pn_field(x, PF_function) : x);
+                if (d && cat(L, CAT_CANCEL_EXC, d)) rf |= RAISE_CANCEL;
+            }
+        }
+        ir_node *n = emit(L, out, IR_RAISE, s, -1);
+        n->var2 = rv;
+        n->flags = rf;
+        return;
+    }
+    if (t == PT_break_statement) { emit(L, out, IR_BREAK, s, -1); return; }
+    if (t == PT_continue_statement) { emit(L, out, IR_CONTINUE, s, -1); return; }
+    if (t == PT_delete_statement) {
+        pn stack[32];
+        int sp = 0;
+        PN_FOR_NAMED(e, s) {
+            if (sp >= 32) break;
+            stack[sp++] = e;
+        }
+        while (sp) {
+            pn e = unparen(stack[--sp]);
+            if (pn_is(e, PT_expression_list) || pn_is(e, PT_tuple)) {
+                PN_FOR_NAMED(x, e) {
+                    if (sp >= 32) break;
+                    stack[sp++] = x;
+                }
+            } else if (pn_is(e, PT_subscript) && is_registry(L, pn_field(e, PF_value))) {
+                ir_node *n = emit(L, out, IR_TAKE, e, -1);
+                n->text = norm_text(L, pn_field(e, PF_value), 200);
+            }
+        }
+        return;
+    }
+    if (t == PT_global_statement || t == PT_nonlocal_statement) {
+        PN_FOR_NAMED(x, s) {
+            const char *nm = text(L, x);
+            CA_VEC_PUSH(L->global_decl, nm);
+        }
+        return;
+    }
+    if (t == PT_function_definition || t == PT_class_definition) {
+        queue_def(L, s);
+        return;
+    }
+    if (t == PT_decorated_definition) {
+        pn d = pn_field(s, PF_definition);
+        if (!pn_isnull(d)) queue_def(L, d);
+        return;
+    }
+    if (t == PT_assert_statement || t == PT_print_statement || t == PT_exec_statement) {
+        PN_FOR_NAMED(x, s) lower_expr(L, out, x, s);
+        return;
+    }
+    /* compound statements: bounded depth */
+    int compound = t == PT_if_statement || t == PT_for_statement ||
+                   t == PT_while_statement || t == PT_try_statement ||
+                   t == PT_with_statement || t == PT_match_statement;
+    if (!compound) return;
+    if (++L->depth > IR_MAX_DEPTH) {
+        L->too_deep = 1;
+        L->f->truncated = 1;
+        L->depth--;
+        return;
+    }
+    if (t == PT_if_statement) lower_if(L, s, out);
+    else if (t == PT_for_statement) lower_for(L, s, out);
+    else if (t == PT_while_statement) {
+        ir_node *n = emit(L, out, IR_LOOP, s, -1);
+        pn cond = pn_field(s, PF_condition);
+        if (is_true_literal(L, cond)) n->flags |= LOOP_INFINITE;
+        lower_expr(L, &n->c, cond, s);
+        lower_block(L, pn_field(s, PF_body), &n->a);
+        pn alt = pn_field(s, PF_alternative);
+        if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &n->b);
+    } else if (t == PT_try_statement) lower_try(L, s, out);
+    else if (t == PT_with_statement) lower_with(L, s, out);
+    else if (t == PT_match_statement) lower_match(L, s, out);
+    L->depth--;
+}
+
+static void lower_block(lower *L, pn block, ir_block *out)
+{
+    PN_FOR_NAMED(st, block) {
+        if (L->too_deep) break;
+        lower_stmt(L, st, out);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Functions and module facts.                                              */
+
+static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
+{
+    ir_func *f = ir_func_new(L->m);
+    char *name = text(L, pn_field(def, PF_name));
+    f->name = name;
+    ca_sb sb = {0};
+    ca_sb_addf(&sb, "%s%s", prefix, name);
+    f->qualname = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+    ca_sb_release(&sb);
+    f->class_name = class_name;
+    f->site = site_of(L, def);
+    f->is_async = has_token(def, PT_async);
+    L->f = f;
+    L->class_name = class_name;
+    L->locals_ctor.n = 0;
+    L->global_decl.n = 0;
+    L->depth = 0;
+    L->in_cleanup = 0;
+    L->too_deep = 0;
+    L->cancelled.n = 0;
+    pn params = pn_field(def, PF_parameters);
+    PN_FOR_NAMED(p, params) {
+        pn id = p;
+        /* x, x: T, x=1, x: T = 1, *args, **kw, *args: T, **kw: T */
+        for (int guard = 0; guard < 4 && !pn_isnull(id) && !pn_is(id, PT_identifier); guard++) {
+            pn nm = pn_field(id, PF_name);
+            id = pn_isnull(nm) ? pn_first_named(id) : nm;
+        }
+        if (pn_isnull(id) || !pn_is(id, PT_identifier)) continue;
+        unsigned fl = VAR_PARAM;
+        if (f->nparams == 0 && class_name) {
+            const char *pname = text(L, id);
+            if (strcmp(pname, "self") == 0 || strcmp(pname, "cls") == 0) {
+                fl |= VAR_SELF;
+                f->is_method = 1;
+            }
+        }
+        ir_var_add(L->m, f, text(L, id), fl);
+        f->nparams = f->nvars;
+    }
+    lower_block(L, pn_field(def, PF_body), &f->body);
+    if (L->too_deep && !L->m->diagnostic)
+        L->m->diagnostic = ca_xasprintf("nesting deeper than %d levels in %s (line %d); the rest of it was not analysed",
+                                        IR_MAX_DEPTH, f->qualname, f->site.line);
+    L->f = NULL;
+}
+
+/* `self.X = Ctor()` in a class's methods, and `X = Ctor()` in its body. */
+static void collect_class_attrs(lower *L, pn cls, const char *class_name)
+{
+    pn body = pn_field(cls, PF_body);
+    pn stack[256];
+    int sp = 0;
+    PN_FOR_NAMED(x, body) {
+        if (sp >= 256) break;
+        stack[sp++] = x;
+    }
+    while (sp) {
+        pn s = stack[--sp];
+        if (pn_is(s, PT_decorated_definition)) s = pn_field(s, PF_definition);
+        if (pn_is(s, PT_function_definition)) {
+            PN_FOR_NAMED(x, pn_field(s, PF_body)) {
+                if (sp >= 256) break;
+                stack[sp++] = x;
+            }
+            continue;
+        }
+        if (pn_is(s, PT_if_statement)) {
+            PN_FOR_NAMED(x, pn_field(s, PF_consequence)) {
+                if (sp >= 256) break;
+                stack[sp++] = x;
+            }
+            continue;
+        }
+        if (!pn_is(s, PT_expression_statement)) continue;
+        pn a = pn_first_named(s);
+        if (!pn_is(a, PT_assignment)) continue;
+        pn left = unparen(pn_field(a, PF_left)), right = unparen(pn_field(a, PF_right));
+        const char *attr = NULL;
+        if (pn_is(left, PT_attribute)) {
+            char *obj = text(L, pn_field(left, PF_object));
+            if (strcmp(obj, "self") == 0 || strcmp(obj, "cls") == 0) attr = text(L, pn_field(left, PF_attribute));
+        } else if (pn_is(left, PT_identifier)) {
+            attr = text(L, left);
+        }
+        if (!attr || !pn_is(right, PT_call)) continue;
+        char *d = dotted(L, pn_field(right, PF_function));
+        if (!d) continue;
+        ca_sb key = {0};
+        ca_sb_addf(&key, "%s.%s", class_name, attr);
+        name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d};
+        ca_sb_release(&key);
+        CA_VEC_PUSH(L->class_attrs, e);
+    }
+}
+
+static void add_import(lower *L, const char *alias, const char *dotted_name)
+{
+    name_map e = {alias, dotted_name};
+    CA_VEC_PUSH(L->imports, e);
+}
+
+/* A directive opens a comment (`# noqa`, `#noqa: X`, `... # noqa`), never
+ * sits inside prose ("# see the noqa docs"). Returns the text after it. */
+static const char *comment_directive(const char *c, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *h = strchr(c, '#'); h; h = strchr(h + 1, '#')) {
+        const char *p = h + 1;
+        while (*p == ' ' || *p == '\t') p++;
+        if (strncasecmp(p, word, n) == 0) {
+            char after = p[n];
+            if (after == 0 || after == ':' || after == ' ' || after == '[' || after == '\t' || after == '#')
+                return p + n;
+        }
+    }
+    return NULL;
+}
+
+/* Record the suppression directives of one comment on `line`. */
+static void note_comment(lower *L, const char *c, int line)
+{
+    const char *rules = NULL;
+    const char *p;
+    if ((p = comment_directive(c, "cancelaudit: ignore")) != NULL) {
+        if (*p == '[') {
+            const char *e = strchr(p, ']');
+            rules = e ? ca_arena_strndup(&L->m->arena, p + 1, (size_t)(e - p - 1)) : "*";
+        } else rules = "*";
+    } else if ((p = comment_directive(c, "noqa")) != NULL) {
+        if (*p == ':') {
+            p++;
+            ca_sb sb = {0};
+            while (*p) {
+                while (*p == ' ' || *p == ',') p++;
+                size_t len = strcspn(p, " ,#");
+                if (!len) break;
+                if (sb.len) ca_sb_addc(&sb, ',');
+                ca_sb_add(&sb, p, len);
+                p += len;
+                if (*p == '#') break;
+            }
+            rules = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+            ca_sb_release(&sb);
+        } else rules = "*";
+    }
+    if (!rules) return;
+    /* strip spaces inside [CAN101, CAN102] */
+    char *r = ca_arena_strdup(&L->m->arena, rules);
+    char *w = r;
+    for (const char *q = r; *q; q++)
+        if (*q != ' ') *w++ = *q;
+    *w = 0;
+    if (L->m->nsupp == L->m->cap_supp) {
+        int cap = L->m->cap_supp ? L->m->cap_supp * 2 : 8;
+        ir_suppress *v = ca_arena_alloc(&L->m->arena, sizeof(*v) * (size_t)cap);
+        if (L->m->nsupp) memcpy(v, L->m->supp, sizeof(*v) * (size_t)L->m->nsupp);
+        L->m->supp = v;
+        L->m->cap_supp = cap;
+    }
+    L->m->supp[L->m->nsupp].line = line;
+    L->m->supp[L->m->nsupp].rules = r;
+    L->m->nsupp++;
+}
+
+static int bytes_contain(const char *s, size_t n, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t i = 0; i + w <= n; i++)
+        if ((s[i] | 0x20) == (word[0] | 0x20) && strncasecmp(s + i, word, w) == 0) return 1;
+    return 0;
+}
+
+/* Comments found by a byte scan (string literals skipped), for a tree
+ * without errors: the tree walk then need not visit every expression node. */
+static void scan_comments(lower *L)
+{
+    /* the bytes that matter outside strings */
+    static const unsigned char special[256] = {['\n'] = 1, ['#'] = 1, ['\''] = 1, ['"'] = 1};
+    const char *s = L->src;
+    size_t len = L->len, i = 0;
+    int line = 1;
+    while (i < len) {
+        while (i < len && !special[(unsigned char)s[i]]) i++;
+        if (i >= len) break;
+        char c = s[i];
+        if (c == '\n') {
+            line++;
+            i++;
+        } else if (c == '#') {
+            const char *nl = memchr(s + i, '\n', len - i);
+            size_t e = nl ? (size_t)(nl - s) : len;
+            if (bytes_contain(s + i, e - i, "noqa") || bytes_contain(s + i, e - i, "cancelaudit")) {
+                char *txt = ca_arena_strndup(&L->m->arena, s + i, e - i);
+                note_comment(L, txt, line);
+            }
+            i = e;
+        } else if (c == '\'' || c == '"') {
+            int triple = i + 2 < len && s[i + 1] == c && s[i + 2] == c;
+            for (i += triple ? 3 : 1; i < len; i++) {
+                while (i < len && s[i] != c && s[i] != '\\' && s[i] != '\n') i++;
+                if (i >= len) break;
+                if (s[i] == '\n') line++;
+                if (s[i] == '\\') {
+                    if (i + 1 < len && s[i + 1] == '\n') line++;
+                    i++;
+                } else if (s[i] == c && (!triple || (i + 2 < len && s[i + 1] == c && s[i + 2] == c))) {
+                    i += triple ? 3 : 1;
+                    break;
+                } else if (!triple && s[i] == '\n') {
+                    i++;
+                    break;
+                }
+            }
+        } else {
+            i++;
+        }
+    }
+}
+
+/* Node types that hold statements: the walk for imports and module globals
+ * descends only into these when the tree has no errors. */
+static const unsigned char stmt_holder[PT__COUNT] = {
+    [PT_module] = 1, [PT_block] = 1, [PT_decorated_definition] = 1, [PT_function_definition] = 1,
+    [PT_class_definition] = 1, [PT_if_statement] = 1, [PT_elif_clause] = 1, [PT_else_clause] = 1,
+    [PT_for_statement] = 1, [PT_while_statement] = 1, [PT_try_statement] = 1, [PT_except_clause] = 1,
+    [PT_except_group_clause] = 1, [PT_finally_clause] = 1, [PT_with_statement] = 1, [PT_match_statement] = 1,
+    [PT_case_clause] = 1, [PT_expression_statement] = 1,
+};
+
+/* One pass over the whole tree: imports, module globals, comments
+ * (suppressions), syntax errors. Iterative, in preorder. */
+static void scan_module(lower *L, pn root)
+{
+    /* A tree with errors is walked whole (ERROR/MISSING nodes and comments
+     * can sit anywhere); otherwise statements only, comments by a byte scan. */
+    int full = (root->flags & PT_ERRORS) != 0;
+    if (!full) scan_comments(L);
+    pn n = root;
+    int depth = 0;
+    for (;;) {
+        int descend = full || stmt_holder[n->type];
+        if ((n->flags & PT_MISSING) || n->type == PT_ERROR) {
+            if (L->m->parse_errors++ == 0) L->m->first_error_line = line_of(L, n);
+        }
+        if (n->type == PT_import_statement) {
+            PN_FOR_NAMED(x, n) {
+                if (pn_is(x, PT_dotted_name)) {
+                    char *full = text(L, x);
+                    char *head = ca_arena_strndup(&L->m->arena, full, strcspn(full, "."));
+                    add_import(L, head, head);
+                } else if (pn_is(x, PT_aliased_import)) {
+                    add_import(L, text(L, pn_field(x, PF_alias)), text(L, pn_field(x, PF_name)));
+                }
+            }
+            descend = 0;
+        } else if (n->type == PT_import_from_statement) {
+            pn mod = pn_field(n, PF_module_name);
+            char *mname = pn_isnull(mod) ? "" : text(L, mod);
+            PN_FOR_NAMED(x, n) {
+                if (x == mod) continue;
+                const char *local = NULL, *orig = NULL;
+                if (pn_is(x, PT_dotted_name)) local = orig = text(L, x);
+                else if (pn_is(x, PT_aliased_import)) {
+                    local = text(L, pn_field(x, PF_alias));
+                    orig = text(L, pn_field(x, PF_name));
+                }
+                if (!local) continue;
+                ca_sb sb = {0};
+                ca_sb_addf(&sb, "%s.%s", mname[0] == '.' ? mname + strspn(mname, ".") : mname, orig);
+                const char *full = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+                if (mname[0] == '.' && !mname[strspn(mname, ".")]) full = orig;
+                ca_sb_release(&sb);
+                add_import(L, local, full);
+            }
+            descend = 0;
+        } else if (n->type == PT_comment) {
+            if (full) note_comment(L, text(L, n), line_of(L, n));
+            descend = 0;
+        } else if (depth == 2 && n->type == PT_assignment) {
+            /* module-level: expression_statement > assignment */
+            pn left = unparen(pn_field(n, PF_left));
+            pn right = unparen(pn_field(n, PF_right));
+            if (pn_is(left, PT_identifier)) {
+                char *d = NULL;
+                if (pn_is(right, PT_call)) {
+                    d = dotted_raw(L, pn_field(right, PF_function));
+                    d = d ? resolve(L, d) : NULL;
+                    if (d) {
+                        ca_sb sb = {0};
+                        ca_sb_addf(&sb, "%s", d);
+                        /* keep a call marker so `X = anyio.get_cancelled_exc_class()` matches */
+                        ca_sb_adds(&sb, "()");
+                        name_map e2 = {text(L, left), ca_arena_strdup(&L->m->arena, ca_sb_str(&sb))};
+                        ca_sb_release(&sb);
+                        CA_VEC_PUSH(L->globals, e2);
+                        name_map e = {text(L, left), d};
+                        CA_VEC_PUSH(L->globals, e);
+                        descend = 0;
+                    }
+                } else if (pn_is(right, PT_attribute) || pn_is(right, PT_identifier)) {
+                    d = resolve(L, dotted_raw(L, right));
+                }
+                if (descend) {
+                    name_map e = {text(L, left), d ? d : ""};
+                    CA_VEC_PUSH(L->globals, e);
+                }
+            }
+        }
+        if (descend && (n->flags & PT_KIDS)) {
+            n = pn_first(n);
+            depth++;
+            continue;
+        }
+        /* to the next sibling, climbing while there is none (never above root) */
+        while (!n->next) {
+            if (n == root) return;
+            n = pn_parent(n);
+            depth--;
+        }
+        if (n == root) return;
+        n = pn_next(n);
+    }
+}
+
+/* Module-level definitions (also inside module-level if/try blocks). */
+static void collect_toplevel(lower *L, pn root)
+{
+    pn stack[512];
+    const char *prefixes[512];
+    const char *classes[512];
+    int sp = 0;
+    stack[sp] = root;
+    prefixes[sp] = "";
+    classes[sp] = NULL;
+    sp++;
+    node_vec kids = {0};
+    /* pending is processed in source order: collect, then lower */
+    while (sp) {
+        sp--;
+        pn n = stack[sp];
+        const char *prefix = prefixes[sp], *cls = classes[sp];
+        named_children(n, &kids);
+        /* push in reverse so children come out in order */
+        for (size_t i = kids.n; i-- > 0;) {
+            pn ch = kids.v[i];
+            if (pn_is(ch, PT_decorated_definition)) ch = pn_field(ch, PF_definition);
+            if (pn_isnull(ch)) continue;
+            if (pn_is(ch, PT_function_definition)) {
+                pending_def p = {ch, prefix, cls};
+                CA_VEC_PUSH(L->pending, p);
+            } else if (pn_is(ch, PT_class_definition)) {
+                char *name = text(L, pn_field(ch, PF_name));
+                ca_sb sb = {0};
+                ca_sb_addf(&sb, "%s%s.", prefix, name);
+                const char *np = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+                ca_sb_release(&sb);
+                /* class qualname without trailing dot */
+                const char *cq = ca_arena_strndup(&L->m->arena, np, strlen(np) - 1);
+                collect_class_attrs(L, ch, cq);
+                if (sp < 511) {
+                    stack[sp] = pn_field(ch, PF_body);
+                    prefixes[sp] = np;
+                    classes[sp] = cq;
+                    sp++;
+                }
+            } else if (sp < 511 && !cls &&
+                       (pn_is(ch, PT_if_statement) || pn_is(ch, PT_try_statement) || pn_is(ch, PT_block) ||
+                        pn_is(ch, PT_else_clause) || pn_is(ch, PT_elif_clause) || pn_is(ch, PT_except_clause) ||
+                        pn_is(ch, PT_finally_clause) || pn_is(ch, PT_with_statement))) {
+                stack[sp] = ch;
+                prefixes[sp] = prefix;
+                classes[sp] = cls;
+                sp++;
+            }
+        }
+    }
+    CA_VEC_FREE(kids);
+}
+
+static int cmp_pending(const void *a, const void *b)
+{
+    uint32_t x = ((const pending_def *)a)->node->start;
+    uint32_t y = ((const pending_def *)b)->node->start;
+    return x < y ? -1 : x > y;
+}
+
+/* Offset of the first invalid UTF-8 sequence, or (size_t)-1. */
+static size_t utf8_invalid_at(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        /* eight ASCII bytes at a time */
+        uint64_t w;
+        while (i + 8 <= n && (memcpy(&w, p + i, 8), (w & 0x8080808080808080ull) == 0)) i += 8;
+        if (i >= n) break;
+        unsigned c = p[i];
+        if (c < 0x80) { i++; continue; }
+        size_t k;
+        unsigned min;
+        if ((c & 0xE0) == 0xC0) { k = 1; min = 0x80; c &= 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { k = 2; min = 0x800; c &= 0x0F; }
+        else if ((c & 0xF8) == 0xF0) { k = 3; min = 0x10000; c &= 0x07; }
+        else return i;
+        unsigned cp = c;
+        for (size_t j = 1; j <= k; j++) {
+            if (i + j >= n || (p[i + j] & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (p[i + j] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += k + 1;
+    }
+    return (size_t)-1;
+}
+
+/* Debian's tree-sitter 0.20.7 corrupts its heap (a bad free in
+ * ts_tree_delete, or a crash while parsing) once a node gets more than
+ * about 65,500 children, and extras -- comments and line continuations --
+ * that follow each other with no token between them all become children of
+ * one node. The grammar's scanner is also quadratic over indented runs of
+ * them (10,000 lines: seconds). Such a run is refused before parsing. */
+#define PY_MAX_EXTRAS_RUN 20000
+
+/* limit + 1 as soon as more than limit comments and line continuations
+ * follow each other with only whitespace between them, else some number
+ * <= limit. A byte scan, not a tokenizer: string literals are skipped, so a
+ * '#' inside one is no comment. */
+static int extras_run(const char *s, size_t len, int limit)
+{
+    /* bytes that are neither whitespace nor the start of a comment, a line
+     * continuation or a string: each only ends the run */
+    static const unsigned char special[256] = {
+        [' '] = 1, ['\t'] = 1, ['\f'] = 1, ['\v'] = 1, ['\r'] = 1, ['\n'] = 1,
+        ['#'] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1,
+    };
+    int run = 0;
+    size_t i = 0;
+    while (i < len) {
+        if (!special[(unsigned char)s[i]]) {
+            run = 0;
+            do i++;
+            while (i < len && !special[(unsigned char)s[i]]);
+            continue;
+        }
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n') {
+            i++;
+        } else if (c == '#' || (c == '\\' && i + 1 < len && (s[i + 1] == '\n' || s[i + 1] == '\r'))) {
+            if (++run > limit) return run;
+            i += c == '#' ? 1 : 2;
+            if (c == '#')
+                while (i < len && s[i] != '\n' && s[i] != '\r') i++;
+        } else if (c == '\'' || c == '"') {
+            run = 0;
+            int triple = i + 2 < len && s[i + 1] == c && s[i + 2] == c;
+            for (i += triple ? 3 : 1; i < len; i++) {
+                if (s[i] == '\\') {
+                    i++;
+                } else if (s[i] == c && (!triple || (i + 2 < len && s[i + 1] == c && s[i + 2] == c))) {
+                    i += triple ? 3 : 1;
+                    break;
+                } else if (!triple && (s[i] == '\n' || s[i] == '\r')) {
+                    break;
+                }
+            }
+        } else {
+            run = 0;
+            i++;
+        }
+    }
+    return run;
+}
+
+/* Files with this many lines are parsed once in a child process first:
+ * tree-sitter 0.20.7 has more shapes than the extras run that crash it on
+ * huge inputs (70,000 `else:` lines), and a crash must cost one file, not
+ * the scan. Real modules stay far below this; the probe costs one parse. */
+#define PY_PROBE_LINES 40000
+
+/* 0 when a parse of src in a child process finished; -1 when the child
+ * died (a signal) or could not run the parser. fork() from a threaded
+ * process is safe here: the child only parses (malloc is fork-safe in
+ * glibc) and leaves with _exit. */
+static int parse_probe(const char *src, size_t len)
+{
+    pid_t pid = fork();
+    if (pid < 0) return 0; /* no probe possible: parse in process as before */
+    if (pid == 0) {
+        /* the C library's own crash report is no diagnostic of ours */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 2);
+        TSParser *p = ts_parser_new();
+        ts_parser_set_language(p, tree_sitter_python());
+        TSTree *t = ts_parser_parse_string(p, NULL, src, (uint32_t)len);
+        if (t) ts_tree_delete(t);
+        ts_parser_delete(p);
+        _exit(t ? 0 : 3);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) return 0;
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_module *m)
+{
+    m->path = ca_arena_strdup(&m->arena, path);
+    m->src = src;
+    m->len = len;
+    if (len > UINT32_MAX / 2) {
+        m->diagnostic = ca_xstrdup("file too large to parse");
+        return -1;
+    }
+    /* Python accepts a lone CR as a line end; tree-sitter does not. Same
+     * length, so byte offsets stay valid. */
+    char *crfixed = NULL;
+    const char *nul = memchr(src, 0, len);
+    size_t nul_at = nul ? (size_t)(nul - src) : 0; /* before src may become the CR-fixed copy */
+    for (const char *cr = memchr(src, '\r', len); cr; cr = memchr(cr + 1, '\r', len - (size_t)(cr + 1 - src))) {
+        size_t i = (size_t)(cr - src);
+        if (i + 1 >= len || src[i + 1] != '\n') {
+            if (!crfixed) {
+                crfixed = ca_xmalloc(len + 1);
+                memcpy(crfixed, src, len);
+                crfixed[len] = 0;
+            }
+            crfixed[i] = '\n';
+        }
+    }
+    if (crfixed) {
+        src = crfixed;
+        m->src = src;
+    }
+    size_t bad = utf8_invalid_at(src, len);
+    if (nul) {
+        m->diagnostic = ca_xasprintf("NUL byte at offset %zu (Python refuses such a file); analysed as far as it parses",
+                                     nul_at);
+    } else if (bad != (size_t)-1) {
+        m->diagnostic = ca_xasprintf("invalid UTF-8 at offset %zu (Python refuses such a file); analysed as far as it parses", bad);
+    }
+    if (extras_run(src, len, PY_MAX_EXTRAS_RUN) > PY_MAX_EXTRAS_RUN) {
+        free(m->diagnostic);
+        m->diagnostic = ca_xasprintf("more than %d comment lines or line continuations in a row; not parsed",
+                                     PY_MAX_EXTRAS_RUN);
+        free(crfixed);
+        m->src = NULL;
+        return -1;
+    }
+    size_t lines = 0;
+    for (const char *q = src; (q = memchr(q, '\n', len - (size_t)(q - src))) != NULL; q++) lines++;
+    if (lines > PY_PROBE_LINES && parse_probe(src, len) != 0) {
+        free(m->diagnostic);
+        m->diagnostic = ca_xstrdup("the parser (tree-sitter 0.20) crashed on this file in a probe; not analysed");
+        free(crfixed);
+        m->src = NULL;
+        return -1;
+    }
+    TSTree *tree = ts_parser_parse_string(fe->parser, NULL, src, (uint32_t)len);
+    if (!tree) {
+        free(m->diagnostic);
+        m->diagnostic = ca_xstrdup("parser gave up on this file");
+        free(crfixed);
+        m->src = NULL;
+        return -1;
+    }
+    /* Lowering reads the flat copy; the TSTree goes at once. */
+    py_tree *flat = &fe->flat;
+    int built = py_tree_build(flat, tree, src, (uint32_t)len);
+    ts_tree_delete(tree);
+    if (built != 0) {
+        py_tree_trim(flat, PY_FLAT_KEEP);
+        free(m->diagnostic);
+        m->diagnostic = ca_xstrdup("file too large to parse");
+        free(crfixed);
+        m->src = NULL;
+        return -1;
+    }
+    lower L;
+    memset(&L, 0, sizeof(L));
+    L.fe = fe;
+    L.cat = fe->cat;
+    L.m = m;
+    L.src = src;
+    L.len = (uint32_t)len;
+    L.T = flat;
+    pn root = pn_root(flat);
+    scan_module(&L, root);
+    collect_toplevel(&L, root);
+    if (L.pending.n) qsort(L.pending.v, L.pending.n, sizeof(pending_def), cmp_pending);
+    /* nested definitions are queued while lowering their parents */
+    for (size_t i = 0; i < L.pending.n; i++) {
+        pending_def p = L.pending.v[i];
+        if (pn_is(p.node, PT_class_definition)) {
+            /* a class inside a function: its methods */
+            char *name = text(&L, pn_field(p.node, PF_name));
+            ca_sb sb = {0};
+            ca_sb_addf(&sb, "%s%s.", p.prefix, name);
+            const char *np = ca_arena_strdup(&m->arena, ca_sb_str(&sb));
+            ca_sb_release(&sb);
+            const char *cq = ca_arena_strndup(&m->arena, np, strlen(np) - 1);
+            collect_class_attrs(&L, p.node, cq);
+            PN_FOR_NAMED(kid, pn_field(p.node, PF_body)) {
+                pn ch = kid;
+                if (pn_is(ch, PT_decorated_definition)) ch = pn_field(ch, PF_definition);
+                if (pn_is(ch, PT_function_definition) || pn_is(ch, PT_class_definition)) {
+                    pending_def q = {ch, np, cq};
+                    CA_VEC_PUSH(L.pending, q);
+                }
+            }
+            continue;
+        }
+        lower_function(&L, p.node, p.prefix, p.class_name);
+    }
+    CA_VEC_FREE(L.imports);
+    CA_VEC_FREE(L.globals);
+    CA_VEC_FREE(L.class_attrs);
+    CA_VEC_FREE(L.pending);
+    CA_VEC_FREE(L.locals_ctor);
+    CA_VEC_FREE(L.global_decl);
+    CA_VEC_FREE(L.cancelled);
+    py_tree_trim(flat, PY_FLAT_KEEP);
+    if (crfixed) {
+        m->src = NULL; /* the caller's buffer is the one that outlives m */
+        free(crfixed);
+    }
+    return 0;
+}

@@ -1,0 +1,212 @@
+/*
+ * ir.h — the ownership IR (DESIGN §2): the language-neutral form every
+ * frontend lowers a function to, and the only thing rules read.
+ *
+ * A function is a tree of blocks. Leaf nodes are ownership events in
+ * evaluation order (acquire, alias, transfer, release, adopt, checkpoint,
+ * ...); structured nodes (if, loop, try, with) carry the regions and the
+ * control flow. Values are numbered variables (ir_var); the frontend decides
+ * what a variable is (a Python local, a C local), the IR only says what
+ * happens to it. Everything is allocated in the module's arena and freed
+ * with it; text fields point into the arena.
+ *
+ * Nesting depth of the tree is bounded by the frontend (IR_MAX_DEPTH), so
+ * consumers may recurse over blocks.
+ */
+#ifndef CA_IR_H
+#define CA_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/util.h"
+
+#define IR_MAX_DEPTH 200
+
+typedef struct ir_site {
+    int line, col;          /* 1-based; col in code points */
+    int end_line, end_col;
+    uint32_t start, end;    /* byte offsets into the module source */
+} ir_site;
+
+typedef enum ir_kind {
+    /* events */
+    IR_ACQUIRE,     /* var comes into being owned by the function (see ACQ_*); var2 = parent or -1 */
+    IR_ALIAS,       /* var is held by container var2 (owning var2 owns var); text = attribute/key or NULL */
+    IR_ELEMENT,     /* var is bound to each element of container var2 (for-loop) */
+    IR_TRANSFER,    /* var handed to an owner that outlives the function (registry, self, return) */
+    IR_RELEASE,     /* var released (REL_*) */
+    IR_ADOPT,       /* var owned by the enclosing WITH node `ref` (context manager / exit stack) */
+    IR_COMMIT,      /* everything adopted by the exit stack var2 moves out (pop_all): transferred */
+    IR_CHECKPOINT,  /* cancellation can be delivered here (CP_*); vars = tasks it passes cancellation into */
+    IR_DONE,        /* var (a task/future) finished: an await of it returned */
+    IR_TAKE,        /* registry text = container: values read from it earlier are now taken out */
+    IR_REMOTE,      /* awaited remote create (REM_*); text = callee */
+    IR_EXECUTOR,    /* awaited thread work producing var (may be -1); text = callee */
+    IR_CALL,        /* call of text (callee as written) with vars = argument variables (-1 when not a variable) */
+    /* structure */
+    IR_IF,          /* branches[]; IF_HAS_ELSE when one branch always runs */
+    IR_LOOP,        /* a = body, b = else, c = condition evaluated before each iteration */
+    IR_TRY,         /* a = body, b = else, c = finally; handlers[] */
+    IR_WITH,        /* a = body; var = bound variable or -1; var2 = `async with v` variable;
+                       vars = values handed to the context manager's constructor */
+    IR_RETURN,
+    IR_RAISE,       /* var2 = the raised variable or -1 (raise e) */
+    IR_BREAK,
+    IR_CONTINUE,
+} ir_kind;
+
+/* IR_ACQUIRE flags */
+#define ACQ_STRONG        0x01u /* catalog or naming heuristic: a resource for sure */
+#define ACQ_WEAK          0x02u /* a call result: a resource only if the function releases it in cleanup */
+#define ACQ_REGISTRY_READ 0x04u /* read from registry `text`: becomes a take at IR_TAKE of that registry */
+#define ACQ_REGISTRY_TAKE 0x08u /* taken out of a registry (pop) */
+#define ACQ_EXECUTOR      0x10u /* produced by thread work (run_in_executor / to_thread) */
+/* IR_RELEASE flags */
+#define REL_IN_CLEANUP    0x01u /* inside a handler or finally */
+#define REL_SHIELDED      0x02u /* the releasing call runs under a shield */
+#define REL_AWAITED       0x04u
+#define REL_IMPLICIT      0x08u /* context manager exit */
+#define REL_PART          0x10u /* through an attribute (entry.ws.close()): one step of a teardown */
+/* IR_CHECKPOINT flags */
+#define CP_AWAIT          0x01u
+#define CP_WITH_ENTER     0x02u
+#define CP_WITH_EXIT      0x04u
+#define CP_ASYNC_FOR      0x08u
+#define CP_SHIELDED       0x10u /* the awaited expression is a shield(...) */
+#define CP_RELEASES       0x20u /* the awaited call releases something (a cleanup await) */
+#define CP_IN_CLEANUP     0x40u /* inside a handler or finally */
+#define CP_CALL           0x80u /* awaits a call (not a bare task) */
+#define CP_AWAITS_CANCELLED 0x100u /* awaits a task the function cancelled before */
+#define CP_ON_VAR         0x200u /* the awaited call works on variable `var` (receiver or argument) */
+/* IR_REMOTE / IR_EXECUTOR flags */
+#define REM_TIMEOUT       0x01u /* under a timeout call (wait_for) */
+#define REM_SHIELDED      0x02u
+/* IR_CALL flags */
+#define CALL_AWAITED      0x01u
+#define CALL_IN_CLEANUP   0x02u
+#define CALL_NAME_RELEASES  0x04u /* the callee's name says it releases (release-word) */
+#define CALL_NAME_REGISTERS 0x08u /* the callee's name says it registers (register-word) */
+#define CALL_ON_SELF      0x10u /* self.m(...) / cls.m(...): resolve within the class */
+#define CALL_RUNS_CALLEE  0x20u /* C: runs the callee to completion on this thread, so a callee that
+                                   reaches a checkpoint makes this call one */
+#define CALL_ASYNC_CANCEL 0x40u /* C: made while asynchronous cancellation is enabled and not
+                                   async-cancel-safe; ref = the call that enabled it */
+/* IR_RAISE */
+#define RAISE_CANCEL      0x01u /* raises a cancellation exception (raise asyncio.CancelledError) */
+/* IR_IF */
+#define IF_HAS_ELSE       0x01u
+/* IR_LOOP */
+#define LOOP_ASYNC_FOR    0x01u
+#define LOOP_INFINITE     0x02u /* while True: leaves only by break/return/raise */
+/* IR_WITH */
+#define WITH_ASYNC        0x01u
+#define WITH_NONSUSP_EXIT 0x02u /* its exit never suspends (asyncio.Lock, cancel scopes) */
+#define WITH_SHIELD       0x04u /* a shield scope: no cancellation delivered inside */
+#define WITH_TIMEOUT      0x08u /* a timeout scope */
+#define WITH_EXIT_STACK   0x10u
+#define WITH_GROUP        0x20u /* task group / nursery */
+#define WITH_OWNS         0x40u /* the context manager owns the bound variable */
+/* handler catch flags */
+#define H_CANCEL          0x01u /* catches cancellation */
+#define H_BASE            0x02u /* BaseException or bare: catches everything */
+#define H_BARE            0x04u
+#define H_SHIELDED        0x08u /* its body runs cleanup under a shield */
+
+typedef struct ir_node ir_node;
+
+typedef struct ir_block {
+    ir_node **v;
+    int n, cap;
+} ir_block;
+
+typedef struct ir_handler {
+    ir_site site;
+    unsigned flags;          /* H_* */
+    const char *catches;     /* exception expression as written, "" for bare */
+    int exc_var;             /* `as e` variable or -1 */
+    ir_block body;
+} ir_handler;
+
+struct ir_node {
+    ir_kind kind;
+    ir_site site;
+    unsigned flags;
+    int var, var2;
+    const char *text;        /* see ir_kind */
+    const char *rkind;       /* resource kind (IR_ACQUIRE) */
+    ir_node *ref;            /* IR_ADOPT: the WITH node; IR_CALL with CALL_ASYNC_CANCEL: the enabling call */
+    int *vars;               /* IR_CHECKPOINT: pass-cancel tasks; IR_CALL: argument variables */
+    const char **kwnames;    /* IR_CALL: keyword of each argument, NULL when positional */
+    int nvars;
+    ir_block a, b, c;
+    ir_block *branches;
+    int nbranches;
+    ir_handler *handlers;
+    int nhandlers;
+};
+
+#define VAR_PARAM       0x01u
+#define VAR_SELF        0x02u /* first parameter of a method (self/cls) */
+#define VAR_GROUP       0x04u /* a task group / nursery */
+#define VAR_EXIT_STACK  0x08u /* bound by `with ExitStack() as v` (ref = the WITH node) */
+#define VAR_ELEMENT     0x10u /* a for-loop element */
+
+typedef struct ir_var {
+    const char *name;
+    unsigned flags;
+    ir_node *stack_with;    /* VAR_EXIT_STACK: its WITH node */
+    uint32_t first_cancel;  /* byte offset of the first v.cancel() call, UINT32_MAX when none */
+} ir_var;
+
+typedef struct ir_func {
+    const char *name;
+    const char *qualname;    /* Class.method, outer.<locals>.inner */
+    const char *class_name;  /* enclosing class or NULL */
+    ir_site site;            /* the def */
+    int is_async;
+    int is_method;           /* first parameter is self/cls */
+    ir_var *vars;
+    int nvars, cap_vars;
+    int nparams;             /* vars[0..nparams-1] are the parameters, in order */
+    ir_block body;
+    int truncated;           /* nesting deeper than IR_MAX_DEPTH: the rest was not lowered */
+    int id;                  /* scratch: the scan driver's index of this function */
+} ir_func;
+
+typedef struct ir_suppress {
+    int line;
+    const char *rules;       /* "CAN101,CAN102" or "*" for all */
+} ir_suppress;
+
+typedef struct ir_module {
+    ca_arena arena;
+    const char *path;
+    const char *src;         /* module source (owned by the caller of the frontend) */
+    size_t len;
+    ir_func **funcs;
+    int nfuncs, cap_funcs;
+    ir_suppress *supp;
+    int nsupp, cap_supp;
+    int parse_errors;        /* ERROR/MISSING nodes */
+    int first_error_line;
+    char *diagnostic;        /* heap; NULL or a per-file message (e.g. nesting too deep) */
+    const char *language;    /* NULL: Python; "c": the C frontend (its rules are CAN5xx) */
+    int cancels_threads;     /* C: the file calls pthread_cancel (catalog c-thread-cancel) */
+} ir_module;
+
+/* Construction helpers for frontends. */
+ir_node *ir_node_new(ir_module *m, ir_kind kind, ir_site site);
+void ir_block_push(ir_module *m, ir_block *b, ir_node *n);
+int ir_var_add(ir_module *m, ir_func *f, const char *name, unsigned flags);
+int ir_var_find(const ir_func *f, const char *name);
+ir_func *ir_func_new(ir_module *m);
+void ir_module_free(ir_module *m);
+
+/* A readable dump of a function's IR (for unit tests and --debug-ir). */
+void ir_dump(const ir_module *m, const ir_func *f, ca_sb *out);
+
+/* 1 when the line has a suppression for rule. */
+int ir_suppressed(const ir_module *m, int line, const char *rule);
+
+#endif

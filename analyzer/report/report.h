@@ -1,0 +1,88 @@
+/*
+ * report.h — the machine- and human-facing reporters of `cancelaudit scan`
+ * and `cancelaudit report`: compiler-style text, the JSON contract
+ * (DESIGN §6), SARIF 2.1.0 and GitHub workflow commands.
+ *
+ * Reporters sit at the end of the pipeline: they read a ca_results (from the
+ * scan in memory or from the store) and never re-run analysis or change it.
+ * Every string in a ca_results came from source code or paths, so each
+ * format escapes it as data: JSON/SARIF through json.h, GitHub through its
+ * workflow-command escaping, text by showing control characters, invalid
+ * UTF-8 and bidirectional overrides as visible escapes.
+ *
+ * Shared rules: a finding with `baselined` set is never listed (it is
+ * counted); a `suppressed` finding is listed only in JSON (field
+ * "suppressed") and SARIF (result.suppressions), and in text/github only
+ * when opts->show_suppressed. Findings come out in ca_results_sort order
+ * (path, line, column, rule), whatever the order in r.
+ *
+ * Each reporter returns 0, or -1 when writing to out failed (out is not
+ * closed). opts may be NULL (no color, suppressed hidden, cwd from getcwd).
+ */
+#ifndef CA_REPORT_H
+#define CA_REPORT_H
+
+#include <stdio.h>
+
+#include "model/model.h"
+#include "util/util.h"
+
+typedef struct report_opts {
+    int color;            /* text only: ANSI colors */
+    int show_suppressed;  /* text/github: also list suppressed findings */
+    const char *cwd;      /* absolute directory paths are relative to; NULL: getcwd() */
+} report_opts;
+
+/* "path:line:col: CAN101 message" per listed finding, then one summary line
+ * "N findings (X CAN101, Y CAN102) in M files; K files skipped (no async),
+ * E errors; B baselined" (singulars for 1; "; S suppressed" appended when
+ * some findings are suppressed). */
+int report_text(FILE *out, const ca_results *r, const report_opts *o);
+
+/* The DESIGN §6 object, pretty-printed, newline-terminated:
+ * tool{name,version}; scan{id (null when 0), files_scanned, files_skipped,
+ * errors, baselined}; findings[{rule, severity, path, line, column,
+ * end_line, end_column, function, backend, resource, resource_kind,
+ * acquired_line, handlers[{line, catches}], message, fingerprint,
+ * suppressed}]; coverage[{backend, boundary, status, rules[ids],
+ * protection, path, line}]. A NULL string is written as null; a coverage
+ * cell's line is null when 0 (absent method). */
+int report_json(FILE *out, const ca_results *r, const report_opts *o);
+/* One finding as the JSON contract's object (DESIGN §6), for every document
+ * that lists findings (scan output, diffs). */
+struct ca_json_writer;
+void report_json_finding(struct ca_json_writer *w, const ca_finding *f);
+
+/* SARIF 2.1.0, one run: driver metadata and every rule doc (ruledoc.h),
+ * results with related locations (acquisition, handlers), partial
+ * fingerprints "cancelaudit/v1", inSource suppressions for suppressed
+ * findings and external ones for baselined findings, artifact URIs relative
+ * to %SRCROOT% (the cwd as a file:// URI), invocation times from the scan
+ * metadata, and a tool execution notification per file diagnostic. */
+int report_sarif(FILE *out, const ca_results *r, const report_opts *o);
+
+/* One workflow command per listed finding:
+ * "::error file=P,line=L,col=C,endLine=L2,endColumn=C2,title=CAN101::MESSAGE"
+ * (warning / notice for the other severities). */
+int report_github(FILE *out, const ca_results *r, const report_opts *o);
+/* Markdown: a findings table, then the coverage matrix (report_markdown.c). */
+int report_markdown(FILE *out, const ca_results *r, const report_opts *o);
+
+/* ---- shared by the reporters (defined in report_text.c) -------------- */
+
+/* Shallow copy of r->findings in ca_results_sort order: the strings still
+ * belong to r. Caller frees the array with free(); NULL when there are none. */
+ca_finding *report_sorted_findings(const ca_results *r);
+/* Same for r->coverage. */
+ca_coverage *report_sorted_coverage(const ca_results *r);
+/* 1 when f is listed by text/github: not baselined, and not suppressed
+ * unless o->show_suppressed. */
+int report_finding_listed(const ca_finding *f, const report_opts *o);
+/* Findings hidden by the baseline: the larger of r->scan.baselined and the
+ * number of findings flagged baselined in r. */
+int report_baselined_count(const ca_results *r);
+/* Finish a JSON document built in sb, add a newline, write it to out and
+ * flush; frees sb. Returns 1 when all of it was written and well formed. */
+int report_json_emit(FILE *out, struct ca_json_writer *w, ca_sb *sb);
+
+#endif
