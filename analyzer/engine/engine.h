@@ -1,13 +1,41 @@
 /*
- * engine.h — the window analysis over the ownership IR (DESIGN §2).
+ * engine.h — the path walker over the ownership IR (DESIGN §2).
  *
- * Walks a function's IR along its paths with the set of values that may be
- * live and unowned, and records observations: each checkpoint where a value
- * is live (protected, and how — or not, and which handlers miss
- * cancellation), each remote create and thread-made resource with its
- * timeout/shield context, each cleanup await, each handler that lets
- * cancellation complete. Rules (rule_*.c) turn observations into findings;
- * the engine knows nothing of rule ids or messages. Reads only the IR.
+ * Where it sits: frontends lower files to the IR; the engine walks each
+ * function's IR along its paths and tells the rules (analyzer/rules/) what
+ * it meets; the rules turn that into findings. It knows no rule id and no
+ * library: only the IR.
+ *
+ * The walk tracks, per path, the values that may be live and unowned
+ * (acquired, not yet transferred or released), what a context manager or
+ * exit stack owns, and the regions around the current point (try bodies
+ * with their handlers, finally blocks, with scopes). Joins are bitwise OR:
+ * a may-analysis. It emits typed events to listeners (eng_listener):
+ *
+ *   ENG_EV_CHECKPOINT  cancellation can be delivered here; the event lists
+ *                      the live values no enclosing region protects (the
+ *                      windows), with the handlers that would release each
+ *                      but miss cancellation
+ *   ENG_EV_HANDLER     a path enters a handler of a try
+ *   ENG_EV_RAISE       a path reaches a raise statement (it ends there, or
+ *                      goes on in a handler)
+ *   ENG_EV_EXIT        a path leaves the function normally (a return, or
+ *                      the end of the body)
+ *   ENG_EV_AWAIT_CALL  a call is awaited (remote creates are judged here)
+ *   ENG_EV_EXECUTOR    thread work produces a value
+ *   ENG_EV_TAKE        values are taken out of a registry
+ *
+ * A listener may keep per-path state: nstate bytes that travel with every
+ * path (copied at branches, OR-ed at joins, gone when a path ends) and are
+ * handed to it in each event (eng_event.state). That is how a rule follows
+ * something along paths without the engine knowing what it is.
+ *
+ * What the coverage matrix needs of a function comes back in eng_result:
+ * the protections seen at checkpoints, whether any value was live across
+ * one, and the resolved callees.
+ *
+ * Limits: every bound on the walk is named below; hitting one sets a bit in
+ * eng_result.limits, which the scan reports as a per-function diagnostic.
  */
 #ifndef CA_ENGINE_H
 #define CA_ENGINE_H
@@ -27,6 +55,20 @@
 const char *eng_protection_name(unsigned single_bit);
 /* The most specific protection in a set, or "" when none. */
 const char *eng_protection_best(unsigned bits);
+
+/* A loop's body is walked until its entry state stops changing, at most
+ * this many times; a loop still changing then is left as it is. */
+#define ENG_LOOP_PASSES 3
+/* In functions with more variables than ENG_REL_MATRIX_MAX, "does x own v"
+ * follows member → owner edges for at most this many steps. */
+#define ENG_OWNER_STEPS 4096
+#define ENG_REL_MATRIX_MAX 512
+
+/* eng_result.limits */
+#define ENG_LIMIT_LOOP   0x01u /* a loop did not settle in ENG_LOOP_PASSES passes */
+#define ENG_LIMIT_OWNER  0x02u /* an ownership search stopped after ENG_OWNER_STEPS steps */
+/* A readable sentence for a set of ENG_LIMIT_* bits (heap; caller frees). */
+char *eng_limit_message(unsigned limits, const char *qualname, int line);
 
 /* What a function does with its parameters: the summary a caller applies. */
 typedef struct eng_summary {
@@ -53,38 +95,90 @@ typedef struct eng_resolver {
  * the scan driver repeats it over all functions until nothing changes. */
 int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io);
 
-typedef enum eng_obs_kind {
-    OBS_WINDOW,        /* a value live across a checkpoint, unprotected */
-    OBS_REMOTE,        /* an awaited remote create */
-    OBS_EXECUTOR,      /* an awaited thread-made resource */
-    OBS_CLEANUP_AWAIT, /* an unshielded cleanup await in a cancellation handler / finally */
-    OBS_SWALLOW,       /* a handler catching cancellation completes without re-raising */
-} eng_obs_kind;
+/* ---- the walk and its events ------------------------------------------ */
 
-typedef struct eng_obs {
-    eng_obs_kind kind;
-    int var;                       /* the value (-1 when none) */
-    const ir_node *at;             /* checkpoint / remote / executor node */
-    ir_site site;                  /* primary location */
-    const ir_node *acquired;       /* the acquire (or take) node of var */
-    int registry_take;             /* var came out of a registry */
-    const ir_handler **missing;    /* handlers that release var but miss cancellation */
+typedef struct eng_walk eng_walk; /* the walk in progress (opaque) */
+
+typedef enum eng_event_kind {
+    ENG_EV_CHECKPOINT,
+    ENG_EV_HANDLER,
+    ENG_EV_RAISE,
+    ENG_EV_EXIT,
+    ENG_EV_AWAIT_CALL,
+    ENG_EV_EXECUTOR,
+    ENG_EV_TAKE,
+    ENG_EV__COUNT
+} eng_event_kind;
+#define ENG_ON(kind) (1u << (kind))
+
+/* A value live and unowned at a checkpoint that no region protects. */
+typedef struct eng_window {
+    int var;
+    const ir_node *acquired;             /* its acquire (or take) node */
+    int registry_take;                   /* it came out of a registry */
+    const ir_handler *const *missing;    /* handlers that release it but miss cancellation */
     int nmissing;
-    int in_timeout, shielded;      /* OBS_REMOTE */
-    const ir_handler *handler;     /* OBS_SWALLOW / OBS_CLEANUP_AWAIT */
-} eng_obs;
+} eng_window;
+
+typedef struct eng_event {
+    eng_event_kind kind;
+    /* CHECKPOINT: the checkpoint, WITH (enter and exit), LOOP (async for
+     * step) or CALL (a callee that reaches one) node; HANDLER: the TRY;
+     * RAISE: the RAISE;
+     * EXIT: the RETURN, NULL at the end of the body; AWAIT_CALL, EXECUTOR,
+     * TAKE: that node */
+    const ir_node *node;
+    ir_site site;
+    const ir_handler *handler;           /* HANDLER */
+    const eng_window *windows;           /* CHECKPOINT */
+    int nwindows;
+    int shielded;                        /* inside a shield scope */
+    int in_timeout;                      /* inside a timeout scope */
+    uint8_t *state;                      /* this listener's per-path bytes (NULL when nstate is 0) */
+} eng_event;
+
+typedef struct eng_listener {
+    void *ctx;
+    unsigned events;                     /* ENG_ON(...) of the kinds it wants */
+    int nstate;                          /* per-path bytes it keeps */
+    void (*on_event)(void *ctx, const eng_walk *W, const eng_event *ev);
+} eng_listener;
+
+/* The regions around the current point, for listeners to inspect. */
+typedef enum eng_region_kind { ENG_REG_TRY_BODY, ENG_REG_TRY_ELSE, ENG_REG_HANDLER, ENG_REG_FINALLY, ENG_REG_WITH } eng_region_kind;
+typedef struct eng_region {
+    eng_region_kind kind;
+    const ir_node *node;                 /* the TRY or WITH */
+    const ir_handler *handler;           /* ENG_REG_HANDLER */
+} eng_region;
+
+/* Queries a listener may make from inside an event. */
+const ir_module *eng_module(const eng_walk *W);
+const ir_func *eng_func(const eng_walk *W);
+int eng_nregions(const eng_walk *W);
+/* Region i, 0 the innermost. */
+const eng_region *eng_region_at(const eng_walk *W, int i);
+/* Does an event on x (a release, a transfer) cover v: v itself, a member
+ * of x (alias, child), or, for a loop element x, its container's members? */
+int eng_covers(const eng_walk *W, int x, int v);
+/* The acquire node of v met so far on any path, or NULL. */
+const ir_node *eng_acquired(const eng_walk *W, int v);
+/* Is v released anywhere in the function (a release, a releasing call, any
+ * call in cleanup)? */
+int eng_released_anywhere(const eng_walk *W, int v);
+/* Does some node of b release, transfer or hand v to a call? */
+int eng_block_releases(const eng_walk *W, const ir_block *b, int v);
 
 typedef struct eng_result {
-    eng_obs *obs;
-    int nobs, cap;
     unsigned protections;          /* every protection seen at a window checkpoint */
     int had_window;                /* some value was live across a checkpoint */
     const ir_func **callees;       /* resolved calls (for the matrix) */
     int ncallees, cap_callees;
-    ca_arena arena;                /* owns obs->missing */
+    unsigned limits;               /* ENG_LIMIT_* hit while walking */
 } eng_result;
 
-void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_result *out);
+void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, const eng_listener *ls, int nls,
+                 eng_result *out);
 void eng_result_free(eng_result *r);
 
 #endif

@@ -101,11 +101,30 @@ int ir_suppressed(const ir_module *m, int line, const char *rule)
     return 0;
 }
 
+int ir_visit_children(const ir_node *n, ir_node_fn fn, void *ctx)
+{
+    int r;
+    if ((r = ir_visit(&n->c, fn, ctx)) || (r = ir_visit(&n->a, fn, ctx))) return r;
+    for (int k = 0; k < n->nbranches; k++)
+        if ((r = ir_visit(&n->branches[k], fn, ctx))) return r;
+    for (int k = 0; k < n->nhandlers; k++)
+        if ((r = ir_visit(&n->handlers[k].body, fn, ctx))) return r;
+    return ir_visit(&n->b, fn, ctx);
+}
+
+int ir_visit(const ir_block *b, ir_node_fn fn, void *ctx)
+{
+    int r;
+    for (int i = 0; i < b->n; i++)
+        if ((r = fn(ctx, b->v[i])) || (r = ir_visit_children(b->v[i], fn, ctx))) return r;
+    return 0;
+}
+
 static const char *kind_name(ir_kind k)
 {
     static const char *const names[] = {
         "acquire", "alias", "element", "transfer", "release", "adopt", "commit", "checkpoint",
-        "done", "take", "remote", "executor", "call", "if", "loop", "try", "with", "return",
+        "done", "take", "await-call", "executor", "call", "if", "loop", "try", "with", "return",
         "raise", "break", "continue",
     };
     return names[k];

@@ -41,7 +41,10 @@ typedef enum ir_kind {
     IR_CHECKPOINT,  /* cancellation can be delivered here (CP_*); vars = tasks it passes cancellation into */
     IR_DONE,        /* var (a task/future) finished: an await of it returned */
     IR_TAKE,        /* registry text = container: values read from it earlier are now taken out */
-    IR_REMOTE,      /* awaited remote create (REM_*); text = callee */
+    IR_AWAIT_CALL,  /* a call awaited directly (through timeout/shield wrappers; AWAIT_*): text = the
+                       callee as written, callee = its dotted name resolved through imports (NULL when
+                       not a name chain), cname = its last component, recv = the receiver's dotted name
+                       (NULL when there is none or an expression makes it) */
     IR_EXECUTOR,    /* awaited thread work producing var (may be -1); text = callee */
     IR_CALL,        /* call of text (callee as written) with vars = argument variables (-1 when not a variable) */
     /* structure */
@@ -79,9 +82,12 @@ typedef enum ir_kind {
 #define CP_CALL           0x80u /* awaits a call (not a bare task) */
 #define CP_AWAITS_CANCELLED 0x100u /* awaits a task the function cancelled before */
 #define CP_ON_VAR         0x200u /* the awaited call works on variable `var` (receiver or argument) */
-/* IR_REMOTE / IR_EXECUTOR flags */
+/* IR_AWAIT_CALL / IR_EXECUTOR flags */
 #define REM_TIMEOUT       0x01u /* under a timeout call (wait_for) */
 #define REM_SHIELDED      0x02u
+#define REM_HAS_RECV      0x04u /* IR_AWAIT_CALL: a method call (x.m(...)) */
+#define REM_RECV_SCOPE    0x08u /* IR_AWAIT_CALL: the receiver is a task group, nursery or exit stack */
+#define EXEC_STRONG       0x10u /* IR_EXECUTOR: the function run in the thread is a catalogued acquirer */
 /* IR_CALL flags */
 #define CALL_AWAITED      0x01u
 #define CALL_IN_CLEANUP   0x02u
@@ -135,6 +141,7 @@ struct ir_node {
     int var, var2;
     const char *text;        /* see ir_kind */
     const char *rkind;       /* resource kind (IR_ACQUIRE) */
+    const char *callee, *cname, *recv; /* IR_AWAIT_CALL */
     ir_node *ref;            /* IR_ADOPT: the WITH node; IR_CALL with CALL_ASYNC_CANCEL: the enabling call */
     int *vars;               /* IR_CHECKPOINT: pass-cancel tasks; IR_CALL: argument variables */
     const char **kwnames;    /* IR_CALL: keyword of each argument, NULL when positional */
@@ -202,6 +209,18 @@ int ir_var_add(ir_module *m, ir_func *f, const char *name, unsigned flags);
 int ir_var_find(const ir_func *f, const char *name);
 ir_func *ir_func_new(ir_module *m);
 void ir_module_free(ir_module *m);
+
+/* Visiting the IR. Every walk over a function's blocks takes a node's child
+ * blocks in one order: the loop condition (c), the body (a), the branches of
+ * an if, the handler bodies of a try, then b (a loop's or try's else) — the
+ * order in which a path meets them, but for a try's finally (c), which comes
+ * first. fn is called for each node before its children (pre-order); a
+ * non-zero return stops the walk and is returned. Depth is bounded by
+ * IR_MAX_DEPTH, so the recursion is too. */
+typedef int (*ir_node_fn)(void *ctx, const ir_node *n);
+int ir_visit(const ir_block *b, ir_node_fn fn, void *ctx);
+/* The same over n's child blocks only (not n itself). */
+int ir_visit_children(const ir_node *n, ir_node_fn fn, void *ctx);
 
 /* A readable dump of a function's IR (for unit tests and --debug-ir). */
 void ir_dump(const ir_module *m, const ir_func *f, ca_sb *out);

@@ -1,5 +1,6 @@
 /*
- * rules.c — common finding construction and the rule table (rules.h).
+ * rules.c — the rule table and what every rule shares (rules.h): running
+ * the engine with the rules as listeners, and building a finding.
  */
 #include "rules/rules.h"
 
@@ -7,6 +8,17 @@
 #include <string.h>
 
 #include "rules/ruledoc.h"
+
+#define CA_RULE(name) extern const rule_def rule_##name;
+#include "rules/rules.def"
+#undef CA_RULE
+
+static const rule_def *const rule_table[] = {
+#define CA_RULE(name) &rule_##name,
+#include "rules/rules.def"
+#undef CA_RULE
+};
+#define NRULES ((int)(sizeof(rule_table) / sizeof(rule_table[0])))
 
 int rule_on(const rule_ctx *ctx, const char *rule)
 {
@@ -16,6 +28,11 @@ int rule_on(const rule_ctx *ctx, const char *rule)
 const char *rule_var_name(const rule_ctx *ctx, int v)
 {
     return v >= 0 && v < ctx->f->nvars ? ctx->f->vars[v].name : "?";
+}
+
+const ca_cat_entry *rule_cat(const rule_ctx *ctx, ca_cat_kind k, const char *s)
+{
+    return ctx->cat && s ? ca_catalog_match(ctx->cat, k, s) : NULL;
 }
 
 char *rule_checkpoint_desc(const ir_node *at)
@@ -77,17 +94,72 @@ ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *r
     return f;
 }
 
-void rules_run(rule_ctx *ctx)
+void rule_windows_add(rule_windows *w, const eng_event *ev)
+{
+    for (int i = 0; i < ev->nwindows; i++) {
+        const eng_window *e = &ev->windows[i];
+        rule_window r = {e->var, ev->node, ev->site, e->acquired, e->registry_take, NULL, e->nmissing};
+        if (e->nmissing) {
+            r.missing = ca_arena_alloc(&w->arena, sizeof(*r.missing) * (size_t)e->nmissing);
+            memcpy(r.missing, e->missing, sizeof(*r.missing) * (size_t)e->nmissing);
+        }
+        CA_VEC_PUSH(w->v, r);
+    }
+}
+
+void rule_windows_free(rule_windows *w)
+{
+    CA_VEC_FREE(w->v);
+    ca_arena_free(&w->arena);
+}
+
+/* Does the run select any id of the family? */
+static int family_on(const rule_ctx *ctx, const rule_def *d)
+{
+    const char *p = d->ids;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        char id[32];
+        if (n < sizeof(id)) {
+            memcpy(id, p, n);
+            id[n] = 0;
+            if (rule_on(ctx, id)) return 1;
+        }
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+static void dispatch(void *ctx, const eng_walk *W, const eng_event *ev)
+{
+    rule_run *rr = ctx;
+    rr->def->on_event(rr, W, ev);
+}
+
+void rules_run(rule_ctx *ctx, const ir_func *f, const eng_resolver *r, eng_result *er)
 {
     /* a module is read by its own language's rules: pthread cancellation
      * windows are CAN5xx, never CAN1xx */
-    if (ctx->m->language && strcmp(ctx->m->language, "c") == 0) {
-        rule_c(ctx);
-        return;
+    const char *lang = ctx->m->language ? ctx->m->language : "python";
+    ctx->f = f;
+    rule_run runs[NRULES];
+    eng_listener ls[NRULES];
+    int n = 0;
+    for (int i = 0; i < NRULES; i++) {
+        const rule_def *d = rule_table[i];
+        if (strcmp(d->language, lang) != 0 || !family_on(ctx, d)) continue;
+        rule_run *rr = &runs[n];
+        memset(rr, 0, sizeof(*rr));
+        rr->ctx = ctx;
+        rr->def = d;
+        if (d->begin) d->begin(rr);
+        eng_listener *l = &ls[n];
+        l->ctx = rr;
+        l->events = d->on_event ? d->events : 0;
+        l->nstate = rr->nstate;
+        l->on_event = dispatch;
+        n++;
     }
-    rule_window(ctx);
-    rule_remote(ctx);
-    rule_executor(ctx);
-    rule_cleanup(ctx);
-    rule_swallow(ctx);
+    eng_analyze(ctx->m, f, r, ls, n, er);
+    for (int i = 0; i < n; i++) runs[i].def->end(&runs[i]);
 }

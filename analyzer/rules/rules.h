@@ -1,36 +1,69 @@
 /*
- * rules.h — turning the engine's observations into findings (DESIGN §3).
+ * rules.h — the rules: what turns the engine's events into findings
+ * (DESIGN §3).
  *
- * Each rule lives in analyzer/rules/rule_*.c and reads only the IR and the
- * engine's observations; rule_emit() here fills the common fields (function,
- * resource, fingerprint, suppression). The rule docs are data under rules/.
+ * Where it sits: the engine (analyzer/engine/) walks a function's IR and
+ * emits events; each rule listens to the kinds it needs, keeps its own
+ * per-function data and, when it must follow something along paths, its
+ * own per-path bytes (eng_listener.nstate), and reports findings at the
+ * end of the function. A rule is one file, analyzer/rules/canNNN.c (one
+ * file per family when ids share one analysis: CAN101/CAN102/CAN301), that
+ * defines `const rule_def rule_canNNN`, plus one line in rules/rules.def,
+ * its doc rules/CANNNN.md and its fixtures under corpus/. Library knowledge
+ * comes from the catalog (rule_ctx.cat), never from names in the code.
+ *
+ * rule_emit() fills the fields every finding has (function, resource,
+ * fingerprint, suppression); the rest of this header is what rule files
+ * share.
  */
 #ifndef CA_RULES_H
 #define CA_RULES_H
 
+#include "catalog/catalog.h"
 #include "engine/engine.h"
 #include "ir/ir.h"
 #include "model/model.h"
 
 typedef struct rule_ctx {
     const ir_module *m;
-    const ir_func *f;
-    const eng_result *res;
+    const ca_catalog *cat;
     const char *path;
     const char *backend;
     const char *select, *ignore;
     int strict;
     int c_active;    /* C modules: thread cancellation is in scope (pthread_cancel seen, or forced) */
+    const ir_func *f; /* the function rules_run is on */
     /* output */
     ca_finding *out;
     size_t nout, cap;
 } rule_ctx;
 
-/* Run every selected rule on one analysed function, appending to ctx->out. */
-void rules_run(rule_ctx *ctx);
+/* One rule family on one function. */
+typedef struct rule_run {
+    rule_ctx *ctx;
+    const struct rule_def *def;
+    void *data;      /* the family's own (begin allocates, end frees) */
+    int nstate;      /* per-path bytes it keeps (begin sets; 0 by default) */
+} rule_run;
 
-/* For rule files: add a finding. `resource` and `checkpoint` are copied;
- * handlers may be NULL. Returns the new finding for extra fields. */
+typedef struct rule_def {
+    const char *ids;      /* the ids it reports, "CAN101,CAN102,CAN301" */
+    const char *language; /* the modules it reads: "python" or "c" */
+    unsigned events;      /* ENG_ON(...) of the events it listens to */
+    void (*begin)(rule_run *rr);                                        /* optional */
+    void (*on_event)(rule_run *rr, const eng_walk *W, const eng_event *ev); /* optional */
+    void (*end)(rule_run *rr);                                          /* reports */
+} rule_def;
+
+/* Walk f with every rule that applies to its module's language and has an
+ * id selected, appending findings to ctx->out; er receives what the
+ * coverage matrix needs (engine.h). */
+void rules_run(rule_ctx *ctx, const ir_func *f, const eng_resolver *r, eng_result *er);
+
+/* ---- for rule files ---------------------------------------------------- */
+
+/* Add a finding. `resource` and `checkpoint` are copied; handlers may be
+ * NULL. Returns the new finding for extra fields. */
 ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *resource, const char *kind,
                       const ir_node *acquired, const ir_handler *const *handlers, int nhandlers,
                       const char *checkpoint, char *message /* taken */);
@@ -38,12 +71,27 @@ int rule_on(const rule_ctx *ctx, const char *rule);
 /* Readable description of a checkpoint node: "await x.y()", "`async with self._lock` enter". */
 char *rule_checkpoint_desc(const ir_node *at);
 const char *rule_var_name(const rule_ctx *ctx, int v);
+/* Catalog lookup in this run's catalog. */
+const ca_cat_entry *rule_cat(const rule_ctx *ctx, ca_cat_kind k, const char *s);
 
-void rule_window(rule_ctx *ctx);   /* CAN101, CAN102, CAN301 */
-void rule_remote(rule_ctx *ctx);   /* CAN201, CAN202 */
-void rule_executor(rule_ctx *ctx); /* CAN203 */
-void rule_cleanup(rule_ctx *ctx);  /* CAN302 */
-void rule_swallow(rule_ctx *ctx);  /* CAN401 */
-void rule_c(rule_ctx *ctx);        /* CAN501, CAN502, CAN503 (C modules only) */
+/* Windows (a value live and unowned across a checkpoint no region
+ * protects), kept from CHECKPOINT events for the rules that report them. */
+typedef struct rule_window {
+    int var;
+    const ir_node *at;          /* the checkpoint node */
+    ir_site site;
+    const ir_node *acquired;
+    int registry_take;
+    const ir_handler **missing; /* handlers that release var but miss cancellation */
+    int nmissing;
+} rule_window;
+
+typedef struct rule_windows {
+    CA_VEC(rule_window) v;
+    ca_arena arena;
+} rule_windows;
+
+void rule_windows_add(rule_windows *w, const eng_event *ev);
+void rule_windows_free(rule_windows *w);
 
 #endif

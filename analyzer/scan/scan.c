@@ -781,14 +781,20 @@ static void analyse_file(scan_state *S, size_t fi)
     rc.ignore = S->o->ignore;
     rc.strict = S->o->strict;
     rc.c_active = S->c_active;
+    rc.cat = S->o->cat;
     for (int i = 0; i < j->m.nfuncs; i++) {
         ir_func *f = j->m.funcs[i];
         eng_result er;
         memset(&er, 0, sizeof(er));
-        eng_analyze(&j->m, f, &res, &er);
-        rc.f = f;
-        rc.res = &er;
-        rules_run(&rc);
+        rules_run(&rc, f, &res, &er);
+        if (er.limits) {
+            /* a walk cut short says so: findings there may be missing */
+            char *msg = eng_limit_message(er.limits, f->qualname, f->site.line);
+            char *d = j->rec.diagnostic ? ca_xasprintf("%s; %s", j->rec.diagnostic, msg) : msg;
+            if (d != msg) free(msg);
+            free(j->rec.diagnostic);
+            j->rec.diagnostic = d;
+        }
         fn_ref *fr = &S->fns[f->id];
         fr->protections = er.protections;
         fr->had_window = er.had_window;

@@ -37,6 +37,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static py_frontend *fuzz_fe;
+static const ca_catalog *fuzz_cat;
 static FILE *fuzz_sink;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -50,6 +51,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     }
     fuzz_fe = py_frontend_new(cat);
+    fuzz_cat = cat;
     fuzz_sink = fopen("/dev/null", "w");
     if (!fuzz_sink) abort();
     return 0;
@@ -146,15 +148,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc.m = &m;
     rc.path = path;
     rc.backend = "fuzz";
+    rc.cat = fuzz_cat;
     rc.strict = 1;
     for (int i = 0; i < n; i++) {
         ir_func *f = m.funcs[i];
         eng_result er;
         memset(&er, 0, sizeof er);
-        eng_analyze(&m, f, &res, &er);
-        rc.f = f;
-        rc.res = &er;
-        rules_run(&rc);
+        rules_run(&rc, f, &res, &er);
         /* Two backends (class methods vs module functions) so the matrix
          * has boundaries to compare. */
         mf[i].backend = f->class_name ? "classes" : "module";

@@ -736,18 +736,18 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     CA_VEC_FREE(kws);
 }
 
-static int call_is_remote(lower *L, const call_info *ci)
+/* What a rule needs to judge an awaited call: its names, its receiver's
+ * name and whether the receiver is a scope object (a task group, nursery or
+ * exit stack of this function). The frontend records; the rules decide. */
+static void await_call_facts(lower *L, ir_node *n, const call_info *ci)
 {
-    if (!ci->name) return 0;
-    if (ci->dotted && cat(L, CAT_REMOTE_CREATE, ci->dotted)) return 1;
-    if (pn_isnull(ci->recv)) return 0;
-    if (!cat(L, CAT_REMOTE_PREFIX, bare_name(ci->name)) || cat(L, CAT_NOT_REMOTE, bare_name(ci->name))) return 0;
-    char *rd = dotted(L, ci->recv);
-    if (!rd) return 1; /* a receiver made by an expression: still a client call */
-    if (cat(L, CAT_LOCAL_RECEIVER, rd)) return 0;
+    n->callee = ci->dotted;
+    n->cname = ci->name;
+    if (pn_isnull(ci->recv)) return;
+    n->flags |= REM_HAS_RECV;
+    n->recv = dotted(L, ci->recv);
     int rv = root_var(L, ci->recv);
-    if (rv >= 0 && (L->f->vars[rv].flags & (VAR_GROUP | VAR_EXIT_STACK))) return 0;
-    return 1;
+    if (rv >= 0 && (L->f->vars[rv].flags & (VAR_GROUP | VAR_EXIT_STACK))) n->flags |= REM_RECV_SCOPE;
 }
 
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
@@ -831,11 +831,10 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             cp->flags |= CP_ON_VAR;
             cp->var = on;
         }
-        if (call_is_remote(L, &ci)) {
-            ir_node *r = emit(L, out, IR_REMOTE, aw, -1);
-            r->flags = remf;
-            r->text = norm_text(L, ci.fn, 120);
-        }
+        ir_node *r = emit(L, out, IR_AWAIT_CALL, aw, -1);
+        r->flags = remf;
+        r->text = norm_text(L, ci.fn, 120);
+        await_call_facts(L, r, &ci);
         if (ci.dotted && cat(L, CAT_EXECUTOR, ci.dotted)) {
             ir_node *x = emit(L, out, IR_EXECUTOR, aw, -1);
             x->flags = remf;
@@ -1152,7 +1151,7 @@ static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *r
         for (int i = out->n - 1; i >= 0; i--)
             if (out->v[i]->kind == IR_EXECUTOR) {
                 out->v[i]->var = v;
-                if (ri->acq & ACQ_STRONG) out->v[i]->flags |= 0x100u;
+                if (ri->acq & ACQ_STRONG) out->v[i]->flags |= EXEC_STRONG;
                 break;
             }
     }

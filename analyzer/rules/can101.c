@@ -1,24 +1,25 @@
 /*
- * rule_window.c — CAN101, CAN102, CAN301: a value live and unowned across a
+ * can101.c — CAN101, CAN102, CAN301: a value live and unowned across a
  * checkpoint that no enclosing region releases on cancellation.
  *
- * One finding per (function, resource, rule) at the first such checkpoint.
- * CAN101 when some handler would release it but none catches cancellation;
- * CAN102 when nothing would; CAN301 (only) when the value came out of a
- * registry.
+ * The engine reports each such window at its checkpoint (ENG_EV_CHECKPOINT).
+ * One finding per (function, resource, rule), at the first such
+ * checkpoint: CAN101 when some handler would release the value but none
+ * catches cancellation; CAN102 when nothing would; CAN301 (only) when the
+ * value came out of a registry.
  */
 #include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *acq_kind(const eng_obs *o)
+static const char *acq_kind(const rule_window *o)
 {
     if (o->registry_take) return "registry entry";
     return o->acquired && o->acquired->rkind ? o->acquired->rkind : "resource";
 }
 
-static char *handler_list(const eng_obs *o)
+static char *handler_list(const rule_window *o)
 {
     ca_sb sb = {0};
     for (int i = 0; i < o->nmissing; i++) {
@@ -32,7 +33,7 @@ static char *handler_list(const eng_obs *o)
     return ca_sb_detach(&sb);
 }
 
-static void emit_one(rule_ctx *ctx, const char *rule, const eng_obs *o)
+static void emit_one(rule_ctx *ctx, const char *rule, const rule_window *o)
 {
     const char *name = rule_var_name(ctx, o->var);
     char *cp = rule_checkpoint_desc(o->at);
@@ -66,15 +67,24 @@ static void emit_one(rule_ctx *ctx, const char *rule, const eng_obs *o)
     free(cp);
 }
 
-void rule_window(rule_ctx *ctx)
+static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(rule_windows)); }
+
+static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
-    const eng_result *r = ctx->res;
+    (void)W;
+    rule_windows_add(rr->data, ev);
+}
+
+static void end(rule_run *rr)
+{
+    rule_ctx *ctx = rr->ctx;
+    rule_windows *w = rr->data;
     for (int v = 0; v < ctx->f->nvars; v++) {
-        const eng_obs *first101 = NULL, *first102 = NULL, *first301 = NULL;
-        for (int i = 0; i < r->nobs; i++) {
-            const eng_obs *o = &r->obs[i];
-            if (o->kind != OBS_WINDOW || o->var != v) continue;
-            const eng_obs **slot = o->registry_take ? &first301 : o->nmissing ? &first101 : &first102;
+        const rule_window *first101 = NULL, *first102 = NULL, *first301 = NULL;
+        for (size_t i = 0; i < w->v.n; i++) {
+            const rule_window *o = &w->v.v[i];
+            if (o->var != v) continue;
+            const rule_window **slot = o->registry_take ? &first301 : o->nmissing ? &first101 : &first102;
             if (!*slot || o->site.start < (*slot)->site.start) *slot = o;
         }
         if (first301) {
@@ -84,4 +94,15 @@ void rule_window(rule_ctx *ctx)
         if (first101 && rule_on(ctx, "CAN101")) emit_one(ctx, "CAN101", first101);
         if (first102 && rule_on(ctx, "CAN102")) emit_one(ctx, "CAN102", first102);
     }
+    rule_windows_free(w);
+    free(w);
 }
+
+const rule_def rule_can101 = {
+    .ids = "CAN101,CAN102,CAN301",
+    .language = "python",
+    .events = ENG_ON(ENG_EV_CHECKPOINT),
+    .begin = begin,
+    .on_event = on_event,
+    .end = end,
+};

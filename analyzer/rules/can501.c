@@ -1,5 +1,5 @@
 /*
- * rule_c.c — CAN501, CAN502, CAN503: POSIX thread cancellation in C.
+ * can501.c — CAN501, CAN502, CAN503: POSIX thread cancellation in C.
  *
  * CAN501: a resource (memory, descriptor, FILE, DIR, mapping) unowned across
  * a cancellation point that no pthread_cleanup_push handler releases.
@@ -8,17 +8,18 @@
  * CAN503: a call that is not async-cancel-safe while
  * PTHREAD_CANCEL_ASYNCHRONOUS is enabled.
  *
- * Windows come from the engine (OBS_WINDOW, as for CAN101/CAN102); one
- * finding per (function, resource, rule) at the first unprotected
+ * Windows come from the engine's checkpoint events, as for CAN101/CAN102;
+ * one finding per (function, resource, rule) at the first unprotected
  * cancellation point. Nothing is reported unless the scan is in scope for
- * thread cancellation (ctx->c_active: pthread_cancel is called, or forced).
+ * thread cancellation (rule_ctx.c_active: pthread_cancel is called, or
+ * forced).
  */
 #include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int is_lock(const eng_obs *o)
+static int is_lock(const rule_window *o)
 {
     return o->acquired && o->acquired->rkind && strcmp(o->acquired->rkind, "lock") == 0;
 }
@@ -32,7 +33,7 @@ static char *point_desc(const ir_node *at)
     return ca_xasprintf("`%s`, a cancellation point", t);
 }
 
-static void emit_window(rule_ctx *ctx, const char *rule, const eng_obs *o)
+static void emit_window(rule_ctx *ctx, const char *rule, const rule_window *o)
 {
     const char *name = rule_var_name(ctx, o->var);
     const char *kind = o->acquired && o->acquired->rkind ? o->acquired->rkind : "resource";
@@ -54,14 +55,13 @@ static void emit_window(rule_ctx *ctx, const char *rule, const eng_obs *o)
     free(cp);
 }
 
-static void windows(rule_ctx *ctx)
+static void windows(rule_ctx *ctx, const rule_windows *w)
 {
-    const eng_result *r = ctx->res;
     for (int v = 0; v < ctx->f->nvars; v++) {
-        const eng_obs *first = NULL;
-        for (int i = 0; i < r->nobs; i++) {
-            const eng_obs *o = &r->obs[i];
-            if (o->kind != OBS_WINDOW || o->var != v) continue;
+        const rule_window *first = NULL;
+        for (size_t i = 0; i < w->v.n; i++) {
+            const rule_window *o = &w->v.v[i];
+            if (o->var != v) continue;
             if (!first || o->site.start < first->site.start) first = o;
         }
         if (!first) continue;
@@ -70,43 +70,35 @@ static void windows(rule_ctx *ctx)
     }
 }
 
-/* Calls flagged CALL_ASYNC_CANCEL, first per enabling call (IR depth is
- * bounded by the frontend, so recursion over blocks is bounded). */
+/* Calls flagged CALL_ASYNC_CANCEL: the first per enabling call. */
 typedef struct async_hit {
     const ir_node *enable, *first;
 } async_hit;
 
-static void collect_async(const ir_block *b, async_hit *hits, int *n, int cap)
+typedef CA_VEC(async_hit) hit_vec;
+
+static int collect_async(void *ctx, const ir_node *x)
 {
-    for (int i = 0; i < b->n; i++) {
-        const ir_node *x = b->v[i];
-        if (x->kind == IR_CALL && (x->flags & CALL_ASYNC_CANCEL) && x->ref) {
-            int k = 0;
-            while (k < *n && hits[k].enable != x->ref) k++;
-            if (k == *n && *n < cap) {
-                hits[k].enable = x->ref;
-                hits[k].first = x;
-                (*n)++;
-            } else if (k < *n && x->site.start < hits[k].first->site.start) {
-                hits[k].first = x;
-            }
-        }
-        collect_async(&x->a, hits, n, cap);
-        collect_async(&x->b, hits, n, cap);
-        collect_async(&x->c, hits, n, cap);
-        for (int k = 0; k < x->nbranches; k++) collect_async(&x->branches[k], hits, n, cap);
-        for (int k = 0; k < x->nhandlers; k++) collect_async(&x->handlers[k].body, hits, n, cap);
+    hit_vec *hits = ctx;
+    if (x->kind != IR_CALL || !(x->flags & CALL_ASYNC_CANCEL) || !x->ref) return 0;
+    size_t k = 0;
+    while (k < hits->n && hits->v[k].enable != x->ref) k++;
+    if (k == hits->n) {
+        async_hit h = {x->ref, x};
+        CA_VEC_PUSH(*hits, h);
+    } else if (x->site.start < hits->v[k].first->site.start) {
+        hits->v[k].first = x;
     }
+    return 0;
 }
 
 static void async_calls(rule_ctx *ctx)
 {
     if (!rule_on(ctx, "CAN503")) return;
-    async_hit hits[32];
-    int n = 0;
-    collect_async(&ctx->f->body, hits, &n, 32);
-    for (int i = 0; i < n; i++) {
-        const ir_node *c = hits[i].first, *en = hits[i].enable;
+    hit_vec hits = {0};
+    ir_visit(&ctx->f->body, collect_async, &hits);
+    for (size_t i = 0; i < hits.n; i++) {
+        const ir_node *c = hits.v[i].first, *en = hits.v[i].enable;
         const char *callee = c->text ? c->text : "a call";
         char *msg = ca_xasprintf("`%s` runs while asynchronous cancellation is enabled (`%s`, line %d); only "
                                  "pthread_cancel, pthread_setcancelstate and pthread_setcanceltype are "
@@ -115,11 +107,33 @@ static void async_calls(rule_ctx *ctx)
                                  callee, en->text ? en->text : "pthread_setcanceltype", en->site.line);
         rule_emit(ctx, "CAN503", c->site, callee, "call", en, NULL, 0, callee, msg);
     }
+    CA_VEC_FREE(hits);
 }
 
-void rule_c(rule_ctx *ctx)
+static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(rule_windows)); }
+
+static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
-    if (!ctx->c_active) return;
-    windows(ctx);
-    async_calls(ctx);
+    (void)W;
+    rule_windows_add(rr->data, ev);
 }
+
+static void end(rule_run *rr)
+{
+    rule_windows *w = rr->data;
+    if (rr->ctx->c_active) {
+        windows(rr->ctx, w);
+        async_calls(rr->ctx);
+    }
+    rule_windows_free(w);
+    free(w);
+}
+
+const rule_def rule_can501 = {
+    .ids = "CAN501,CAN502,CAN503",
+    .language = "c",
+    .events = ENG_ON(ENG_EV_CHECKPOINT),
+    .begin = begin,
+    .on_event = on_event,
+    .end = end,
+};

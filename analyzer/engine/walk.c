@@ -1,0 +1,722 @@
+/*
+ * walk.c — the path walk of a function's ownership IR (engine.h).
+ *
+ * State of a path: one byte per variable (LIVE = may be live and unowned
+ * on some path reaching here; ADOPTED = owned by a context manager / exit
+ * stack region), then each listener's per-path bytes, then one byte
+ * "reachable". Joins are bitwise OR. Recursion follows the IR's nesting,
+ * which the frontend bounds (IR_MAX_DEPTH); the stacks of regions, loops
+ * and tries grow as needed.
+ */
+#include "engine/engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/rel.h"
+
+#define ST_LIVE    0x01u
+#define ST_ADOPTED 0x02u
+
+const char *eng_protection_name(unsigned b)
+{
+    switch (b) {
+    case PROT_BASE_SHIELD: return "except BaseException + shield";
+    case PROT_BASE: return "except BaseException";
+    case PROT_CANCEL: return "except CancelledError";
+    case PROT_FINALLY: return "finally";
+    case PROT_CM: return "context manager";
+    case PROT_EXIT_STACK: return "exit stack";
+    case PROT_SHIELDED: return "shielded";
+    default: return "";
+    }
+}
+
+const char *eng_protection_best(unsigned bits)
+{
+    for (unsigned b = 1; b <= PROT_SHIELDED; b <<= 1)
+        if (bits & b) return eng_protection_name(b);
+    return "";
+}
+
+char *eng_limit_message(unsigned limits, const char *qualname, int line)
+{
+    ca_sb sb = {0};
+    ca_sb_addf(&sb, "analysis limit in %s (line %d): ", qualname, line);
+    int first = 1;
+    if (limits & ENG_LIMIT_LOOP) {
+        ca_sb_addf(&sb, "a loop's state did not settle in %d passes", ENG_LOOP_PASSES);
+        first = 0;
+    }
+    if (limits & ENG_LIMIT_OWNER)
+        ca_sb_addf(&sb, "%san ownership search stopped after %d steps", first ? "" : "; ", ENG_OWNER_STEPS);
+    ca_sb_adds(&sb, "; findings there may be missing");
+    return ca_sb_detach(&sb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The walk's context.                                                      */
+
+typedef struct frame {
+    uint8_t *a, *b; /* loop: break, continue; try: exceptions */
+} frame;
+
+typedef struct lstn {
+    const eng_listener *l;
+    int offset;     /* of its bytes in a path state */
+} lstn;
+
+struct eng_walk {
+    const ir_module *m;
+    const ir_func *f;
+    const eng_resolver *res;
+    eng_result *out;
+    eng_rel rel;
+    int nvars, nslots;   /* nslots: variables + listeners' bytes; slot nslots is "reachable" */
+    lstn *ls;
+    int nls;
+    unsigned wants;      /* union of the listeners' event masks */
+    /* per variable */
+    const ir_node **acq;
+    const ir_node **adopt;
+    const char **pending_read;
+    uint8_t *weak_ok, *released_any, *from_registry;
+    uint32_t *last_release; /* byte offset of the last release step outside cleanup */
+    CA_VEC(eng_region) regs;
+    CA_VEC(frame) loops;
+    CA_VEC(frame) trys;
+    CA_VEC(int) late;       /* values released by the next checkpoint (a teardown's later steps) */
+    /* scratch of a checkpoint event */
+    CA_VEC(eng_window) win;
+    CA_VEC(const ir_handler *) missing;
+};
+
+static uint8_t *st_new(eng_walk *E) { return ca_xcalloc((size_t)E->nslots + 1, 1); }
+static void st_copy(eng_walk *E, uint8_t *dst, const uint8_t *src) { memcpy(dst, src, (size_t)E->nslots + 1); }
+static void st_join(eng_walk *E, uint8_t *dst, const uint8_t *src)
+{
+    for (int i = 0; i <= E->nslots; i++) dst[i] |= src[i];
+}
+#define REACH(E, s) ((s)[(E)->nslots])
+
+static int covers(eng_walk *E, int x, int v) { return eng_rel_covers(&E->rel, x, v); }
+
+/* ---- queries for listeners ---- */
+
+const ir_module *eng_module(const eng_walk *W) { return W->m; }
+const ir_func *eng_func(const eng_walk *W) { return W->f; }
+int eng_nregions(const eng_walk *W) { return (int)W->regs.n; }
+const eng_region *eng_region_at(const eng_walk *W, int i) { return &W->regs.v[W->regs.n - 1 - (size_t)i]; }
+/* the relation's searches keep scratch state: a query changes nothing the
+ * listener can see */
+int eng_covers(const eng_walk *W, int x, int v) { return covers((eng_walk *)W, x, v); }
+const ir_node *eng_acquired(const eng_walk *W, int v) { return v >= 0 && v < W->nvars ? W->acq[v] : NULL; }
+int eng_released_anywhere(const eng_walk *W, int v) { return v >= 0 && v < W->nvars && W->released_any[v]; }
+
+static void emit(eng_walk *E, eng_event *ev, uint8_t *s)
+{
+    if (!(E->wants & ENG_ON(ev->kind))) return;
+    for (int i = 0; i < E->nls; i++) {
+        const eng_listener *l = E->ls[i].l;
+        if (!(l->events & ENG_ON(ev->kind))) continue;
+        ev->state = l->nstate && s ? s + E->ls[i].offset : NULL;
+        l->on_event(l->ctx, E, ev);
+    }
+}
+
+static int in_scope(const eng_walk *E, unsigned with_flag)
+{
+    for (size_t i = E->regs.n; i-- > 0;)
+        if (E->regs.v[i].kind == ENG_REG_WITH && (E->regs.v[i].node->flags & with_flag)) return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pre-pass: which variables the function releases at all, and in cleanup.  */
+
+static int prepass(void *ctx, const ir_node *n)
+{
+    eng_walk *E = ctx;
+    switch (n->kind) {
+    case IR_RELEASE:
+        if (n->var >= 0 && !(n->flags & REL_IN_CLEANUP) && n->site.start > E->last_release[n->var])
+            E->last_release[n->var] = n->site.start;
+        if (n->var >= 0) {
+            E->released_any[n->var] = 1;
+            if (E->rel.element_of[n->var] >= 0) E->released_any[E->rel.element_of[n->var]] = 1;
+            if (n->flags & REL_IN_CLEANUP) E->weak_ok[n->var] = 1;
+        }
+        break;
+    case IR_CALL:
+        for (int k = 0; k < n->nvars; k++) {
+            int v = n->vars[k];
+            if (v < 0) continue;
+            if (n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) {
+                E->released_any[v] = 1;
+                if (E->rel.element_of[v] >= 0) E->released_any[E->rel.element_of[v]] = 1;
+            }
+            /* only a call that says it releases makes a value a resource;
+             * any call in cleanup protects a known resource, but logging
+             * or collecting an exception does not make it one */
+            if ((n->flags & CALL_IN_CLEANUP) && (n->flags & CALL_NAME_RELEASES) && !n->kwnames[k])
+                E->weak_ok[v] = 1;
+        }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Region questions.                                                        */
+
+typedef struct rel_q {
+    eng_walk *E;
+    int v;
+} rel_q;
+
+static int node_releases(void *ctx, const ir_node *n)
+{
+    rel_q *q = ctx;
+    switch (n->kind) {
+    case IR_RELEASE:
+    case IR_TRANSFER:
+        return covers(q->E, n->var, q->v);
+    case IR_CALL:
+        for (int k = 0; k < n->nvars; k++)
+            if (covers(q->E, n->vars[k], q->v)) return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int eng_block_releases(const eng_walk *W, const ir_block *b, int v)
+{
+    rel_q q = {(eng_walk *)W, v};
+    return ir_visit(b, node_releases, &q);
+}
+
+static int node_shields(void *ctx, const ir_node *n)
+{
+    (void)ctx;
+    return (n->kind == IR_CHECKPOINT && (n->flags & CP_SHIELDED)) ||
+           (n->kind == IR_RELEASE && (n->flags & REL_SHIELDED)) || (n->kind == IR_WITH && (n->flags & WITH_SHIELD));
+}
+
+/* Every path through b ends in a raise (a handler that always re-raises). */
+static int block_always_raises(const ir_block *b)
+{
+    if (b->n == 0) return 0;
+    const ir_node *last = b->v[b->n - 1];
+    if (last->kind == IR_RAISE) return 1;
+    if (last->kind == IR_IF && (last->flags & IF_HAS_ELSE)) {
+        for (int k = 0; k < last->nbranches; k++)
+            if (!block_always_raises(&last->branches[k])) return 0;
+        return last->nbranches > 0;
+    }
+    return 0;
+}
+
+/* Protection of v at a checkpoint: a PROT_* bit, or 0 with the handlers
+ * that release v but miss cancellation in E->missing. */
+static unsigned protection(eng_walk *E, int v)
+{
+    E->missing.n = 0;
+    for (size_t i = E->regs.n; i-- > 0;) {
+        const eng_region *r = &E->regs.v[i];
+        const ir_node *t = r->node;
+        if (r->kind == ENG_REG_TRY_BODY) {
+            for (int k = 0; k < t->nhandlers; k++) {
+                const ir_handler *h = &t->handlers[k];
+                if (!eng_block_releases(E, &h->body, v)) {
+                    /* a handler that catches cancellation and goes on (the
+                     * settle loop's `except CancelledError: continue`) keeps
+                     * the task in this function: v is still held here, and
+                     * whether that swallows is a rule's business */
+                    if ((h->flags & H_CANCEL) && !block_always_raises(&h->body))
+                        return (h->flags & H_BASE) ? PROT_BASE : PROT_CANCEL;
+                    continue;
+                }
+                if (h->flags & H_CANCEL) {
+                    if (h->flags & H_BASE) return ir_visit(&h->body, node_shields, NULL) ? PROT_BASE_SHIELD : PROT_BASE;
+                    return PROT_CANCEL;
+                }
+                CA_VEC_PUSH(E->missing, h);
+            }
+        }
+        if ((r->kind == ENG_REG_TRY_BODY || r->kind == ENG_REG_TRY_ELSE || r->kind == ENG_REG_HANDLER) && t->c.n &&
+            eng_block_releases(E, &t->c, v))
+            return PROT_FINALLY;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The walk.                                                                */
+
+static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s);
+
+static void kill(eng_walk *E, uint8_t *s, int x)
+{
+    if (x < 0) return;
+    for (int v = 0; v < E->nvars; v++)
+        if (covers(E, x, v)) s[v] &= (uint8_t)~(ST_LIVE | ST_ADOPTED);
+}
+
+static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site, const int *exempt, int nexempt)
+{
+    int shielded_scope = in_scope(E, WITH_SHIELD);
+    /* windows first, then their handler lists (the vector may move while it grows) */
+    E->win.n = 0;
+    CA_VEC(size_t) offs = {0};
+    CA_VEC(const ir_handler *) all = {0};
+    for (int v = 0; v < E->nvars; v++) {
+        if (!(s[v] & (ST_LIVE | ST_ADOPTED))) continue;
+        int ex = 0;
+        for (int k = 0; k < nexempt; k++) ex |= exempt[k] == v;
+        if (ex) continue;
+        E->out->had_window = 1;
+        if (shielded_scope) {
+            E->out->protections |= PROT_SHIELDED;
+            continue;
+        }
+        if (s[v] & ST_ADOPTED) {
+            const ir_node *w = E->adopt[v];
+            E->out->protections |= (w && (w->flags & WITH_EXIT_STACK)) ? PROT_EXIT_STACK : PROT_CM;
+            if (!(s[v] & ST_LIVE)) continue;
+        }
+        unsigned p = protection(E, v);
+        if (p) {
+            E->out->protections |= p;
+            continue;
+        }
+        eng_window w = {v, E->acq[v], E->from_registry[v], NULL, (int)E->missing.n};
+        CA_VEC_PUSH(E->win, w);
+        CA_VEC_PUSH(offs, all.n);
+        for (size_t k = 0; k < E->missing.n; k++) CA_VEC_PUSH(all, E->missing.v[k]);
+    }
+    for (size_t i = 0; i < E->win.n; i++) E->win.v[i].missing = E->win.v[i].nmissing ? all.v + offs.v[i] : NULL;
+    eng_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.kind = ENG_EV_CHECKPOINT;
+    ev.node = cp;
+    ev.site = site;
+    ev.windows = E->win.v;
+    ev.nwindows = (int)E->win.n;
+    ev.shielded = shielded_scope;
+    ev.in_timeout = in_scope(E, WITH_TIMEOUT);
+    emit(E, &ev, s);
+    CA_VEC_FREE(offs);
+    CA_VEC_FREE(all);
+}
+
+static void exit_path(eng_walk *E, uint8_t *s, const ir_node *ret, ir_site site)
+{
+    eng_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.kind = ENG_EV_EXIT;
+    ev.node = ret;
+    ev.site = site;
+    emit(E, &ev, s);
+}
+
+static void note_exc(eng_walk *E, const uint8_t *s)
+{
+    if (E->trys.n == 0) return;
+    /* only when inside the body of the innermost try */
+    for (size_t i = E->regs.n; i-- > 0;) {
+        eng_region_kind k = E->regs.v[i].kind;
+        if (k == ENG_REG_TRY_BODY) {
+            st_join(E, E->trys.v[E->trys.n - 1].a, s);
+            return;
+        }
+        if (k == ENG_REG_HANDLER || k == ENG_REG_FINALLY || k == ENG_REG_TRY_ELSE) return;
+    }
+}
+
+static void push_reg(eng_walk *E, eng_region_kind k, const ir_node *n, const ir_handler *h)
+{
+    eng_region r = {k, n, h};
+    CA_VEC_PUSH(E->regs, r);
+}
+
+static void pop_reg(eng_walk *E) { E->regs.n--; }
+
+/* Applies the call's ownership effects; returns 1 when the call itself is a
+ * checkpoint: it runs (CALL_RUNS_CALLEE) a resolved callee that reaches one. */
+static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n)
+{
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res && E->res->resolve ? E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off) : NULL;
+    if (callee) {
+        eng_result *r = E->out;
+        if (r->ncallees == r->cap_callees) {
+            r->cap_callees = r->cap_callees ? r->cap_callees * 2 : 8;
+            r->callees = ca_xrealloc(r->callees, sizeof(*r->callees) * (size_t)r->cap_callees);
+        }
+        r->callees[r->ncallees++] = callee;
+    }
+    for (int k = 0; k < n->nvars; k++) {
+        int v = n->vars[k];
+        if (v < 0) continue;
+        if (n->flags & CALL_IN_CLEANUP) {
+            kill(E, s, v);
+            continue;
+        }
+        if (callee && sum) {
+            int p = -1;
+            if (n->kwnames[k]) {
+                for (int q = 0; q < callee->nparams; q++)
+                    if (strcmp(callee->vars[q].name, n->kwnames[k]) == 0) p = q;
+            } else {
+                int pos = 0;
+                for (int q = 0; q < k; q++) pos += n->kwnames[q] == NULL;
+                p = pos + off;
+            }
+            if (p >= 0 && p < 64) {
+                uint64_t bit = 1ull << p;
+                if ((sum->releases | sum->takes_early) & bit) kill(E, s, v);
+                else if (sum->takes_late & bit) {
+                    if (n->flags & CALL_AWAITED) CA_VEC_PUSH(E->late, v);
+                    else kill(E, s, v);
+                }
+            }
+            continue;
+        }
+        /* `_cancel_and_wait(fut, loop=loop)` releases fut, not the loop */
+        if ((n->flags & (CALL_NAME_RELEASES | CALL_NAME_REGISTERS)) && !n->kwnames[k]) kill(E, s, v);
+    }
+    return callee && sum && sum->has_checkpoint && (n->flags & CALL_RUNS_CALLEE) && !callee->is_async;
+}
+
+static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
+{
+    frame fr = {st_new(E), NULL};
+    st_join(E, fr.a, s);
+    CA_VEC_PUSH(E->trys, fr);
+    push_reg(E, ENG_REG_TRY_BODY, t, NULL);
+    walk_block(E, &t->a, s);
+    pop_reg(E);
+    uint8_t *exc = E->trys.v[--E->trys.n].a;
+    if (REACH(E, s)) {
+        push_reg(E, ENG_REG_TRY_ELSE, t, NULL);
+        walk_block(E, &t->b, s);
+        pop_reg(E);
+    }
+    REACH(E, exc) = 1;
+    uint8_t *out = st_new(E);
+    st_copy(E, out, s);
+    for (int k = 0; k < t->nhandlers; k++) {
+        const ir_handler *h = &t->handlers[k];
+        uint8_t *hs = st_new(E);
+        st_copy(E, hs, exc);
+        eng_event ev;
+        memset(&ev, 0, sizeof(ev));
+        ev.kind = ENG_EV_HANDLER;
+        ev.node = t;
+        ev.site = h->site;
+        ev.handler = h;
+        emit(E, &ev, hs);
+        push_reg(E, ENG_REG_HANDLER, t, h);
+        walk_block(E, &h->body, hs);
+        pop_reg(E);
+        if (REACH(E, hs)) st_join(E, out, hs);
+        free(hs);
+    }
+    /* exceptions not caught here go on to an outer try */
+    note_exc(E, exc);
+    if (t->c.n) {
+        uint8_t *fs = st_new(E);
+        st_copy(E, fs, out);
+        st_join(E, fs, exc);
+        REACH(E, fs) = 1;
+        push_reg(E, ENG_REG_FINALLY, t, NULL);
+        walk_block(E, &t->c, fs);
+        pop_reg(E);
+        int reach = REACH(E, out) && REACH(E, fs);
+        st_copy(E, out, fs);
+        REACH(E, out) = (uint8_t)reach;
+        free(fs);
+    }
+    st_copy(E, s, out);
+    free(out);
+    free(exc);
+}
+
+static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
+{
+    frame fr = {st_new(E), st_new(E)}; /* break, continue */
+    CA_VEC_PUSH(E->loops, fr);
+    uint8_t *head = st_new(E), *exit = st_new(E), *body = st_new(E);
+    st_copy(E, head, s);
+    int settled = 0;
+    for (int pass = 0; pass < ENG_LOOP_PASSES && !settled; pass++) {
+        uint8_t *cur = st_new(E);
+        st_copy(E, cur, head);
+        walk_block(E, &n->c, cur);
+        if (n->flags & LOOP_ASYNC_FOR) checkpoint(E, cur, n, n->site, NULL, 0);
+        if (!(n->flags & LOOP_INFINITE)) st_join(E, exit, cur);
+        st_copy(E, body, cur);
+        walk_block(E, &n->a, body);
+        uint8_t *next = st_new(E);
+        st_copy(E, next, head);
+        if (REACH(E, body)) st_join(E, next, body);
+        st_join(E, next, E->loops.v[E->loops.n - 1].b);
+        settled = memcmp(next, head, (size_t)E->nslots + 1) == 0;
+        st_copy(E, head, next);
+        free(next);
+        free(cur);
+    }
+    if (!settled) E->out->limits |= ENG_LIMIT_LOOP;
+    fr = E->loops.v[--E->loops.n];
+    if (REACH(E, exit)) walk_block(E, &n->b, exit);
+    st_join(E, exit, fr.a);
+    st_copy(E, s, exit);
+    free(fr.a);
+    free(fr.b);
+    free(head);
+    free(exit);
+    free(body);
+}
+
+static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
+{
+    push_reg(E, ENG_REG_WITH, w, NULL);
+    if (w->var2 >= 0 && (s[w->var2] & ST_LIVE)) {
+        s[w->var2] = (uint8_t)((s[w->var2] & ~ST_LIVE) | ST_ADOPTED);
+        E->adopt[w->var2] = w;
+    }
+    for (int k = 0; k < w->nvars; k++) { /* handed to the context manager's constructor */
+        int v = w->vars[k];
+        if (v >= 0 && (s[v] & ST_LIVE)) {
+            s[v] = (uint8_t)((s[v] & ~ST_LIVE) | ST_ADOPTED);
+            E->adopt[v] = w;
+        }
+    }
+    if (w->flags & WITH_ASYNC) checkpoint(E, s, w, w->site, NULL, 0);
+    if ((w->flags & WITH_OWNS) && w->var >= 0) {
+        s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);
+        E->adopt[w->var] = w;
+        E->acq[w->var] = w;
+    }
+    walk_block(E, &w->a, s);
+    for (int v = 0; v < E->nvars; v++)
+        if (E->adopt[v] == w) s[v] &= (uint8_t)~ST_ADOPTED;
+    pop_reg(E);
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && REACH(E, s)) checkpoint(E, s, w, w->site, NULL, 0);
+}
+
+static void simple_event(eng_walk *E, eng_event_kind k, const ir_node *n, uint8_t *s)
+{
+    if (!(E->wants & ENG_ON(k))) return;
+    eng_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.kind = k;
+    ev.node = n;
+    ev.site = n->site;
+    ev.shielded = in_scope(E, WITH_SHIELD);
+    ev.in_timeout = in_scope(E, WITH_TIMEOUT);
+    emit(E, &ev, s);
+}
+
+static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
+{
+    switch (n->kind) {
+    case IR_ACQUIRE: {
+        int v = n->var;
+        if (v < 0) break;
+        int ok = (n->flags & ACQ_STRONG) || ((n->flags & ACQ_WEAK) && E->weak_ok[v]) ||
+                 ((n->flags & ACQ_REGISTRY_TAKE) && E->released_any[v]);
+        if (n->flags & ACQ_REGISTRY_READ) {
+            E->pending_read[v] = n->text;
+            E->acq[v] = n;
+            break;
+        }
+        if (!ok) break;
+        E->acq[v] = n;
+        if (n->var2 >= 0 && (s[n->var2] & ST_ADOPTED) && !(s[n->var2] & ST_LIVE) && E->adopt[n->var2]) {
+            /* made by a value a context manager owns: owned through it */
+            s[v] = (uint8_t)((s[v] & ~ST_LIVE) | ST_ADOPTED);
+            E->adopt[v] = E->adopt[n->var2];
+            break;
+        }
+        s[v] = (uint8_t)((s[v] & ~ST_ADOPTED) | ST_LIVE);
+        E->from_registry[v] = (n->flags & ACQ_REGISTRY_TAKE) != 0;
+        if (n->flags & ACQ_REGISTRY_TAKE) simple_event(E, ENG_EV_TAKE, n, s);
+        break;
+    }
+    case IR_TAKE:
+        for (int v = 0; v < E->nvars; v++) {
+            if (!E->pending_read[v] || !n->text || strcmp(E->pending_read[v], n->text) != 0) continue;
+            if (!E->released_any[v]) continue;
+            s[v] |= ST_LIVE;
+            E->from_registry[v] = 1;
+        }
+        simple_event(E, ENG_EV_TAKE, n, s);
+        break;
+    case IR_RELEASE:
+        /* an awaited step of a teardown with more steps after it: the rest
+         * stays pending across this await */
+        if ((n->flags & REL_PART) && (n->flags & REL_AWAITED) && n->var >= 0 &&
+            E->last_release[n->var] > n->site.start) {
+            CA_VEC_PUSH(E->late, n->var);
+            break;
+        }
+        kill(E, s, n->var);
+        break;
+    case IR_TRANSFER:
+    case IR_DONE:
+        kill(E, s, n->var);
+        break;
+    case IR_ADOPT:
+        if (n->var >= 0 && n->ref) {
+            s[n->var] = (uint8_t)((s[n->var] & ~ST_LIVE) | ST_ADOPTED);
+            E->adopt[n->var] = n->ref;
+        } else if (n->var >= 0) {
+            kill(E, s, n->var);
+        }
+        break;
+    case IR_COMMIT:
+        if (n->var2 >= 0) {
+            const ir_node *w = E->f->vars[n->var2].stack_with;
+            for (int v = 0; v < E->nvars; v++)
+                if (w && E->adopt[v] == w) {
+                    s[v] &= (uint8_t)~(ST_ADOPTED | ST_LIVE);
+                    E->adopt[v] = NULL;
+                }
+        }
+        break;
+    case IR_CHECKPOINT:
+        checkpoint(E, s, n, n->site, n->vars, n->nvars);
+        for (size_t i = 0; i < E->late.n; i++) kill(E, s, E->late.v[i]);
+        E->late.n = 0;
+        note_exc(E, s);
+        break;
+    case IR_CALL:
+        if (apply_call(E, s, n)) {
+            checkpoint(E, s, n, n->site, NULL, 0);
+            note_exc(E, s);
+        }
+        break;
+    case IR_AWAIT_CALL:
+        simple_event(E, ENG_EV_AWAIT_CALL, n, s);
+        break;
+    case IR_EXECUTOR:
+        simple_event(E, ENG_EV_EXECUTOR, n, s);
+        break;
+    case IR_IF: {
+        uint8_t *out = st_new(E);
+        for (int k = 0; k < n->nbranches; k++) {
+            uint8_t *bs = st_new(E);
+            st_copy(E, bs, s);
+            walk_block(E, &n->branches[k], bs);
+            if (REACH(E, bs)) st_join(E, out, bs);
+            free(bs);
+        }
+        if (!(n->flags & IF_HAS_ELSE)) st_join(E, out, s);
+        st_copy(E, s, out);
+        free(out);
+        break;
+    }
+    case IR_LOOP:
+        walk_loop(E, n, s);
+        break;
+    case IR_TRY:
+        walk_try(E, n, s);
+        break;
+    case IR_WITH:
+        walk_with(E, n, s);
+        break;
+    case IR_RETURN:
+        exit_path(E, s, n, n->site);
+        memset(s, 0, (size_t)E->nslots + 1);
+        break;
+    case IR_RAISE:
+        simple_event(E, ENG_EV_RAISE, n, s);
+        note_exc(E, s);
+        memset(s, 0, (size_t)E->nslots + 1);
+        break;
+    case IR_BREAK:
+    case IR_CONTINUE:
+        if (E->loops.n) {
+            frame *fr = &E->loops.v[E->loops.n - 1];
+            st_join(E, n->kind == IR_BREAK ? fr->a : fr->b, s);
+        }
+        memset(s, 0, (size_t)E->nslots + 1);
+        break;
+    default:
+        break;
+    }
+}
+
+static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s)
+{
+    for (int i = 0; i < b->n; i++) {
+        if (!REACH(E, s)) return;
+        walk_node(E, b->v[i], s);
+        if (b->v[i]->kind == IR_CALL) note_exc(E, s);
+    }
+}
+
+void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, const eng_listener *ls, int nls,
+                 eng_result *out)
+{
+    eng_walk *E = ca_xcalloc(1, sizeof(*E));
+    E->m = m;
+    E->f = f;
+    E->res = r;
+    E->out = out;
+    E->nvars = f->nvars;
+    eng_rel_build(&E->rel, f);
+    size_t nv = (size_t)f->nvars + 1;
+    E->acq = ca_xcalloc(nv, sizeof(*E->acq));
+    E->adopt = ca_xcalloc(nv, sizeof(*E->adopt));
+    E->pending_read = ca_xcalloc(nv, sizeof(*E->pending_read));
+    E->weak_ok = ca_xcalloc(nv, 1);
+    E->released_any = ca_xcalloc(nv, 1);
+    E->from_registry = ca_xcalloc(nv, 1);
+    E->last_release = ca_xcalloc(nv, sizeof(uint32_t));
+    ir_visit(&f->body, prepass, E);
+    E->ls = ca_xcalloc((size_t)nls + 1, sizeof(lstn));
+    int offset = E->nvars;
+    for (int i = 0; i < nls; i++) {
+        E->ls[i].l = &ls[i];
+        E->ls[i].offset = offset;
+        offset += ls[i].nstate > 0 ? ls[i].nstate : 0;
+        E->wants |= ls[i].events;
+    }
+    E->nls = nls;
+    E->nslots = offset;
+    uint8_t *s = st_new(E);
+    REACH(E, s) = 1;
+    walk_block(E, &f->body, s);
+    if (REACH(E, s)) exit_path(E, s, NULL, f->site);
+    if (E->rel.limit_hit) out->limits |= ENG_LIMIT_OWNER;
+    free(s);
+    free(E->acq);
+    free(E->adopt);
+    free(E->pending_read);
+    free(E->weak_ok);
+    free(E->released_any);
+    free(E->from_registry);
+    free(E->last_release);
+    free(E->ls);
+    CA_VEC_FREE(E->regs);
+    CA_VEC_FREE(E->loops);
+    CA_VEC_FREE(E->trys);
+    CA_VEC_FREE(E->late);
+    CA_VEC_FREE(E->win);
+    CA_VEC_FREE(E->missing);
+    eng_rel_free(&E->rel);
+    free(E);
+}
+
+void eng_result_free(eng_result *r)
+{
+    free(r->callees);
+    memset(r, 0, sizeof(*r));
+}

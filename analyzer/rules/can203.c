@@ -1,0 +1,51 @@
+/*
+ * can203.c — CAN203: a resource made by thread work (run_in_executor,
+ * to_thread) that keeps running after the await is cancelled; its result
+ * is dropped and nothing releases it.
+ *
+ * The value counts as a resource when the function run in the thread is a
+ * catalogued acquirer, or when the function releases the value somewhere
+ * (it treats it as one). A shield scope around the await keeps the result.
+ */
+#include "rules/rules.h"
+
+#include <stdlib.h>
+
+typedef CA_VEC(const ir_node *) node_vec;
+
+static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(node_vec)); }
+
+static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
+{
+    const ir_node *n = ev->node;
+    if (n->var < 0 || ev->shielded) return;
+    if (!(n->flags & EXEC_STRONG) && !eng_released_anywhere(W, n->var)) return;
+    CA_VEC_PUSH(*(node_vec *)rr->data, n);
+}
+
+static void end(rule_run *rr)
+{
+    rule_ctx *ctx = rr->ctx;
+    node_vec *v = rr->data;
+    for (size_t i = 0; i < v->n && rule_on(ctx, "CAN203"); i++) {
+        const ir_node *at = v->v[i];
+        const char *name = rule_var_name(ctx, at->var);
+        const char *callee = at->text ? at->text : "run_in_executor";
+        char *msg = ca_xasprintf("`%s` is made by `%s(...)` in a worker thread that keeps running if this await "
+                                 "is cancelled: the thread finishes, its result is dropped, and nothing releases "
+                                 "`%s`",
+                                 name, callee, name);
+        rule_emit(ctx, "CAN203", at->site, name, "resource", at, NULL, 0, callee, msg);
+    }
+    CA_VEC_FREE(*v);
+    free(v);
+}
+
+const rule_def rule_can203 = {
+    .ids = "CAN203",
+    .language = "python",
+    .events = ENG_ON(ENG_EV_EXECUTOR),
+    .begin = begin,
+    .on_event = on_event,
+    .end = end,
+};
