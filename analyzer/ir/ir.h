@@ -82,6 +82,7 @@ typedef enum ir_kind {
 #define CP_CALL           0x80u /* awaits a call (not a bare task) */
 #define CP_AWAITS_CANCELLED 0x100u /* awaits a task the function cancelled before */
 #define CP_ON_VAR         0x200u /* the awaited call works on variable `var` (receiver or argument) */
+#define CP_TIMEOUT        0x400u /* awaited under a timeout call (wait_for(x, t)): the wait is bounded */
 /* IR_AWAIT_CALL / IR_EXECUTOR flags */
 #define REM_TIMEOUT       0x01u /* under a timeout call (wait_for) */
 #define REM_SHIELDED      0x02u
@@ -143,7 +144,10 @@ struct ir_node {
     const char *rkind;       /* resource kind (IR_ACQUIRE) */
     const char *callee, *cname, *recv; /* IR_AWAIT_CALL */
     ir_node *ref;            /* IR_ADOPT: the WITH node; IR_CALL with CALL_ASYNC_CANCEL: the enabling call */
-    int *vars;               /* IR_CHECKPOINT: pass-cancel tasks; IR_CALL: argument variables */
+    int *vars;               /* IR_CHECKPOINT: pass-cancel tasks; IR_CALL: argument variables;
+                                IR_ACQUIRE: the variables its making refers to (the call's arguments
+                                and, for a local function called there, the enclosing variables the
+                                local function reads: what a spawned coroutine works on) */
     const char **kwnames;    /* IR_CALL: keyword of each argument, NULL when positional */
     int nvars;
     ir_block a, b, c;

@@ -792,6 +792,7 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             }
             if (is_timeout) {
                 remf |= REM_TIMEOUT;
+                cp->flags |= CP_TIMEOUT;
                 inner = first_pos_arg(inner, 0);
                 first = 0;
                 continue;
@@ -800,6 +801,7 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         }
         if (d && cat(L, CAT_TIMEOUT_CALL, d)) {
             remf |= REM_TIMEOUT;
+            cp->flags |= CP_TIMEOUT;
             inner = first_pos_arg(inner, 0);
             first = 0;
             continue;
@@ -1139,6 +1141,56 @@ static void record_ctor(lower *L, int v, pn right)
     CA_VEC_PUSH(L->locals_ctor, e);
 }
 
+/* A function defined in the function being lowered, by name (a def
+ * statement met before this point), or null. */
+static pn local_def(lower *L, const char *name)
+{
+    ca_sb sb = {0};
+    ca_sb_addf(&sb, "%s.<locals>.", L->f->qualname);
+    pn found = &pt_null;
+    for (size_t i = L->pending.n; i-- > 0 && pn_isnull(found);) {
+        const pending_def *p = &L->pending.v[i];
+        if (!pn_is(p->node, PT_function_definition) || strcmp(p->prefix, ca_sb_str(&sb)) != 0) continue;
+        pn nm = pn_field(p->node, PF_name);
+        if (nm->end - nm->start == strlen(name) && memcmp(L->src + nm->start, name, strlen(name)) == 0)
+            found = p->node;
+    }
+    ca_sb_release(&sb);
+    return found;
+}
+
+/* The variables of this function a local function's body mentions (its
+ * closure, read by whoever runs it). The flat tree is in preorder: the
+ * body's nodes follow the def's. */
+static void closure_vars(lower *L, pn def, int_vec *out)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = def + 1; x < endp && x->start < def->end; x++)
+        if (x->type == PT_identifier) push_unique(out, var_of(L, x));
+}
+
+/* What the making of a value refers to: the arguments of the call (through
+ * await and timeout/shield wrappers) and, for a call of a local function
+ * among them, that function's closure: `create_task(pump(proc.stdout))`,
+ * `create_task(_drain())` where `_drain` reads `proc`. */
+static void making_refs(lower *L, pn right, int_vec *out)
+{
+    pn r = unparen(right);
+    if (pn_is(r, PT_await)) r = unparen(pn_first_named(r));
+    if (!pn_is(r, PT_call)) return;
+    pn args = pn_field(r, PF_arguments);
+    if (pn_isnull(args)) return;
+    ref_vars(L, args, out);
+    PN_FOR_NAMED(a, args) {
+        pn c = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+        if (!pn_is(c, PT_call)) continue;
+        pn fn = unparen(pn_field(c, PF_function));
+        if (!pn_is(fn, PT_identifier)) continue;
+        pn def = local_def(L, text(L, fn));
+        if (!pn_isnull(def)) closure_vars(L, def, out);
+    }
+}
+
 static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *ri, pn right)
 {
     if (v < 0) return;
@@ -1147,6 +1199,16 @@ static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *r
     n->rkind = ri->rkind ? ri->rkind : "resource";
     n->var2 = ri->parent == v ? -1 : ri->parent;
     n->text = ri->registry;
+    if (ri->acq & ACQ_STRONG) {
+        int_vec refs = {0};
+        making_refs(L, right, &refs);
+        if (refs.n) {
+            n->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * refs.n);
+            for (size_t k = 0; k < refs.n; k++) n->vars[k] = refs.v[k];
+            n->nvars = (int)refs.n;
+        }
+        CA_VEC_FREE(refs);
+    }
     if (ri->acq & ACQ_EXECUTOR) {
         for (int i = out->n - 1; i >= 0; i--)
             if (out->v[i]->kind == IR_EXECUTOR) {
