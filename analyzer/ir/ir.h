@@ -226,6 +226,13 @@ int ir_visit(const ir_block *b, ir_node_fn fn, void *ctx);
 /* The same over n's child blocks only (not n itself). */
 int ir_visit_children(const ir_node *n, ir_node_fn fn, void *ctx);
 
+/* A module as one buffer (serial.c), so that lowering can run in another
+ * process: ir_encode appends m to out; ir_decode rebuilds a module from
+ * buf[0..len) into *m (its own arena; m->src stays NULL). Returns 0, or -1
+ * for a buffer that is truncated or damaged (*m is then empty). */
+void ir_encode(const ir_module *m, ca_sb *out);
+int ir_decode(const char *buf, size_t len, ir_module *m);
+
 /* A readable dump of a function's IR (for unit tests and --debug-ir). */
 void ir_dump(const ir_module *m, const ir_func *f, ca_sb *out);
 
