@@ -1,6 +1,6 @@
 /*
- * doc.c — how text from a scan is shown in each output format (rs_put),
- * and the small Markdown/HTML document writer (rs_doc) that the store
+ * doc.c — how text from a scan is shown in each output format (doc_put),
+ * and the small Markdown/HTML document writer (doc_writer) that the store
  * reporters write their pages with, so that a section is written once and
  * comes out in both formats (doc.h).
  *
@@ -33,7 +33,7 @@ static int visible_cp(int32_t cp)
  * links, raw HTML, entities, tables, strikethrough, mentions, headings. */
 static int md_special(unsigned char c) { return c && strchr("\\`*_{}[]<>#|~&@!", c) != NULL; }
 
-void rs_put_n(ca_sb *sb, const char *s, size_t n, rs_mode mode)
+void doc_put_n(ca_sb *sb, const char *s, size_t n, doc_mode mode)
 {
     if (!s) return;
     for (size_t i = 0; i < n;) {
@@ -49,7 +49,7 @@ void rs_put_n(ca_sb *sb, const char *s, size_t n, rs_mode mode)
         }
         i++;
         if (c < 0x20 || c == 0x7F) {
-            if (c == '\t' && (mode == RS_PUT_BLOCK || mode == RS_PUT_HTML_BLOCK)) ca_sb_addc(sb, '\t');
+            if (c == '\t' && (mode == DOC_PUT_BLOCK || mode == DOC_PUT_HTML_BLOCK)) ca_sb_addc(sb, '\t');
             else if (c == '\n') ca_sb_adds(sb, "\\n");
             else if (c == '\r') ca_sb_adds(sb, "\\r");
             else if (c == '\t') ca_sb_adds(sb, "\\t");
@@ -57,8 +57,8 @@ void rs_put_n(ca_sb *sb, const char *s, size_t n, rs_mode mode)
             continue;
         }
         switch (mode) {
-        case RS_PUT_HTML:
-        case RS_PUT_HTML_BLOCK:
+        case DOC_PUT_HTML:
+        case DOC_PUT_HTML_BLOCK:
             if (c == '&') ca_sb_adds(sb, "&amp;");
             else if (c == '<') ca_sb_adds(sb, "&lt;");
             else if (c == '>') ca_sb_adds(sb, "&gt;");
@@ -66,12 +66,12 @@ void rs_put_n(ca_sb *sb, const char *s, size_t n, rs_mode mode)
             else if (c == '\'') ca_sb_adds(sb, "&#39;");
             else ca_sb_addc(sb, (char)c);
             break;
-        case RS_PUT_MD_TEXT:
+        case DOC_PUT_MD_TEXT:
             /* a leading list or heading marker, or markup anywhere */
             if (md_special(c) || (i == 1 && strchr("-+.=", c))) ca_sb_addc(sb, '\\');
             ca_sb_addc(sb, (char)c);
             break;
-        case RS_PUT_CODE_CELL:
+        case DOC_PUT_CODE_CELL:
             if (c == '|') ca_sb_addc(sb, '\\');
             ca_sb_addc(sb, (char)c);
             break;
@@ -82,12 +82,12 @@ void rs_put_n(ca_sb *sb, const char *s, size_t n, rs_mode mode)
     }
 }
 
-void rs_put(ca_sb *sb, const char *s, rs_mode mode)
+void doc_put(ca_sb *sb, const char *s, doc_mode mode)
 {
-    if (s) rs_put_n(sb, s, strlen(s), mode);
+    if (s) doc_put_n(sb, s, strlen(s), mode);
 }
 
-size_t rs_utf8_width(const char *s, size_t n)
+size_t doc_utf8_width(const char *s, size_t n)
 {
     size_t w = 0;
     for (size_t i = 0; i < n; i++)
@@ -95,11 +95,11 @@ size_t rs_utf8_width(const char *s, size_t n)
     return w;
 }
 
-size_t rs_display_width(const char *s)
+size_t doc_display_width(const char *s)
 {
     ca_sb sb = {0};
-    rs_put(&sb, s, RS_PUT_TERM);
-    size_t w = rs_utf8_width(ca_sb_str(&sb), sb.len);
+    doc_put(&sb, s, DOC_PUT_TERM);
+    size_t w = doc_utf8_width(ca_sb_str(&sb), sb.len);
     ca_sb_release(&sb);
     return w;
 }
@@ -107,7 +107,7 @@ size_t rs_display_width(const char *s)
 /* ---- the document writer ------------------------------------------------- */
 
 /* Markdown blocks are separated by one blank line. */
-static void md_block(rs_doc *d)
+static void md_block(doc_writer *d)
 {
     ca_sb *sb = d->sb;
     if (sb->len == 0) return;
@@ -115,39 +115,39 @@ static void md_block(rs_doc *d)
     if (sb->len < 2 || sb->buf[sb->len - 2] != '\n') ca_sb_addc(sb, '\n');
 }
 
-void rs_lit(rs_doc *d, const char *s)
+void doc_lit(doc_writer *d, const char *s)
 {
-    if (d->html) rs_put(d->sb, s, RS_PUT_HTML);
+    if (d->html) doc_put(d->sb, s, DOC_PUT_HTML);
     else ca_sb_adds(d->sb, s);
 }
 
-void rs_litf(rs_doc *d, const char *fmt, ...)
+void doc_litf(doc_writer *d, const char *fmt, ...)
 {
     ca_sb tmp = {0};
     va_list ap;
     va_start(ap, fmt);
     ca_sb_vaddf(&tmp, fmt, ap);
     va_end(ap);
-    rs_lit(d, ca_sb_str(&tmp));
+    doc_lit(d, ca_sb_str(&tmp));
     ca_sb_release(&tmp);
 }
 
-void rs_val(rs_doc *d, const char *s)
+void doc_val(doc_writer *d, const char *s)
 {
-    rs_put(d->sb, s ? s : "", d->html ? RS_PUT_HTML : RS_PUT_MD_TEXT);
+    doc_put(d->sb, s ? s : "", d->html ? DOC_PUT_HTML : DOC_PUT_MD_TEXT);
 }
 
-void rs_code(rs_doc *d, const char *s)
+void doc_code(doc_writer *d, const char *s)
 {
     if (!s || !*s) return;
     if (d->html) {
         ca_sb_adds(d->sb, "<code>");
-        rs_put(d->sb, s, RS_PUT_HTML);
+        doc_put(d->sb, s, DOC_PUT_HTML);
         ca_sb_adds(d->sb, "</code>");
         return;
     }
     ca_sb tmp = {0};
-    rs_put(&tmp, s, d->in_cell ? RS_PUT_CODE_CELL : RS_PUT_CODE);
+    doc_put(&tmp, s, d->in_cell ? DOC_PUT_CODE_CELL : DOC_PUT_CODE);
     size_t run = 0, longest = 0;
     for (size_t i = 0; i < tmp.len; i++) {
         run = tmp.buf[i] == '`' ? run + 1 : 0;
@@ -165,20 +165,20 @@ void rs_code(rs_doc *d, const char *s)
     ca_sb_release(&tmp);
 }
 
-void rs_strong(rs_doc *d, const char *s)
+void doc_strong(doc_writer *d, const char *s)
 {
     ca_sb_adds(d->sb, d->html ? "<strong>" : "**");
-    rs_lit(d, s);
+    doc_lit(d, s);
     ca_sb_adds(d->sb, d->html ? "</strong>" : "**");
 }
 
-void rs_raw(rs_doc *d, const char *md, const char *html)
+void doc_raw(doc_writer *d, const char *md, const char *html)
 {
     const char *s = d->html ? html : md;
     if (s) ca_sb_adds(d->sb, s);
 }
 
-void rs_heading(rs_doc *d, int level, const char *anchor)
+void doc_heading(doc_writer *d, int level, const char *anchor)
 {
     if (level < 1) level = 1;
     if (level > 6) level = 6;
@@ -186,7 +186,7 @@ void rs_heading(rs_doc *d, int level, const char *anchor)
         ca_sb_addf(d->sb, "<h%d", level);
         if (anchor) {
             ca_sb_adds(d->sb, " id=\"");
-            rs_put(d->sb, anchor, RS_PUT_HTML);
+            doc_put(d->sb, anchor, DOC_PUT_HTML);
             ca_sb_addc(d->sb, '"');
         }
         ca_sb_addc(d->sb, '>');
@@ -197,7 +197,7 @@ void rs_heading(rs_doc *d, int level, const char *anchor)
     ca_sb_addc(d->sb, ' ');
 }
 
-void rs_heading_end(rs_doc *d, int level)
+void doc_heading_end(doc_writer *d, int level)
 {
     if (level < 1) level = 1;
     if (level > 6) level = 6;
@@ -205,28 +205,28 @@ void rs_heading_end(rs_doc *d, int level)
     else ca_sb_addc(d->sb, '\n');
 }
 
-void rs_para(rs_doc *d)
+void doc_para(doc_writer *d)
 {
     if (d->html) ca_sb_adds(d->sb, "<p>");
     else md_block(d);
 }
 
-void rs_para_end(rs_doc *d) { ca_sb_adds(d->sb, d->html ? "</p>\n" : "\n"); }
+void doc_para_end(doc_writer *d) { ca_sb_adds(d->sb, d->html ? "</p>\n" : "\n"); }
 
-void rs_list(rs_doc *d)
+void doc_list(doc_writer *d)
 {
     if (d->html) ca_sb_adds(d->sb, "<ul>\n");
     else md_block(d);
 }
 
-void rs_item(rs_doc *d) { ca_sb_adds(d->sb, d->html ? "<li>" : "- "); }
-void rs_item_end(rs_doc *d) { ca_sb_adds(d->sb, d->html ? "</li>\n" : "\n"); }
-void rs_list_end(rs_doc *d)
+void doc_item(doc_writer *d) { ca_sb_adds(d->sb, d->html ? "<li>" : "- "); }
+void doc_item_end(doc_writer *d) { ca_sb_adds(d->sb, d->html ? "</li>\n" : "\n"); }
+void doc_list_end(doc_writer *d)
 {
     if (d->html) ca_sb_adds(d->sb, "</ul>\n");
 }
 
-void rs_table(rs_doc *d, const char *css_class)
+void doc_table(doc_writer *d, const char *css_class)
 {
     d->row = d->cols = d->head_cols = 0;
     if (!d->html) {
@@ -238,7 +238,7 @@ void rs_table(rs_doc *d, const char *css_class)
     ca_sb_adds(d->sb, ">\n");
 }
 
-void rs_row(rs_doc *d)
+void doc_row(doc_writer *d)
 {
     d->cols = 0;
     if (d->html) {
@@ -249,7 +249,7 @@ void rs_row(rs_doc *d)
     }
 }
 
-void rs_row_end(rs_doc *d)
+void doc_row_end(doc_writer *d)
 {
     if (d->html) {
         ca_sb_adds(d->sb, "</tr>\n");
@@ -266,7 +266,7 @@ void rs_row_end(rs_doc *d)
     d->row++;
 }
 
-void rs_cell(rs_doc *d, int header, const char *css_class, const char *data_status)
+void doc_cell(doc_writer *d, int header, const char *css_class, const char *data_status)
 {
     d->cols++;
     d->in_cell = 1;
@@ -278,38 +278,38 @@ void rs_cell(rs_doc *d, int header, const char *css_class, const char *data_stat
     if (header && d->row > 0) ca_sb_adds(d->sb, " scope=\"row\"");
     if (css_class) {
         ca_sb_adds(d->sb, " class=\"");
-        rs_put(d->sb, css_class, RS_PUT_HTML);
+        doc_put(d->sb, css_class, DOC_PUT_HTML);
         ca_sb_addc(d->sb, '"');
     }
     if (data_status) {
         ca_sb_adds(d->sb, " data-status=\"");
-        rs_put(d->sb, data_status, RS_PUT_HTML);
+        doc_put(d->sb, data_status, DOC_PUT_HTML);
         ca_sb_addc(d->sb, '"');
     }
     ca_sb_addc(d->sb, '>');
 }
 
-void rs_cell_end(rs_doc *d)
+void doc_cell_end(doc_writer *d)
 {
     d->in_cell = 0;
     ca_sb_adds(d->sb, d->html ? (d->row == 0 ? "</th>" : "</td>") : " |");
 }
 
-void rs_table_end(rs_doc *d)
+void doc_table_end(doc_writer *d)
 {
     if (d->html) ca_sb_adds(d->sb, d->row > 0 ? "</tbody>\n</table>\n" : "</table>\n");
     d->row = d->cols = d->head_cols = 0;
 }
 
-void rs_link(rs_doc *d, const char *anchor)
+void doc_link(doc_writer *d, const char *anchor)
 {
     if (!d->html) return;
     ca_sb_adds(d->sb, "<a href=\"#");
-    rs_put(d->sb, anchor, RS_PUT_HTML);
+    doc_put(d->sb, anchor, DOC_PUT_HTML);
     ca_sb_adds(d->sb, "\">");
 }
 
-void rs_link_end(rs_doc *d)
+void doc_link_end(doc_writer *d)
 {
     if (d->html) ca_sb_adds(d->sb, "</a>");
 }
@@ -321,7 +321,7 @@ static void md_inline_html(ca_sb *sb, const char *s, size_t n)
     while (i < n) {
         const char *tick = memchr(s + i, '`', n - i);
         if (!tick) {
-            rs_put_n(sb, s + i, n - i, RS_PUT_HTML);
+            doc_put_n(sb, s + i, n - i, DOC_PUT_HTML);
             return;
         }
         size_t open = (size_t)(tick - s), run = 0;
@@ -342,18 +342,18 @@ static void md_inline_html(ca_sb *sb, const char *s, size_t n)
             j += r2;
         }
         if (close == n) {
-            rs_put_n(sb, s + i, n - i, RS_PUT_HTML);
+            doc_put_n(sb, s + i, n - i, DOC_PUT_HTML);
             return;
         }
-        rs_put_n(sb, s + i, open - i, RS_PUT_HTML);
+        doc_put_n(sb, s + i, open - i, DOC_PUT_HTML);
         ca_sb_adds(sb, "<code>");
-        rs_put_n(sb, s + open + run, close - open - run, RS_PUT_HTML);
+        doc_put_n(sb, s + open + run, close - open - run, DOC_PUT_HTML);
         ca_sb_adds(sb, "</code>");
         i = close + run;
     }
 }
 
-void rs_markdown(rs_doc *d, const char *md)
+void doc_markdown(doc_writer *d, const char *md)
 {
     if (!md) return;
     if (!d->html) {
@@ -376,7 +376,7 @@ void rs_markdown(rs_doc *d, const char *md)
                 ca_sb_adds(d->sb, "</code></pre>\n");
                 state = NONE;
             } else {
-                rs_put_n(d->sb, p, n, RS_PUT_HTML_BLOCK);
+                doc_put_n(d->sb, p, n, DOC_PUT_HTML_BLOCK);
                 ca_sb_addc(d->sb, '\n');
             }
             p = next;
@@ -425,7 +425,7 @@ static const char *mark_class(char m)
     }
 }
 
-void rs_excerpt(rs_doc *d, const rs_excerpt_line *lines, size_t n)
+void doc_excerpt(doc_writer *d, const doc_excerpt_line *lines, size_t n)
 {
     ca_sb *sb = d->sb;
     if (d->html) {
@@ -439,7 +439,7 @@ void rs_excerpt(rs_doc *d, const rs_excerpt_line *lines, size_t n)
             const char *mk = m == '>' ? "&gt;" : m == 'A' ? "A" : m == '!' ? "!" : " ";
             ca_sb_addf(sb, "<span class=\"line %s\"><span class=\"ln\">%5d</span> <span class=\"mk\">%s</span>  ",
                        mark_class(lines[i].mark), lines[i].lineno, mk);
-            rs_put_n(sb, lines[i].text, lines[i].len, RS_PUT_HTML_BLOCK);
+            doc_put_n(sb, lines[i].text, lines[i].len, DOC_PUT_HTML_BLOCK);
             /* display:block spans: a newline here would double the spacing */
             ca_sb_adds(sb, "</span>");
         }
@@ -454,7 +454,7 @@ void rs_excerpt(rs_doc *d, const rs_excerpt_line *lines, size_t n)
             continue;
         }
         ca_sb_addf(&body, "%5d %c  ", lines[i].lineno, lines[i].mark);
-        rs_put_n(&body, lines[i].text, lines[i].len, RS_PUT_BLOCK);
+        doc_put_n(&body, lines[i].text, lines[i].len, DOC_PUT_BLOCK);
         ca_sb_addc(&body, '\n');
     }
     size_t run = 0, longest = 0;
@@ -472,7 +472,7 @@ void rs_excerpt(rs_doc *d, const rs_excerpt_line *lines, size_t n)
     ca_sb_release(&body);
 }
 
-void rs_html_page_begin(rs_doc *d, const char *title)
+void doc_html_page_begin(doc_writer *d, const char *title)
 {
     ca_sb *sb = d->sb;
     ca_sb_adds(sb,
@@ -481,7 +481,7 @@ void rs_html_page_begin(rs_doc *d, const char *title)
                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
                "style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    rs_put(sb, title, RS_PUT_HTML);
+    doc_put(sb, title, DOC_PUT_HTML);
     ca_sb_adds(sb,
                "</title>\n<style>\n"
                "body{font:15px/1.5 -apple-system,\"Segoe UI\",Helvetica,Arial,sans-serif;color:#1f2328;"
@@ -516,14 +516,14 @@ void rs_html_page_begin(rs_doc *d, const char *title)
                "</style>\n</head>\n<body>\n");
 }
 
-void rs_html_page_end(rs_doc *d) { ca_sb_adds(d->sb, "</body>\n</html>\n"); }
+void doc_html_page_end(doc_writer *d) { ca_sb_adds(d->sb, "</body>\n</html>\n"); }
 
-void rs_loc(rs_doc *d, const char *path, int line)
+void doc_loc(doc_writer *d, const char *path, int line)
 {
     if (!path) return;
     ca_sb l = {0};
     if (line > 0) ca_sb_addf(&l, "%s:%d", path, line);
     else ca_sb_adds(&l, path);
-    rs_code(d, ca_sb_str(&l));
+    doc_code(d, ca_sb_str(&l));
     ca_sb_release(&l);
 }

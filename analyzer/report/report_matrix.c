@@ -347,22 +347,22 @@ static void text_header(ca_sb *sb, const ca_results *r, const mview *v, const rs
     if (!o->reproducible && r->scan.id) ca_sb_addf(sb, ", scan %lld", (long long)r->scan.id);
     if (!o->reproducible && r->scan.root) {
         ca_sb_adds(sb, " of ");
-        rs_put(sb, r->scan.root, RS_PUT_TERM);
+        doc_put(sb, r->scan.root, DOC_PUT_TERM);
     }
     const char *date = rs_meta_date(r, o);
     if (date) {
         ca_sb_adds(sb, " (");
-        rs_put(sb, date, RS_PUT_TERM);
+        doc_put(sb, date, DOC_PUT_TERM);
         ca_sb_addc(sb, ')');
     }
     if (o->select) {
         ca_sb_adds(sb, ", rules ");
-        rs_put(sb, o->select, RS_PUT_TERM);
+        doc_put(sb, o->select, DOC_PUT_TERM);
     }
     ca_sb_addc(sb, '\n');
     if (r->scan.status && !str_eq(r->scan.status, "complete")) {
         ca_sb_adds(sb, "warning: this scan is ");
-        rs_put(sb, r->scan.status, RS_PUT_TERM);
+        doc_put(sb, r->scan.status, DOC_PUT_TERM);
         ca_sb_adds(sb, ": its results may be incomplete\n");
     }
 }
@@ -373,32 +373,32 @@ static void text_list(ca_sb *sb, const mview *v, const rs_opts *o)
 {
     size_t labw = 0;
     for (size_t b = 0; b < v->nb; b++) {
-        size_t w = rs_display_width(v->backends[b]);
+        size_t w = doc_display_width(v->backends[b]);
         if (w > labw) labw = w;
     }
     if (labw > 28) labw = 28;
     for (size_t d = 0; d < v->nbd; d++) {
         if (d) ca_sb_addc(sb, '\n');
-        rs_put(sb, v->bounds[d], RS_PUT_TERM);
+        doc_put(sb, v->bounds[d], DOC_PUT_TERM);
         ca_sb_addc(sb, '\n');
         ca_sb absent = {0};
         for (size_t b = 0; b < v->nb; b++) {
             const ca_coverage *c = v->grid[b * v->nbd + d];
             if (!c || str_eq(c->status, "absent")) {
                 if (absent.len) ca_sb_adds(&absent, ", ");
-                rs_put(&absent, v->backends[b], RS_PUT_TERM);
+                doc_put(&absent, v->backends[b], DOC_PUT_TERM);
                 continue;
             }
             ca_sb_adds(sb, "  ");
-            size_t w = rs_display_width(v->backends[b]);
-            rs_put(sb, v->backends[b], RS_PUT_TERM);
+            size_t w = doc_display_width(v->backends[b]);
+            doc_put(sb, v->backends[b], DOC_PUT_TERM);
             pad(sb, w < labw ? labw - w : 0);
             ca_sb_adds(sb, "  ");
             ca_sb raw = {0};
             cell_text(&raw, c);
             const char *col = o->color ? status_color(c->status) : "";
             ca_sb_adds(sb, col);
-            rs_put(sb, ca_sb_str(&raw), RS_PUT_TERM);
+            doc_put(sb, ca_sb_str(&raw), DOC_PUT_TERM);
             if (*col) ca_sb_adds(sb, "\033[0m");
             ca_sb_release(&raw);
             ca_sb_addc(sb, '\n');
@@ -445,24 +445,24 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
     size_t labw = strlen(across_bounds ? "backend" : "boundary");
     for (size_t c = 0; c < ncols; c++) {
         ca_sb t = {0};
-        rs_put(&t, across_bounds ? v->bounds[c] : v->backends[c], RS_PUT_TERM);
+        doc_put(&t, across_bounds ? v->bounds[c] : v->backends[c], DOC_PUT_TERM);
         collab[c] = ca_sb_detach(&t);
-        colw[c] = rs_utf8_width(collab[c], strlen(collab[c]));
+        colw[c] = doc_utf8_width(collab[c], strlen(collab[c]));
     }
     for (size_t rr = 0; rr < nrows; rr++) {
         ca_sb t = {0};
-        rs_put(&t, across_bounds ? v->backends[rr] : v->bounds[rr], RS_PUT_TERM);
+        doc_put(&t, across_bounds ? v->backends[rr] : v->bounds[rr], DOC_PUT_TERM);
         rowlab[rr] = ca_sb_detach(&t);
-        size_t w = rs_utf8_width(rowlab[rr], strlen(rowlab[rr]));
+        size_t w = doc_utf8_width(rowlab[rr], strlen(rowlab[rr]));
         if (w > labw) labw = w;
         for (size_t c = 0; c < ncols; c++) {
             const ca_coverage *cell = across_bounds ? v->grid[rr * v->nbd + c] : v->grid[c * v->nbd + rr];
             ca_sb raw = {0}, shown = {0};
             cell_text(&raw, cell);
-            rs_put(&shown, ca_sb_str(&raw), RS_PUT_TERM);
+            doc_put(&shown, ca_sb_str(&raw), DOC_PUT_TERM);
             ca_sb_release(&raw);
             texts[rr * ncols + c] = ca_sb_detach(&shown);
-            size_t cw = rs_utf8_width(texts[rr * ncols + c], strlen(texts[rr * ncols + c]));
+            size_t cw = doc_utf8_width(texts[rr * ncols + c], strlen(texts[rr * ncols + c]));
             if (cw > colw[c]) colw[c] = cw;
         }
     }
@@ -487,7 +487,7 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
         goto done;
     }
     int wrapped = 0;
-    for (size_t i = 0; i < nrows * ncols; i++) wrapped |= rs_utf8_width(texts[i], strlen(texts[i])) > colw[i % ncols];
+    for (size_t i = 0; i < nrows * ncols; i++) wrapped |= doc_utf8_width(texts[i], strlen(texts[i])) > colw[i % ncols];
 
     /* header row, then a rule */
     size_t hl = 1;
@@ -506,7 +506,7 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
             size_t w = 0;
             if (l < hn[c]) {
                 ca_sb_add(sb, collab[c] + hw[c][l].off, hw[c][l].len);
-                w = rs_utf8_width(collab[c] + hw[c][l].off, hw[c][l].len);
+                w = doc_utf8_width(collab[c] + hw[c][l].off, hw[c][l].len);
             }
             if (c + 1 < ncols) pad(sb, colw[c] - w);
         }
@@ -537,7 +537,7 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
             size_t w = 0;
             if (l < ln) {
                 ca_sb_add(sb, rowlab[rr] + lw[l].off, lw[l].len);
-                w = rs_utf8_width(rowlab[rr] + lw[l].off, lw[l].len);
+                w = doc_utf8_width(rowlab[rr] + lw[l].off, lw[l].len);
             }
             pad(sb, labw - w);
             for (size_t c = 0; c < ncols; c++) {
@@ -550,7 +550,7 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
                     ca_sb_adds(sb, col);
                     ca_sb_add(sb, t + cw[c][l].off, cw[c][l].len);
                     if (*col) ca_sb_adds(sb, "\033[0m");
-                    w = rs_utf8_width(t + cw[c][l].off, cw[c][l].len);
+                    w = doc_utf8_width(t + cw[c][l].off, cw[c][l].len);
                 }
                 if (c + 1 < ncols) pad(sb, colw[c] - w);
             }
@@ -588,16 +588,16 @@ static void text_footer(ca_sb *sb, const ca_results *r, const mview *v)
         for (size_t d = 0; d < v->nbd; d++) {
             const ca_coverage *c = v->grid[b * v->nbd + d];
             if (!c || !str_eq(c->status, "gap")) continue;
-            rs_put(sb, c->path ? c->path : "?", RS_PUT_TERM);
+            doc_put(sb, c->path ? c->path : "?", DOC_PUT_TERM);
             ca_sb_addf(sb, ":%d: ", c->line);
-            rs_put(sb, c->backend, RS_PUT_TERM);
+            doc_put(sb, c->backend, DOC_PUT_TERM);
             ca_sb_addc(sb, ' ');
-            rs_put(sb, c->boundary, RS_PUT_TERM);
+            doc_put(sb, c->boundary, DOC_PUT_TERM);
             ca_sb_adds(sb, ": ");
-            rs_put(sb, c->rules, RS_PUT_TERM);
+            doc_put(sb, c->rules, DOC_PUT_TERM);
             if (c->function) {
                 ca_sb_adds(sb, " in ");
-                rs_put(sb, c->function, RS_PUT_TERM);
+                doc_put(sb, c->function, DOC_PUT_TERM);
             }
             ca_sb_addc(sb, '\n');
         }
@@ -606,188 +606,188 @@ static void text_footer(ca_sb *sb, const ca_results *r, const mview *v)
 /* ---- Markdown and HTML ------------------------------------------------------ */
 
 /* "Scan 3 of `/work/main` at git revision `abc`, 2026-…; cancelaudit 0.1.0." */
-static void doc_scan_line(rs_doc *d, const ca_results *r, const rs_opts *o)
+static void matrix_scan_line(doc_writer *d, const ca_results *r, const rs_opts *o)
 {
     int any = 0;
     if (!o->reproducible && r->scan.id) {
-        rs_litf(d, "Scan %lld", (long long)r->scan.id);
+        doc_litf(d, "Scan %lld", (long long)r->scan.id);
         any = 1;
     }
     if (!o->reproducible && r->scan.root) {
-        rs_lit(d, any ? " of " : "Scan of ");
-        rs_code(d, r->scan.root);
+        doc_lit(d, any ? " of " : "Scan of ");
+        doc_code(d, r->scan.root);
         any = 1;
     }
     if (!o->reproducible && r->scan.git_rev && *r->scan.git_rev) {
-        rs_lit(d, any ? " at git revision " : "Scan at git revision ");
-        rs_code(d, r->scan.git_rev);
+        doc_lit(d, any ? " at git revision " : "Scan at git revision ");
+        doc_code(d, r->scan.git_rev);
         any = 1;
     }
     const char *date = rs_meta_date(r, o);
     if (date) {
-        rs_lit(d, any ? ", " : "Scan of ");
-        rs_val(d, date);
+        doc_lit(d, any ? ", " : "Scan of ");
+        doc_val(d, date);
         any = 1;
     }
-    rs_lit(d, any ? "; cancelaudit " : "cancelaudit ");
-    rs_val(d, r->scan.version ? r->scan.version : ca_version);
-    rs_lit(d, ".");
+    doc_lit(d, any ? "; cancelaudit " : "cancelaudit ");
+    doc_val(d, r->scan.version ? r->scan.version : ca_version);
+    doc_lit(d, ".");
     if (o->select) {
-        rs_lit(d, " Rules selected: ");
-        rs_code(d, o->select);
-        rs_lit(d, ".");
+        doc_lit(d, " Rules selected: ");
+        doc_code(d, o->select);
+        doc_lit(d, ".");
     }
     if (r->scan.status && !str_eq(r->scan.status, "complete")) {
-        rs_lit(d, " Warning: this scan is ");
-        rs_val(d, r->scan.status);
-        rs_lit(d, "; its results may be incomplete.");
+        doc_lit(d, " Warning: this scan is ");
+        doc_val(d, r->scan.status);
+        doc_lit(d, "; its results may be incomplete.");
     }
 }
 
-static void doc_cell(rs_doc *d, const ca_coverage *c, size_t gap_index)
+static void matrix_cell(doc_writer *d, const ca_coverage *c, size_t gap_index)
 {
     const char *st = c ? c->status : NULL;
-    rs_cell(d, 0, rs_status_word(st), rs_status_word(st));
+    doc_cell(d, 0, rs_status_word(st), rs_status_word(st));
     if (!c) {
-        rs_lit(d, "?");
+        doc_lit(d, "?");
     } else if (str_eq(st, "gap")) {
         char anchor[32];
         snprintf(anchor, sizeof(anchor), "gap-%zu", gap_index);
-        rs_link(d, anchor);
-        rs_strong(d, "gap");
-        rs_link_end(d);
-        rs_raw(d, ": ", "<span class=\"detail rules\">");
+        doc_link(d, anchor);
+        doc_strong(d, "gap");
+        doc_link_end(d);
+        doc_raw(d, ": ", "<span class=\"detail rules\">");
         ca_sb tmp = {0};
         rs_rules_list(&tmp, c->rules);
-        rs_val(d, ca_sb_str(&tmp));
+        doc_val(d, ca_sb_str(&tmp));
         ca_sb_reset(&tmp);
         rs_lines_list(&tmp, c->lines, ", ");
         if (tmp.len) {
-            rs_raw(d, " ", "</span><span class=\"detail lines\">");
-            rs_lit(d, strchr(ca_sb_str(&tmp), ',') ? "(lines " : "(line ");
-            rs_lit(d, ca_sb_str(&tmp));
-            rs_lit(d, ")");
+            doc_raw(d, " ", "</span><span class=\"detail lines\">");
+            doc_lit(d, strchr(ca_sb_str(&tmp), ',') ? "(lines " : "(line ");
+            doc_lit(d, ca_sb_str(&tmp));
+            doc_lit(d, ")");
         }
-        rs_raw(d, "", "</span>");
+        doc_raw(d, "", "</span>");
         ca_sb_release(&tmp);
     } else if (str_eq(st, "covered")) {
-        rs_lit(d, "covered");
+        doc_lit(d, "covered");
         if (c->protection && *c->protection) {
-            rs_raw(d, ": ", "<span class=\"detail protection\">");
-            rs_val(d, c->protection);
-            rs_raw(d, "", "</span>");
+            doc_raw(d, ": ", "<span class=\"detail protection\">");
+            doc_val(d, c->protection);
+            doc_raw(d, "", "</span>");
         }
     } else {
-        rs_val(d, st ? st : "?");
+        doc_val(d, st ? st : "?");
     }
-    rs_cell_end(d);
+    doc_cell_end(d);
 }
 
-static void doc_matrix_table(rs_doc *d, const mview *v)
+static void matrix_table(doc_writer *d, const mview *v)
 {
-    rs_table(d, "matrix");
-    rs_row(d);
-    rs_cell(d, 1, NULL, NULL);
-    rs_lit(d, "backend");
-    rs_cell_end(d);
+    doc_table(d, "matrix");
+    doc_row(d);
+    doc_cell(d, 1, NULL, NULL);
+    doc_lit(d, "backend");
+    doc_cell_end(d);
     for (size_t b = 0; b < v->nbd; b++) {
-        rs_cell(d, 1, NULL, NULL);
-        rs_code(d, v->bounds[b]);
-        rs_cell_end(d);
+        doc_cell(d, 1, NULL, NULL);
+        doc_code(d, v->bounds[b]);
+        doc_cell_end(d);
     }
-    rs_row_end(d);
+    doc_row_end(d);
     size_t gap = 0;
     for (size_t b = 0; b < v->nb; b++) {
-        rs_row(d);
-        rs_cell(d, 1, "backend", NULL);
-        rs_val(d, v->backends[b]);
-        rs_cell_end(d);
+        doc_row(d);
+        doc_cell(d, 1, "backend", NULL);
+        doc_val(d, v->backends[b]);
+        doc_cell_end(d);
         for (size_t k = 0; k < v->nbd; k++) {
             const ca_coverage *c = v->grid[b * v->nbd + k];
             if (c && str_eq(c->status, "gap")) gap++;
-            doc_cell(d, c, gap);
+            matrix_cell(d, c, gap);
         }
-        rs_row_end(d);
+        doc_row_end(d);
     }
-    rs_table_end(d);
+    doc_table_end(d);
 }
 
-static void doc_legend(rs_doc *d)
+static void matrix_legend(doc_writer *d)
 {
-    rs_para(d);
-    rs_raw(d, "", "<span class=\"legend\">");
+    doc_para(d);
+    doc_raw(d, "", "<span class=\"legend\">");
     for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]); i++) {
         if (d->html) ca_sb_addf(d->sb, "<span><span class=\"swatch %s\"></span>", legend[i][0]);
         else if (i) ca_sb_adds(d->sb, " ·\n");
-        rs_strong(d, legend[i][0]);
-        rs_lit(d, ": ");
-        rs_lit(d, legend[i][1]);
-        rs_raw(d, "", "</span>");
+        doc_strong(d, legend[i][0]);
+        doc_lit(d, ": ");
+        doc_lit(d, legend[i][1]);
+        doc_raw(d, "", "</span>");
     }
-    rs_raw(d, "", "</span>");
-    rs_para_end(d);
+    doc_raw(d, "", "</span>");
+    doc_para_end(d);
 }
 
 /* One list item per gap: where it is and what it is. */
-static void doc_gap_item(rs_doc *d, const ca_coverage *c)
+static void matrix_gap_item(doc_writer *d, const ca_coverage *c)
 {
-    rs_val(d, c->backend);
-    rs_lit(d, " ");
-    rs_code(d, c->boundary);
-    rs_lit(d, ": ");
+    doc_val(d, c->backend);
+    doc_lit(d, " ");
+    doc_code(d, c->boundary);
+    doc_lit(d, ": ");
     ca_sb rules = {0};
     rs_rules_list(&rules, c->rules);
-    rs_val(d, ca_sb_str(&rules));
+    doc_val(d, ca_sb_str(&rules));
     ca_sb_release(&rules);
-    rs_lit(d, " in ");
-    rs_code(d, c->function);
-    rs_lit(d, " (");
-    rs_loc(d, c->path, c->line);
-    rs_lit(d, ")");
+    doc_lit(d, " in ");
+    doc_code(d, c->function);
+    doc_lit(d, " (");
+    doc_loc(d, c->path, c->line);
+    doc_lit(d, ")");
 }
 
 static void matrix_doc(ca_sb *sb, const ca_results *r, const mview *v, const rs_opts *o, int html)
 {
-    rs_doc d = {.sb = sb, .html = html};
-    if (html) rs_html_page_begin(&d, "cancelaudit: cancellation coverage matrix");
-    rs_heading(&d, 1, NULL);
-    rs_lit(&d, "Cancellation coverage matrix");
-    rs_heading_end(&d, 1);
-    rs_para(&d);
-    rs_litf(&d, "%zu backend%s × %zu boundar%s (async methods that two or more backends define).", v->nb,
-            v->nb == 1 ? "" : "s", v->nbd, v->nbd == 1 ? "y" : "ies");
-    rs_raw(&d, "\n", " <span class=\"meta\">");
-    doc_scan_line(&d, r, o);
-    rs_raw(&d, "", "</span>");
-    rs_para_end(&d);
+    doc_writer d = {.sb = sb, .html = html};
+    if (html) doc_html_page_begin(&d, "cancelaudit: cancellation coverage matrix");
+    doc_heading(&d, 1, NULL);
+    doc_lit(&d, "Cancellation coverage matrix");
+    doc_heading_end(&d, 1);
+    doc_para(&d);
+    doc_litf(&d, "%zu backend%s × %zu boundar%s (async methods that two or more backends define).", v->nb,
+             v->nb == 1 ? "" : "s", v->nbd, v->nbd == 1 ? "y" : "ies");
+    doc_raw(&d, "\n", " <span class=\"meta\">");
+    matrix_scan_line(&d, r, o);
+    doc_raw(&d, "", "</span>");
+    doc_para_end(&d);
     if (v->nbd == 0) {
-        rs_para(&d);
-        rs_lit(&d, "No boundaries: no async method is defined by two or more backends.");
-        rs_para_end(&d);
+        doc_para(&d);
+        doc_lit(&d, "No boundaries: no async method is defined by two or more backends.");
+        doc_para_end(&d);
     } else {
-        doc_matrix_table(&d, v);
-        doc_legend(&d);
+        matrix_table(&d, v);
+        matrix_legend(&d);
     }
     size_t ngaps = count_status(r, "gap"), k = 0;
     if (ngaps && !html) {
-        rs_heading(&d, 2, NULL);
-        rs_litf(&d, "Gaps (%zu)", ngaps);
-        rs_heading_end(&d, 2);
-        rs_list(&d);
+        doc_heading(&d, 2, NULL);
+        doc_litf(&d, "Gaps (%zu)", ngaps);
+        doc_heading_end(&d, 2);
+        doc_list(&d);
         for (size_t b = 0; b < v->nb; b++)
             for (size_t x = 0; x < v->nbd; x++) {
                 const ca_coverage *c = v->grid[b * v->nbd + x];
                 if (!c || !str_eq(c->status, "gap")) continue;
-                rs_item(&d);
-                doc_gap_item(&d, c);
-                rs_item_end(&d);
+                doc_item(&d);
+                matrix_gap_item(&d, c);
+                doc_item_end(&d);
             }
-        rs_list_end(&d);
-        rs_para(&d);
-        rs_lit(&d, "For an issue-ready report of one backend: ");
-        rs_code(&d, "cancelaudit report --backend NAME");
-        rs_lit(&d, ".");
-        rs_para_end(&d);
+        doc_list_end(&d);
+        doc_para(&d);
+        doc_lit(&d, "For an issue-ready report of one backend: ");
+        doc_code(&d, "cancelaudit report --backend NAME");
+        doc_lit(&d, ".");
+        doc_para_end(&d);
     }
     if (ngaps && html) {
         for (size_t b = 0; b < v->nb; b++)
@@ -797,25 +797,25 @@ static void matrix_doc(ca_sb *sb, const ca_results *r, const mview *v, const rs_
                 char anchor[32];
                 snprintf(anchor, sizeof(anchor), "gap-%zu", ++k);
                 ca_sb_addf(sb, "<section class=\"evidence\" id=\"%s\">\n", anchor);
-                rs_heading(&d, 2, NULL);
-                rs_val(&d, c->backend);
-                rs_lit(&d, " · ");
-                rs_code(&d, c->boundary);
-                rs_lit(&d, ": gap ");
-                rs_val(&d, c->rules);
-                rs_heading_end(&d, 2);
-                rs_para(&d);
-                rs_lit(&d, "In ");
-                rs_code(&d, c->function);
-                rs_lit(&d, " (");
-                rs_loc(&d, c->path, c->line);
-                rs_lit(&d, ").");
-                rs_para_end(&d);
+                doc_heading(&d, 2, NULL);
+                doc_val(&d, c->backend);
+                doc_lit(&d, " · ");
+                doc_code(&d, c->boundary);
+                doc_lit(&d, ": gap ");
+                doc_val(&d, c->rules);
+                doc_heading_end(&d, 2);
+                doc_para(&d);
+                doc_lit(&d, "In ");
+                doc_code(&d, c->function);
+                doc_lit(&d, " (");
+                doc_loc(&d, c->path, c->line);
+                doc_lit(&d, ").");
+                doc_para_end(&d);
                 rs_cell_evidence(&d, r, c, 3);
                 ca_sb_adds(sb, "</section>\n");
             }
     }
-    if (html) rs_html_page_end(&d);
+    if (html) doc_html_page_end(&d);
 }
 
 /* ---- JSON --------------------------------------------------------------------- */

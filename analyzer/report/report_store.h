@@ -110,6 +110,6 @@ const char *rs_meta_date(const ca_results *r, const rs_opts *o);
 /* report_issue.c: the evidence of one gap cell (its findings grouped, each
  * with explanation, handler table and excerpt), as used by the HTML matrix.
  * level: heading level of each group. */
-void rs_cell_evidence(rs_doc *d, const ca_results *r, const ca_coverage *cell, int level);
+void rs_cell_evidence(doc_writer *d, const ca_results *r, const ca_coverage *cell, int level);
 
 #endif

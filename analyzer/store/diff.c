@@ -4,6 +4,7 @@
  */
 #include "store/diff.h"
 #include "util/json.h"
+#include "report/doc.h"
 #include "report/report.h"
 
 #include <stdlib.h>
@@ -75,13 +76,13 @@ void ca_diff_free(ca_diff *d)
 static void text_line(ca_sb *sb, const ca_finding *f)
 {
     ca_sb_adds(sb, "  ");
-    rs_put(sb, f->path, RS_PUT_TERM);
+    doc_put(sb, f->path, DOC_PUT_TERM);
     ca_sb_addf(sb, ":%d:%d: ", f->line, f->column);
-    rs_put(sb, f->rule, RS_PUT_TERM);
+    doc_put(sb, f->rule, DOC_PUT_TERM);
     ca_sb_addc(sb, ' ');
-    rs_put(sb, f->message, RS_PUT_TERM);
+    doc_put(sb, f->message, DOC_PUT_TERM);
     ca_sb_adds(sb, " [");
-    rs_put(sb, f->fingerprint, RS_PUT_TERM);
+    doc_put(sb, f->fingerprint, DOC_PUT_TERM);
     ca_sb_adds(sb, "]\n");
 }
 
