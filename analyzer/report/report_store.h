@@ -86,7 +86,7 @@ typedef struct rs_target {
 int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format fmt, const rs_opts *o,
                  char **err);
 
-/* ---- shared by report_matrix.c and report_issue.c ---------------------- */
+/* ---- shared by report_matrix.c and report_issue.c (report_store.c) ---- */
 
 /* Does finding f count for matrix cell c (same backend, one of the cell's
  * rules, and the cell's method or one of its gap lines)? */
@@ -97,6 +97,14 @@ int rs_finding_in_cell(const ca_coverage *c, const ca_finding *f);
 const char *rs_status_word(const char *status);
 /* Is rule id listed in the comma-separated csv? */
 int rs_csv_has(const char *csv, const char *id);
+/* The next item of a "CAN101, CAN102" list at *p, spaces trimmed: its start
+ * in *item and length in *n; *p moves past it. 0 when none is left (a NULL
+ * list has none). */
+int rs_csv_next(const char **p, const char **item, size_t *n);
+/* The positive numbers of a "44,60,44" list, sorted and unique, as a heap
+ * array in *out that the caller frees (NULL when there are none); returns
+ * how many. */
+size_t rs_lines_parse(const char *csv, int **out);
 /* "CAN101,CAN102" appended to sb as "CAN101, CAN102". */
 void rs_rules_list(ca_sb *sb, const char *csv);
 /* Sorted, de-duplicated line numbers of a "44,60,44" list as "44, 60"
