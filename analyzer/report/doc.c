@@ -4,10 +4,10 @@
  * reporters write their pages with, so that a section is written once and
  * comes out in both formats (doc.h).
  *
- * Pipeline position: the last step of the reporters, below report_matrix.c
- * and report_issue.c (the writer) and report_markdown.c and diff.c (the
- * escaping). It knows nothing of ca_results: it escapes and lays out the
- * strings it is given.
+ * Pipeline position: the last step of the reporters, below those that write
+ * pages (report_matrix.c, report_issue.c, bug.c) and those that only escape
+ * (report_markdown.c, diff.c). It knows nothing of ca_results: it escapes
+ * and lays out the strings it is given.
  */
 #include "report/doc.h"
 #include "util/json.h"
@@ -163,6 +163,13 @@ void doc_code(doc_writer *d, const char *s)
     if (pad) ca_sb_addc(d->sb, ' ');
     for (size_t k = 0; k <= longest; k++) ca_sb_addc(d->sb, '`');
     ca_sb_release(&tmp);
+}
+
+/* ", " between items and " and " before the last. */
+void doc_sep(doc_writer *d, size_t i, size_t n)
+{
+    if (i == 0) return;
+    doc_lit(d, i + 1 == n ? (n > 2 ? ", and " : " and ") : ", ");
 }
 
 void doc_strong(doc_writer *d, const char *s)

@@ -4,8 +4,9 @@
  * calls (doc.c).
  *
  * Pipeline position: the bottom of the reporters. The store reporters
- * (report_store.h) write their pages through doc_writer; report_markdown.c and
- * diff.c use the escaping alone. Nothing here reads a ca_results.
+ * (report_store.h, bug.h) write their pages through doc_writer;
+ * report_markdown.c and diff.c use the escaping alone. Nothing here reads a
+ * ca_results.
  *
  * Escaping: every string in a ca_results and every source line came from
  * code or paths somebody else wrote. Each format treats them as data:
@@ -58,6 +59,10 @@ typedef struct doc_writer {
 
 void doc_lit(doc_writer *d, const char *s);     /* our own prose (HTML-escaped; Markdown as is) */
 void doc_litf(doc_writer *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What goes before item i of n in "a, b, and c" (prose of our own): nothing
+ * before the first, " and " before the second of two, ", and " before the
+ * last of more, else ", ". */
+void doc_sep(doc_writer *d, size_t i, size_t n);
 void doc_val(doc_writer *d, const char *s);     /* a value from the scan, as escaped prose */
 void doc_code(doc_writer *d, const char *s);    /* a value from the scan, as inline code */
 void doc_strong(doc_writer *d, const char *s);  /* our own word, bold */

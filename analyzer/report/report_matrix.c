@@ -1,7 +1,8 @@
 /*
  * report_matrix.c — `cancelaudit matrix`: the backend × boundary coverage
  * matrix of a stored scan as terminal text, Markdown, JSON or one HTML page
- * (report_store.h), written through the document writer of doc.h.
+ * (report_store.h), written through the document writer of doc.h; the
+ * HTML page's evidence of each gap cell is its findings as bugs (bug.h).
  *
  * Layout decisions: Markdown and HTML always put backends down and
  * boundaries across (what a maintainer pastes into an issue); the terminal
@@ -10,8 +11,12 @@
  * backends by name.
  */
 #include "report/report_store.h"
-#include "util/json.h"
+#include "report/bug.h"
+#include "report/doc.h"
+#include "report/report.h"
+#include "report/source.h"
 #include "rules/ruledoc.h"
+#include "util/json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -620,6 +625,49 @@ static void matrix_gap_item(doc_writer *d, const ca_coverage *c)
     doc_lit(d, ")");
 }
 
+/* The evidence of one gap cell: its findings as bugs, each with its
+ * evidence and the command for its full report. level: the heading level
+ * of each bug. */
+static void matrix_cell_evidence(doc_writer *d, const ca_results *r, const ca_coverage *cell, int level)
+{
+    ca_finding *sorted = report_sorted_findings(r);
+    const ca_finding **fs = ca_xmalloc(sizeof(ca_finding *) * (r->nfindings + 1));
+    size_t n = 0;
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (!sorted[i].suppressed && rs_finding_in_cell(cell, &sorted[i])) fs[n++] = &sorted[i];
+    bug_groups groups = {0};
+    bug_group_findings(fs, n, &groups);
+    src_cache sc = {.r = r};
+    for (size_t i = 0; i < groups.n; i++) {
+        doc_heading(d, level, NULL);
+        bug_phrase(d, &groups.v[i]);
+        doc_heading_end(d, level);
+        bug_evidence(d, &sc, r, &groups.v[i]);
+        doc_para(d);
+        doc_lit(d, "Fingerprints: ");
+        for (size_t k = 0; k < groups.v[i].n; k++) {
+            if (k) doc_lit(d, ", ");
+            doc_code(d, groups.v[i].f[k]->fingerprint);
+        }
+        doc_lit(d, ". Full report: ");
+        const char *fp = groups.v[i].f[0]->fingerprint;
+        char *cmd = ca_xasprintf("cancelaudit report --finding %s", fp ? fp : "");
+        doc_code(d, cmd);
+        free(cmd);
+        doc_lit(d, ".");
+        doc_para_end(d);
+    }
+    if (!groups.n) {
+        doc_para(d);
+        doc_lit(d, "The findings of this cell are not in the scan (suppressed, or a store from another version).");
+        doc_para_end(d);
+    }
+    src_cache_free(&sc);
+    bug_groups_free(&groups);
+    free(fs);
+    free(sorted);
+}
+
 static void matrix_doc(ca_sb *sb, const ca_results *r, const mview *v, const rs_opts *o, int html)
 {
     doc_writer d = {.sb = sb, .html = html};
@@ -685,7 +733,7 @@ static void matrix_doc(ca_sb *sb, const ca_results *r, const mview *v, const rs_
                 doc_loc(&d, c->path, c->line);
                 doc_lit(&d, ").");
                 doc_para_end(&d);
-                rs_cell_evidence(&d, r, c, 3);
+                matrix_cell_evidence(&d, r, c, 3);
                 ca_sb_adds(sb, "</section>\n");
             }
     }

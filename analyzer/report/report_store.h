@@ -1,14 +1,15 @@
 /*
  * report_store.h — the reporters that read a stored scan back: the backend
  * coverage matrix (text, Markdown, JSON, HTML; report_matrix.c) and the
- * issue-ready bug report (Markdown, HTML; report_issue.c). Both write their
- * Markdown and HTML through the document writer of doc.h.
+ * issue-ready bug report (Markdown, HTML; report_issue.c), and what the two
+ * share (report_store.c). Neither uses the other: both write through the
+ * document writer of doc.h and show findings as bugs through bug.h.
  *
  * Pipeline position: the end. These functions take a ca_results that
  * store_load_scan() returned and never re-run analysis; the only thing they
  * read besides it are the scanned source files (path relative to the scan's
- * root), for code excerpts. A file that is gone or changed since the scan is
- * said so in the output, never an error.
+ * root; source.h), for code excerpts. A file that is gone or changed since
+ * the scan is said so in the output, never an error.
  *
  * Escaping: every string from the scan is shown as data in each format
  * (doc.h says how).
@@ -21,7 +22,6 @@
 #include <stdio.h>
 
 #include "model/model.h"
-#include "report/doc.h"
 #include "util/util.h"
 
 typedef enum rs_format { RS_TEXT = 0, RS_MARKDOWN, RS_JSON, RS_HTML } rs_format;
@@ -115,9 +115,5 @@ void rs_lines_list(ca_sb *sb, const char *csv, const char *sep);
  * what reproducible output leaves out. */
 const char *rs_meta_date(const ca_results *r, const rs_opts *o);
 
-/* report_issue.c: the evidence of one gap cell (its findings grouped, each
- * with explanation, handler table and excerpt), as used by the HTML matrix.
- * level: heading level of each group. */
-void rs_cell_evidence(doc_writer *d, const ca_results *r, const ca_coverage *cell, int level);
 
 #endif
