@@ -153,12 +153,10 @@ static void other_backends(doc_writer *d, const ca_results *r, const ca_coverage
         doc_cell_end(d);
         doc_cell(d, 0, NULL, NULL);
         if (str_eq(c->status, "gap")) {
+            rs_rules_val(d, c->rules);
             ca_sb l = {0};
-            rs_rules_list(&l, c->rules);
-            doc_val(d, ca_sb_str(&l));
-            ca_sb_reset(&l);
-            rs_lines_list(&l, c->lines, ", ");
-            if (l.len) doc_litf(d, strchr(ca_sb_str(&l), ',') ? " at lines %s" : " at line %s", ca_sb_str(&l));
+            size_t nlines = rs_lines_list(&l, c->lines, ", ");
+            if (nlines) doc_litf(d, nlines > 1 ? " at lines %s" : " at line %s", ca_sb_str(&l));
             ca_sb_release(&l);
         } else if (str_eq(c->status, "covered")) {
             doc_val(d, c->protection);

@@ -536,14 +536,12 @@ static void matrix_cell(doc_writer *d, const ca_coverage *c, size_t gap_index)
         doc_strong(d, "gap");
         doc_link_end(d);
         doc_raw(d, ": ", "<span class=\"detail rules\">");
+        rs_rules_val(d, c->rules);
         ca_sb tmp = {0};
-        rs_rules_list(&tmp, c->rules);
-        doc_val(d, ca_sb_str(&tmp));
-        ca_sb_reset(&tmp);
-        rs_lines_list(&tmp, c->lines, ", ");
-        if (tmp.len) {
+        size_t nlines = rs_lines_list(&tmp, c->lines, ", ");
+        if (nlines) {
             doc_raw(d, " ", "</span><span class=\"detail lines\">");
-            doc_lit(d, strchr(ca_sb_str(&tmp), ',') ? "(lines " : "(line ");
+            doc_lit(d, nlines > 1 ? "(lines " : "(line ");
             doc_lit(d, ca_sb_str(&tmp));
             doc_lit(d, ")");
         }
@@ -614,10 +612,7 @@ static void matrix_gap_item(doc_writer *d, const ca_coverage *c)
     doc_lit(d, " ");
     doc_code(d, c->boundary);
     doc_lit(d, ": ");
-    ca_sb rules = {0};
-    rs_rules_list(&rules, c->rules);
-    doc_val(d, ca_sb_str(&rules));
-    ca_sb_release(&rules);
+    rs_rules_val(d, c->rules);
     doc_lit(d, " in ");
     doc_code(d, c->function);
     doc_lit(d, " (");

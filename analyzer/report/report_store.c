@@ -97,22 +97,27 @@ size_t rs_lines_parse(const char *csv, int **out)
     return u;
 }
 
-void rs_rules_list(ca_sb *sb, const char *csv)
+void rs_rules_val(doc_writer *d, const char *csv)
 {
+    ca_sb sb = {0};
     size_t n, k = 0;
     const char *item;
     for (const char *p = csv; rs_csv_next(&p, &item, &n); k++) {
-        if (k) ca_sb_adds(sb, ", ");
-        ca_sb_add(sb, item, n);
+        if (k) ca_sb_adds(&sb, ", ");
+        ca_sb_add(&sb, item, n);
     }
+    /* one value: a list marker is escaped only where the list starts */
+    doc_val(d, ca_sb_str(&sb));
+    ca_sb_release(&sb);
 }
 
-void rs_lines_list(ca_sb *sb, const char *csv, const char *sep)
+size_t rs_lines_list(ca_sb *sb, const char *csv, const char *sep)
 {
     int *l = NULL;
     size_t n = rs_lines_parse(csv, &l);
     for (size_t i = 0; i < n; i++) ca_sb_addf(sb, "%s%d", i ? sep : "", l[i]);
     free(l);
+    return n;
 }
 
 static int lines_has(const char *csv, int line)

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "report/doc.h"
 #include "util/util.h"
 
 typedef enum rs_format { RS_TEXT = 0, RS_MARKDOWN, RS_JSON, RS_HTML } rs_format;
@@ -105,11 +106,11 @@ int rs_csv_next(const char **p, const char **item, size_t *n);
  * array in *out that the caller frees (NULL when there are none); returns
  * how many. */
 size_t rs_lines_parse(const char *csv, int **out);
-/* "CAN101,CAN102" appended to sb as "CAN101, CAN102". */
-void rs_rules_list(ca_sb *sb, const char *csv);
+/* A cell's rules "CAN101,CAN102" written as the value "CAN101, CAN102". */
+void rs_rules_val(doc_writer *d, const char *csv);
 /* Sorted, de-duplicated line numbers of a "44,60,44" list as "44, 60"
- * (sep between them), into sb. */
-void rs_lines_list(ca_sb *sb, const char *csv, const char *sep);
+ * (sep between them), appended to sb; returns how many. */
+size_t rs_lines_list(ca_sb *sb, const char *csv, const char *sep);
 
 /* The scan's metadata as shown in headers and debug sections, or NULL for
  * what reproducible output leaves out. */
