@@ -734,13 +734,11 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
     debug_info(d, r, t, &groups, o);
     if (d->html) doc_html_page_end(d);
 
-    int ok = fwrite(ca_sb_str(&sb), 1, sb.len, out) == sb.len;
-    if (fflush(out) != 0 || ferror(out)) ok = 0;
-    ca_sb_release(&sb);
+    rc = report_emit(out, &sb);
     src_cache_free(&sc);
     bug_groups_free(&groups);
     free(fs);
     free(sorted);
     free(cs);
-    return ok ? 0 : -1;
+    return rc;
 }

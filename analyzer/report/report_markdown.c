@@ -51,14 +51,10 @@ int report_markdown(FILE *out, const ca_results *r, const report_opts *o)
         ca_sb_addc(&sb, '\n');
     }
     free(fs);
-    int ok = fwrite(ca_sb_str(&sb), 1, sb.len, out) == sb.len;
-    ca_sb_release(&sb);
-    if (ok && r->ncoverage) {
-        rs_opts ro;
-        memset(&ro, 0, sizeof(ro));
-        ro.reproducible = getenv("CANCELAUDIT_REPRODUCIBLE") != NULL;
-        if (report_matrix(out, r, RS_MARKDOWN, &ro) != 0) ok = 0;
-    }
-    if (fflush(out) != 0 || ferror(out)) ok = 0;
-    return ok ? 0 : -1;
+    if (report_emit(out, &sb) != 0) return -1;
+    if (!r->ncoverage) return 0;
+    rs_opts ro;
+    memset(&ro, 0, sizeof(ro));
+    ro.reproducible = getenv("CANCELAUDIT_REPRODUCIBLE") != NULL;
+    return report_matrix(out, r, RS_MARKDOWN, &ro);
 }

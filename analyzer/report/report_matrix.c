@@ -820,8 +820,5 @@ int report_matrix(FILE *out, const ca_results *r, rs_format fmt, const rs_opts *
     case RS_JSON: matrix_json(&sb, r, &v, o); break;
     }
     mview_free(&v);
-    int ok = fwrite(ca_sb_str(&sb), 1, sb.len, out) == sb.len;
-    ca_sb_release(&sb);
-    if (fflush(out) != 0 || ferror(out)) ok = 0;
-    return ok ? 0 : -1;
+    return report_emit(out, &sb);
 }

@@ -148,8 +148,5 @@ int report_diff(FILE *out, const ca_results *old, const ca_results *new_, const 
         if (d->nfixed) ca_sb_adds(&sb, "fixed:\n");
         for (size_t i = 0; i < d->nfixed; i++) text_line(&sb, d->fixed[i]);
     }
-    int ok = fwrite(ca_sb_str(&sb), 1, sb.len, out) == sb.len;
-    ca_sb_release(&sb);
-    if (fflush(out) != 0 || ferror(out)) ok = 0;
-    return ok ? 0 : -1;
+    return report_emit(out, &sb);
 }
