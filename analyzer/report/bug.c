@@ -211,8 +211,8 @@ void bug_resources(doc_writer *d, const bug_group *g)
     }
 }
 
-/* Runs of a group's members (in order) that share what key() says; calls
- * each(d, g, first, count, index of the run, number of runs). */
+/* Runs of a group's members (in order) that are alike by same(): one
+ * phrase each, "`a` and `b` (task, line 52)". */
 typedef int (*same_fn)(const ca_finding *a, const ca_finding *b);
 
 static size_t count_runs(const bug_group *g, same_fn same)
@@ -232,6 +232,15 @@ static int same_fate(const ca_finding *a, const ca_finding *b)
     return strcmp(fate(a->resource_kind, 0), fate(b->resource_kind, 0)) == 0;
 }
 
+/* The resources of members i..j-1, one run: "`a`, `b` and `c`". */
+static void run_names(doc_writer *d, const bug_group *g, size_t i, size_t j)
+{
+    for (size_t k = i; k < j; k++) {
+        if (k > i) doc_lit(d, k + 1 == j ? " and " : ", ");
+        doc_code(d, g->f[k]->resource);
+    }
+}
+
 /* `ws` (websocket, created at line 51) and `reader` (task, line 52);
  * `master` and `slave` (fd, created at line 42) */
 static void res_details(doc_writer *d, const bug_group *g)
@@ -241,10 +250,7 @@ static void res_details(doc_writer *d, const bug_group *g)
         size_t j = i + 1;
         while (j < g->n && same_origin(g->f[i], g->f[j])) j++;
         doc_sep(d, run, runs);
-        for (size_t k = i; k < j; k++) {
-            if (k > i) doc_lit(d, k + 1 == j ? " and " : ", ");
-            doc_code(d, g->f[k]->resource);
-        }
+        run_names(d, g, i, j);
         doc_lit(d, " (");
         doc_val(d, g->f[i]->resource_kind ? g->f[i]->resource_kind : "resource");
         if (g->f[i]->acquired_line > 0)
@@ -263,10 +269,7 @@ static void res_fates(doc_writer *d, const bug_group *g)
         size_t j = i + 1;
         while (j < g->n && same_fate(g->f[i], g->f[j])) j++;
         doc_sep(d, run++, runs);
-        for (size_t k = i; k < j; k++) {
-            if (k > i) doc_lit(d, k + 1 == j ? " and " : ", ");
-            doc_code(d, g->f[k]->resource);
-        }
+        run_names(d, g, i, j);
         doc_lit(d, " ");
         doc_lit(d, fate(g->f[i]->resource_kind, j - i > 1));
         i = j;

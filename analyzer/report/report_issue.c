@@ -25,6 +25,18 @@
 static int str_eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 static const char *nz(const char *s) { return s ? s : ""; }
 
+typedef CA_VEC(const char *) str_list;
+
+/* Append s to l unless an equal string is there (NULL equals nothing);
+ * 1 when it was appended. The strings stay the caller's. */
+static int add_unique(str_list *l, const char *s)
+{
+    for (size_t k = 0; k < l->n; k++)
+        if (str_eq(l->v[k], s)) return 0;
+    CA_VEC_PUSH(*l, s);
+    return 1;
+}
+
 /* ---- which bugs ------------------------------------------------------------------ */
 
 /* Findings of r that t names, unsuppressed unless named by fingerprint,
@@ -434,13 +446,10 @@ static char *known_list(const ca_results *r, int boundaries)
 {
     ca_sb sb = {0};
     const ca_coverage *cs = report_sorted_coverage(r), *c = cs;
-    CA_VEC(const char *) seen = {0};
+    str_list seen = {0};
     for (size_t i = 0; i < r->ncoverage; i++, c++) {
         const char *v = boundaries ? c->boundary : c->backend;
-        int dup = 0;
-        for (size_t k = 0; k < seen.n && !dup; k++) dup = str_eq(seen.v[k], v);
-        if (dup || !v) continue;
-        CA_VEC_PUSH(seen, v);
+        if (!v || !add_unique(&seen, v)) continue;
         if (sb.len) ca_sb_adds(&sb, ", ");
         doc_put(&sb, v, DOC_PUT_TERM);
     }
@@ -516,13 +525,8 @@ static void write_title(doc_writer *d, const ca_results *r, const rs_target *t, 
         return;
     }
     doc_lit(d, "cancellation leaks in ");
-    CA_VEC(const char *) names = {0};
-    for (size_t i = 0; i < groups->n; i++) {
-        const char *s = short_name(groups->v[i].f[0]->function);
-        int dup = 0;
-        for (size_t k = 0; k < names.n && !dup; k++) dup = strcmp(names.v[k], s) == 0;
-        if (!dup) CA_VEC_PUSH(names, s);
-    }
+    str_list names = {0};
+    for (size_t i = 0; i < groups->n; i++) add_unique(&names, short_name(groups->v[i].f[0]->function));
     for (size_t k = 0; k < names.n; k++) {
         doc_sep(d, k, names.n);
         doc_code(d, names.v[k]);
@@ -616,15 +620,11 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
     }
     doc_list_end(d);
     /* the precedent in the same code base, when there is one */
-    CA_VEC(const char *) bounds = {0};
+    str_list bounds = {0};
     for (size_t i = 0; i < groups.n; i++) {
         const ca_coverage *cells[8];
         size_t nc = group_cells(r, &groups.v[i], cells, 8);
-        for (size_t k = 0; k < nc; k++) {
-            int dup = 0;
-            for (size_t j = 0; j < bounds.n && !dup; j++) dup = str_eq(bounds.v[j], cells[k]->boundary);
-            if (!dup) CA_VEC_PUSH(bounds, cells[k]->boundary);
-        }
+        for (size_t k = 0; k < nc; k++) add_unique(&bounds, cells[k]->boundary);
     }
     {
         size_t nprec = 0;
@@ -700,13 +700,9 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
         doc_item_end(d);
     }
     doc_list_end(d);
-    CA_VEC(const char *) rules = {0};
-    for (size_t i = 0; i < groups.n; i++) {
-        const char *id = groups.v[i].f[0]->rule;
-        int dup = 0;
-        for (size_t k = 0; k < rules.n && !dup; k++) dup = str_eq(rules.v[k], id);
-        if (!dup && id) CA_VEC_PUSH(rules, id);
-    }
+    str_list rules = {0};
+    for (size_t i = 0; i < groups.n; i++)
+        if (groups.v[i].f[0]->rule) add_unique(&rules, groups.v[i].f[0]->rule);
     for (size_t k = 0; k < rules.n; k++) {
         const ca_ruledoc *doc = ca_ruledoc_get(rules.v[k]);
         char *section = doc ? ca_ruledoc_section(doc, "Use instead") : NULL;
