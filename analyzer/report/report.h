@@ -81,6 +81,9 @@ int report_finding_listed(const ca_finding *f, const report_opts *o);
 /* Findings hidden by the baseline: the larger of r->scan.baselined and the
  * number of findings flagged baselined in r. */
 int report_baselined_count(const ca_results *r);
+/* Write the document built in sb to out and flush; frees sb. Returns 0
+ * when all of it was written, else -1. */
+int report_emit(FILE *out, ca_sb *sb);
 /* Finish a JSON document built in sb, add a newline, write it to out and
  * flush; frees sb. Returns 1 when all of it was written and well formed. */
 int report_json_emit(FILE *out, struct ca_json_writer *w, ca_sb *sb);

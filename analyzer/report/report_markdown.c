@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/doc.h"
 #include "report/report.h"
 #include "report/report_store.h"
 
@@ -30,14 +31,14 @@ int report_markdown(FILE *out, const ca_results *r, const report_opts *o)
             const ca_finding *f = &fs[i];
             if (!report_finding_listed(f, o)) continue;
             ca_sb_addf(&sb, "| %s | `", f->rule);
-            rs_put(&sb, f->path, RS_PUT_CODE_CELL);
+            doc_put(&sb, f->path, DOC_PUT_CODE_CELL);
             ca_sb_addf(&sb, ":%d:%d` | `", f->line, f->column);
-            rs_put(&sb, f->function, RS_PUT_CODE_CELL);
+            doc_put(&sb, f->function, DOC_PUT_CODE_CELL);
             ca_sb_adds(&sb, "` | `");
-            rs_put(&sb, f->resource, RS_PUT_CODE_CELL);
+            doc_put(&sb, f->resource, DOC_PUT_CODE_CELL);
             ca_sb_adds(&sb, "` | ");
             ca_sb tmp = {0};
-            rs_put(&tmp, f->message, RS_PUT_MD_TEXT);
+            doc_put(&tmp, f->message, DOC_PUT_MD_TEXT);
             /* a table cell: no raw pipes or line breaks */
             for (const char *p = ca_sb_str(&tmp); *p; p++) {
                 if (*p == '|') ca_sb_adds(&sb, "\\|");
@@ -50,14 +51,10 @@ int report_markdown(FILE *out, const ca_results *r, const report_opts *o)
         ca_sb_addc(&sb, '\n');
     }
     free(fs);
-    int ok = fwrite(ca_sb_str(&sb), 1, sb.len, out) == sb.len;
-    ca_sb_release(&sb);
-    if (ok && r->ncoverage) {
-        rs_opts ro;
-        memset(&ro, 0, sizeof(ro));
-        ro.reproducible = getenv("CANCELAUDIT_REPRODUCIBLE") != NULL;
-        if (report_matrix(out, r, RS_MARKDOWN, &ro) != 0) ok = 0;
-    }
-    if (fflush(out) != 0 || ferror(out)) ok = 0;
-    return ok ? 0 : -1;
+    if (report_emit(out, &sb) != 0) return -1;
+    if (!r->ncoverage) return 0;
+    rs_opts ro;
+    memset(&ro, 0, sizeof(ro));
+    ro.reproducible = getenv("CANCELAUDIT_REPRODUCIBLE") != NULL;
+    return report_matrix(out, r, RS_MARKDOWN, &ro);
 }

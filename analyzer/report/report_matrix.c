@@ -1,9 +1,8 @@
 /*
  * report_matrix.c — `cancelaudit matrix`: the backend × boundary coverage
  * matrix of a stored scan as terminal text, Markdown, JSON or one HTML page
- * (report_store.h), and the pieces every store reporter shares: escaping
- * per output format (rs_put) and the small Markdown/HTML document writer
- * (rs_doc), so that a section is written once and comes out in both.
+ * (report_store.h), written through the document writer of doc.h; the
+ * HTML page's evidence of each gap cell is its findings as bugs (bug.h).
  *
  * Layout decisions: Markdown and HTML always put backends down and
  * boundaries across (what a maintainer pastes into an issue); the terminal
@@ -12,640 +11,17 @@
  * backends by name.
  */
 #include "report/report_store.h"
-#include "util/json.h"
+#include "report/bug.h"
+#include "report/doc.h"
+#include "report/report.h"
+#include "report/source.h"
 #include "rules/ruledoc.h"
+#include "util/json.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int str_eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
-
-/* ---- escaping ------------------------------------------------------------ */
-
-int rs_format_parse(const char *name, rs_format *out)
-{
-    if (!name) return -1;
-    if (strcmp(name, "text") == 0) *out = RS_TEXT;
-    else if (strcmp(name, "markdown") == 0 || strcmp(name, "md") == 0) *out = RS_MARKDOWN;
-    else if (strcmp(name, "json") == 0) *out = RS_JSON;
-    else if (strcmp(name, "html") == 0) *out = RS_HTML;
-    else return -1;
-    return 0;
-}
-
-/* Code points that would let a string reorder or hide what the reader sees. */
-static int visible_cp(int32_t cp)
-{
-    if (cp >= 0x80 && cp <= 0x9F) return 0;                    /* C1 controls */
-    if (cp == 0x200E || cp == 0x200F || cp == 0x061C) return 0; /* bidi marks */
-    if (cp >= 0x202A && cp <= 0x202E) return 0;                /* embeddings, overrides */
-    if (cp >= 0x2066 && cp <= 0x2069) return 0;                /* isolates */
-    if (cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF) return 0;
-    return 1;
-}
-
-/* Markdown punctuation that could start markup inline: emphasis, code,
- * links, raw HTML, entities, tables, strikethrough, mentions, headings. */
-static int md_special(unsigned char c) { return c && strchr("\\`*_{}[]<>#|~&@!", c) != NULL; }
-
-void rs_put_n(ca_sb *sb, const char *s, size_t n, rs_mode mode)
-{
-    if (!s) return;
-    for (size_t i = 0; i < n;) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x80) {
-            size_t adv;
-            int32_t cp = ca_json_utf8_next(s + i, n - i, &adv);
-            if (cp < 0) ca_sb_adds(sb, "\xEF\xBF\xBD");
-            else if (!visible_cp(cp)) ca_sb_addf(sb, "\\u%04x", (unsigned)cp);
-            else ca_sb_add(sb, s + i, adv);
-            i += adv;
-            continue;
-        }
-        i++;
-        if (c < 0x20 || c == 0x7F) {
-            if (c == '\t' && (mode == RS_PUT_BLOCK || mode == RS_PUT_HTML_BLOCK)) ca_sb_addc(sb, '\t');
-            else if (c == '\n') ca_sb_adds(sb, "\\n");
-            else if (c == '\r') ca_sb_adds(sb, "\\r");
-            else if (c == '\t') ca_sb_adds(sb, "\\t");
-            else ca_sb_addf(sb, "\\x%02x", c);
-            continue;
-        }
-        switch (mode) {
-        case RS_PUT_HTML:
-        case RS_PUT_HTML_BLOCK:
-            if (c == '&') ca_sb_adds(sb, "&amp;");
-            else if (c == '<') ca_sb_adds(sb, "&lt;");
-            else if (c == '>') ca_sb_adds(sb, "&gt;");
-            else if (c == '"') ca_sb_adds(sb, "&quot;");
-            else if (c == '\'') ca_sb_adds(sb, "&#39;");
-            else ca_sb_addc(sb, (char)c);
-            break;
-        case RS_PUT_MD_TEXT:
-            /* a leading list or heading marker, or markup anywhere */
-            if (md_special(c) || (i == 1 && strchr("-+.=", c))) ca_sb_addc(sb, '\\');
-            ca_sb_addc(sb, (char)c);
-            break;
-        case RS_PUT_CODE_CELL:
-            if (c == '|') ca_sb_addc(sb, '\\');
-            ca_sb_addc(sb, (char)c);
-            break;
-        default:
-            ca_sb_addc(sb, (char)c);
-            break;
-        }
-    }
-}
-
-void rs_put(ca_sb *sb, const char *s, rs_mode mode)
-{
-    if (s) rs_put_n(sb, s, strlen(s), mode);
-}
-
-static size_t utf8_width(const char *s, size_t n)
-{
-    size_t w = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80) w++;
-    return w;
-}
-
-size_t rs_display_width(const char *s)
-{
-    ca_sb sb = {0};
-    rs_put(&sb, s, RS_PUT_TERM);
-    size_t w = utf8_width(ca_sb_str(&sb), sb.len);
-    ca_sb_release(&sb);
-    return w;
-}
-
-/* ---- the document writer ------------------------------------------------- */
-
-/* Markdown blocks are separated by one blank line. */
-static void md_block(rs_doc *d)
-{
-    ca_sb *sb = d->sb;
-    if (sb->len == 0) return;
-    if (sb->buf[sb->len - 1] != '\n') ca_sb_addc(sb, '\n');
-    if (sb->len < 2 || sb->buf[sb->len - 2] != '\n') ca_sb_addc(sb, '\n');
-}
-
-void rs_lit(rs_doc *d, const char *s)
-{
-    if (d->html) rs_put(d->sb, s, RS_PUT_HTML);
-    else ca_sb_adds(d->sb, s);
-}
-
-void rs_litf(rs_doc *d, const char *fmt, ...)
-{
-    ca_sb tmp = {0};
-    va_list ap;
-    va_start(ap, fmt);
-    ca_sb_vaddf(&tmp, fmt, ap);
-    va_end(ap);
-    rs_lit(d, ca_sb_str(&tmp));
-    ca_sb_release(&tmp);
-}
-
-void rs_val(rs_doc *d, const char *s)
-{
-    rs_put(d->sb, s ? s : "", d->html ? RS_PUT_HTML : RS_PUT_MD_TEXT);
-}
-
-void rs_code(rs_doc *d, const char *s)
-{
-    if (!s || !*s) return;
-    if (d->html) {
-        ca_sb_adds(d->sb, "<code>");
-        rs_put(d->sb, s, RS_PUT_HTML);
-        ca_sb_adds(d->sb, "</code>");
-        return;
-    }
-    ca_sb tmp = {0};
-    rs_put(&tmp, s, d->in_cell ? RS_PUT_CODE_CELL : RS_PUT_CODE);
-    size_t run = 0, longest = 0;
-    for (size_t i = 0; i < tmp.len; i++) {
-        run = tmp.buf[i] == '`' ? run + 1 : 0;
-        if (run > longest) longest = run;
-    }
-    const char *t = ca_sb_str(&tmp);
-    /* CommonMark strips one space from each side when both are there, and a
-     * backtick at either end would merge with the fence: pad then. */
-    int pad = t[0] == '`' || t[tmp.len - 1] == '`' || (t[0] == ' ' && t[tmp.len - 1] == ' ');
-    for (size_t k = 0; k <= longest; k++) ca_sb_addc(d->sb, '`');
-    if (pad) ca_sb_addc(d->sb, ' ');
-    ca_sb_add(d->sb, t, tmp.len);
-    if (pad) ca_sb_addc(d->sb, ' ');
-    for (size_t k = 0; k <= longest; k++) ca_sb_addc(d->sb, '`');
-    ca_sb_release(&tmp);
-}
-
-void rs_strong(rs_doc *d, const char *s)
-{
-    ca_sb_adds(d->sb, d->html ? "<strong>" : "**");
-    rs_lit(d, s);
-    ca_sb_adds(d->sb, d->html ? "</strong>" : "**");
-}
-
-void rs_raw(rs_doc *d, const char *md, const char *html)
-{
-    const char *s = d->html ? html : md;
-    if (s) ca_sb_adds(d->sb, s);
-}
-
-void rs_heading(rs_doc *d, int level, const char *anchor)
-{
-    if (level < 1) level = 1;
-    if (level > 6) level = 6;
-    if (d->html) {
-        ca_sb_addf(d->sb, "<h%d", level);
-        if (anchor) {
-            ca_sb_adds(d->sb, " id=\"");
-            rs_put(d->sb, anchor, RS_PUT_HTML);
-            ca_sb_addc(d->sb, '"');
-        }
-        ca_sb_addc(d->sb, '>');
-        return;
-    }
-    md_block(d);
-    for (int i = 0; i < level; i++) ca_sb_addc(d->sb, '#');
-    ca_sb_addc(d->sb, ' ');
-}
-
-void rs_heading_end(rs_doc *d, int level)
-{
-    if (level < 1) level = 1;
-    if (level > 6) level = 6;
-    if (d->html) ca_sb_addf(d->sb, "</h%d>\n", level);
-    else ca_sb_addc(d->sb, '\n');
-}
-
-void rs_para(rs_doc *d)
-{
-    if (d->html) ca_sb_adds(d->sb, "<p>");
-    else md_block(d);
-}
-
-void rs_para_end(rs_doc *d) { ca_sb_adds(d->sb, d->html ? "</p>\n" : "\n"); }
-
-void rs_list(rs_doc *d)
-{
-    if (d->html) ca_sb_adds(d->sb, "<ul>\n");
-    else md_block(d);
-}
-
-void rs_item(rs_doc *d) { ca_sb_adds(d->sb, d->html ? "<li>" : "- "); }
-void rs_item_end(rs_doc *d) { ca_sb_adds(d->sb, d->html ? "</li>\n" : "\n"); }
-void rs_list_end(rs_doc *d)
-{
-    if (d->html) ca_sb_adds(d->sb, "</ul>\n");
-}
-
-void rs_table(rs_doc *d, const char *css_class)
-{
-    d->row = d->cols = d->head_cols = 0;
-    if (!d->html) {
-        md_block(d);
-        return;
-    }
-    ca_sb_adds(d->sb, "<table");
-    if (css_class) ca_sb_addf(d->sb, " class=\"%s\"", css_class);
-    ca_sb_adds(d->sb, ">\n");
-}
-
-void rs_row(rs_doc *d)
-{
-    d->cols = 0;
-    if (d->html) {
-        if (d->row == 0) ca_sb_adds(d->sb, "<thead>\n");
-        ca_sb_adds(d->sb, "<tr>");
-    } else {
-        ca_sb_addc(d->sb, '|');
-    }
-}
-
-void rs_row_end(rs_doc *d)
-{
-    if (d->html) {
-        ca_sb_adds(d->sb, "</tr>\n");
-        if (d->row == 0) ca_sb_adds(d->sb, "</thead>\n<tbody>\n");
-    } else {
-        ca_sb_addc(d->sb, '\n');
-        if (d->row == 0) {
-            ca_sb_addc(d->sb, '|');
-            for (int i = 0; i < d->cols; i++) ca_sb_adds(d->sb, " --- |");
-            ca_sb_addc(d->sb, '\n');
-        }
-    }
-    if (d->row == 0) d->head_cols = d->cols;
-    d->row++;
-}
-
-void rs_cell(rs_doc *d, int header, const char *css_class, const char *data_status)
-{
-    d->cols++;
-    d->in_cell = 1;
-    if (!d->html) {
-        ca_sb_addc(d->sb, ' ');
-        return;
-    }
-    ca_sb_adds(d->sb, header ? "<th" : "<td");
-    if (header && d->row > 0) ca_sb_adds(d->sb, " scope=\"row\"");
-    if (css_class) {
-        ca_sb_adds(d->sb, " class=\"");
-        rs_put(d->sb, css_class, RS_PUT_HTML);
-        ca_sb_addc(d->sb, '"');
-    }
-    if (data_status) {
-        ca_sb_adds(d->sb, " data-status=\"");
-        rs_put(d->sb, data_status, RS_PUT_HTML);
-        ca_sb_addc(d->sb, '"');
-    }
-    ca_sb_addc(d->sb, '>');
-}
-
-void rs_cell_end(rs_doc *d)
-{
-    d->in_cell = 0;
-    ca_sb_adds(d->sb, d->html ? (d->row == 0 ? "</th>" : "</td>") : " |");
-}
-
-void rs_table_end(rs_doc *d)
-{
-    if (d->html) ca_sb_adds(d->sb, d->row > 0 ? "</tbody>\n</table>\n" : "</table>\n");
-    d->row = d->cols = d->head_cols = 0;
-}
-
-void rs_link(rs_doc *d, const char *anchor)
-{
-    if (!d->html) return;
-    ca_sb_adds(d->sb, "<a href=\"#");
-    rs_put(d->sb, anchor, RS_PUT_HTML);
-    ca_sb_adds(d->sb, "\">");
-}
-
-void rs_link_end(rs_doc *d)
-{
-    if (d->html) ca_sb_adds(d->sb, "</a>");
-}
-
-/* Inline Markdown of our own docs to HTML: `code` spans, the rest text. */
-static void md_inline_html(ca_sb *sb, const char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        const char *tick = memchr(s + i, '`', n - i);
-        if (!tick) {
-            rs_put_n(sb, s + i, n - i, RS_PUT_HTML);
-            return;
-        }
-        size_t open = (size_t)(tick - s), run = 0;
-        while (open + run < n && s[open + run] == '`') run++;
-        /* the closing run of the same length */
-        size_t j = open + run, close = n;
-        while (j < n) {
-            if (s[j] != '`') {
-                j++;
-                continue;
-            }
-            size_t r2 = 0;
-            while (j + r2 < n && s[j + r2] == '`') r2++;
-            if (r2 == run) {
-                close = j;
-                break;
-            }
-            j += r2;
-        }
-        if (close == n) {
-            rs_put_n(sb, s + i, n - i, RS_PUT_HTML);
-            return;
-        }
-        rs_put_n(sb, s + i, open - i, RS_PUT_HTML);
-        ca_sb_adds(sb, "<code>");
-        rs_put_n(sb, s + open + run, close - open - run, RS_PUT_HTML);
-        ca_sb_adds(sb, "</code>");
-        i = close + run;
-    }
-}
-
-void rs_markdown(rs_doc *d, const char *md)
-{
-    if (!md) return;
-    if (!d->html) {
-        md_block(d);
-        ca_sb_adds(d->sb, md);
-        ca_sb_addc(d->sb, '\n');
-        return;
-    }
-    enum { NONE, PARA, LIST, FENCE } state = NONE;
-    const char *p = md;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        const char *next = nl ? nl + 1 : p + n;
-        size_t ind = 0;
-        while (ind < n && p[ind] == ' ') ind++;
-        int fence = n - ind >= 3 && (strncmp(p + ind, "```", 3) == 0 || strncmp(p + ind, "~~~", 3) == 0);
-        if (state == FENCE) {
-            if (fence) {
-                ca_sb_adds(d->sb, "</code></pre>\n");
-                state = NONE;
-            } else {
-                rs_put_n(d->sb, p, n, RS_PUT_HTML_BLOCK);
-                ca_sb_addc(d->sb, '\n');
-            }
-            p = next;
-            continue;
-        }
-        int blank = ind == n;
-        int item = n - ind >= 2 && (p[ind] == '-' || p[ind] == '*') && p[ind + 1] == ' ';
-        if ((blank || fence || item) && state == PARA) {
-            ca_sb_adds(d->sb, "</p>\n");
-            state = NONE;
-        }
-        if ((blank || fence) && state == LIST) {
-            ca_sb_adds(d->sb, "</li>\n</ul>\n");
-            state = NONE;
-        }
-        if (fence) {
-            ca_sb_adds(d->sb, "<pre class=\"doc\"><code>");
-            state = FENCE;
-        } else if (item) {
-            ca_sb_adds(d->sb, state == LIST ? "</li>\n<li>" : "<ul>\n<li>");
-            state = LIST;
-            md_inline_html(d->sb, p + ind + 2, n - ind - 2);
-        } else if (!blank) {
-            if (state == NONE) {
-                ca_sb_adds(d->sb, "<p>");
-                state = PARA;
-            } else {
-                ca_sb_addc(d->sb, '\n');
-            }
-            md_inline_html(d->sb, p + ind, n - ind);
-        }
-        p = next;
-    }
-    if (state == PARA) ca_sb_adds(d->sb, "</p>\n");
-    else if (state == LIST) ca_sb_adds(d->sb, "</li>\n</ul>\n");
-    else if (state == FENCE) ca_sb_adds(d->sb, "</code></pre>\n");
-}
-
-static const char *mark_class(char m)
-{
-    switch (m) {
-    case 'A': return "acq";
-    case '>': return "cp";
-    case '!': return "hd";
-    default: return "ctx";
-    }
-}
-
-void rs_excerpt(rs_doc *d, const rs_excerpt_line *lines, size_t n)
-{
-    ca_sb *sb = d->sb;
-    if (d->html) {
-        ca_sb_adds(sb, "<pre class=\"excerpt\"><code>");
-        for (size_t i = 0; i < n; i++) {
-            if (lines[i].elided) {
-                ca_sb_adds(sb, "<span class=\"line elided\"><span class=\"ln\">     </span>    ...</span>");
-                continue;
-            }
-            char m = lines[i].mark;
-            const char *mk = m == '>' ? "&gt;" : m == 'A' ? "A" : m == '!' ? "!" : " ";
-            ca_sb_addf(sb, "<span class=\"line %s\"><span class=\"ln\">%5d</span> <span class=\"mk\">%s</span>  ",
-                       mark_class(lines[i].mark), lines[i].lineno, mk);
-            rs_put_n(sb, lines[i].text, lines[i].len, RS_PUT_HTML_BLOCK);
-            /* display:block spans: a newline here would double the spacing */
-            ca_sb_adds(sb, "</span>");
-        }
-        ca_sb_adds(sb, "</code></pre>\n");
-        return;
-    }
-    /* fence longer than any backtick run in the excerpt */
-    ca_sb body = {0};
-    for (size_t i = 0; i < n; i++) {
-        if (lines[i].elided) {
-            ca_sb_adds(&body, "        ...\n");
-            continue;
-        }
-        ca_sb_addf(&body, "%5d %c  ", lines[i].lineno, lines[i].mark);
-        rs_put_n(&body, lines[i].text, lines[i].len, RS_PUT_BLOCK);
-        ca_sb_addc(&body, '\n');
-    }
-    size_t run = 0, longest = 0;
-    for (size_t i = 0; i < body.len; i++) {
-        run = body.buf[i] == '`' ? run + 1 : 0;
-        if (run > longest) longest = run;
-    }
-    size_t fence = longest >= 3 ? longest + 1 : 3;
-    md_block(d);
-    for (size_t k = 0; k < fence; k++) ca_sb_addc(sb, '`');
-    ca_sb_adds(sb, "text\n");
-    ca_sb_add(sb, ca_sb_str(&body), body.len);
-    for (size_t k = 0; k < fence; k++) ca_sb_addc(sb, '`');
-    ca_sb_addc(sb, '\n');
-    ca_sb_release(&body);
-}
-
-void rs_html_page_begin(rs_doc *d, const char *title)
-{
-    ca_sb *sb = d->sb;
-    ca_sb_adds(sb,
-               "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-               /* nothing from the scan can run, load or submit anything */
-               "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-               "style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'\">\n"
-               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    rs_put(sb, title, RS_PUT_HTML);
-    ca_sb_adds(sb,
-               "</title>\n<style>\n"
-               "body{font:15px/1.5 -apple-system,\"Segoe UI\",Helvetica,Arial,sans-serif;color:#1f2328;"
-               "max-width:1200px;margin:2em auto;padding:0 1.5em}\n"
-               "code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}\n"
-               "code{background:#eff1f3;padding:.1em .3em;border-radius:4px}\n"
-               "pre{background:#f6f8fa;padding:10px 12px;overflow:auto;border-radius:6px}\n"
-               "pre code{background:none;padding:0}\n"
-               "table{border-collapse:collapse;margin:1em 0}\n"
-               "th,td{border:1px solid #d0d7de;padding:6px 10px;text-align:left;vertical-align:top}\n"
-               "thead th{background:#f6f8fa}\n"
-               "td.gap{background:#ffebe9;border-color:#cf222e}\n"
-               "td.covered{background:#dafbe1}\n"
-               "td.no-window{background:#f6f8fa}\n"
-               "td.absent{color:#6e7781;font-style:italic}\n"
-               "td .detail{display:block;font-size:13px}\n"
-               ".swatch.gap{background:#ffebe9;border-color:#cf222e}\n"
-               ".swatch.covered{background:#dafbe1}\n"
-               ".swatch.no-window{background:#f6f8fa}\n"
-               "td.gap a{color:#a40e26;font-weight:600}\n"
-               ".meta{color:#59636e}\n"
-               ".legend span{display:inline-block;margin-right:1.2em}\n"
-               ".swatch{display:inline-block;width:.9em;height:.9em;border:1px solid #d0d7de;"
-               "vertical-align:middle;margin-right:.3em}\n"
-               ".excerpt .line{display:block}\n"
-               ".excerpt .ln{color:#6e7781}\n"
-               ".excerpt .cp{background:#ffd8d3;font-weight:600}\n"
-               ".excerpt .acq{background:#fff8c5}\n"
-               ".excerpt .hd{background:#ddf4ff}\n"
-               ".excerpt .elided{color:#6e7781}\n"
-               "section.evidence{border-top:1px solid #d0d7de;margin-top:2em}\n"
-               "</style>\n</head>\n<body>\n");
-}
-
-void rs_html_page_end(rs_doc *d) { ca_sb_adds(d->sb, "</body>\n</html>\n"); }
-
-/* ---- cells and findings ---------------------------------------------------- */
-
-/* The next comma-separated item of a "CAN101, CAN102" list at *p, spaces
- * trimmed, into *item and *n; *p moves past it. 0 when none is left. */
-static int csv_next(const char **p, const char **item, size_t *n)
-{
-    const char *s = *p;
-    while (s && *s) {
-        while (*s == ' ' || *s == ',') s++;
-        const char *e = s;
-        while (*e && *e != ',') e++;
-        const char *t = e;
-        while (t > s && t[-1] == ' ') t--;
-        if (t > s) {
-            *item = s;
-            *n = (size_t)(t - s);
-            *p = e;
-            return 1;
-        }
-        s = e;
-    }
-    *p = s;
-    return 0;
-}
-
-const char *rs_status_word(const char *status)
-{
-    static const char *const words[] = {"gap", "covered", "no-window", "absent"};
-    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-        if (str_eq(status, words[i])) return words[i];
-    return "unknown";
-}
-
-int rs_csv_has(const char *csv, const char *id)
-{
-    if (!csv || !id || !*id) return 0;
-    size_t len = strlen(id), n;
-    const char *item;
-    for (const char *p = csv; csv_next(&p, &item, &n);)
-        if (n == len && strncmp(item, id, n) == 0) return 1;
-    return 0;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-/* The positive numbers of a "44,60,44" list, sorted and unique. */
-static size_t parse_lines(const char *csv, int **out)
-{
-    CA_VEC(int) v = {0};
-    for (const char *p = csv ? csv : ""; *p;) {
-        char *end;
-        long x = strtol(p, &end, 10);
-        if (end == p) {
-            p++;
-            continue;
-        }
-        if (x > 0 && x < 1000000000L) CA_VEC_PUSH(v, (int)x);
-        p = end;
-    }
-    if (v.n) qsort(v.v, v.n, sizeof(int), cmp_int);
-    size_t u = 0;
-    for (size_t i = 0; i < v.n; i++)
-        if (u == 0 || v.v[u - 1] != v.v[i]) v.v[u++] = v.v[i];
-    *out = v.v;
-    return u;
-}
-
-void rs_rules_list(ca_sb *sb, const char *csv)
-{
-    size_t n, k = 0;
-    const char *item;
-    for (const char *p = csv; csv_next(&p, &item, &n); k++) {
-        if (k) ca_sb_adds(sb, ", ");
-        ca_sb_add(sb, item, n);
-    }
-}
-
-void rs_lines_list(ca_sb *sb, const char *csv, const char *sep)
-{
-    int *l = NULL;
-    size_t n = parse_lines(csv, &l);
-    for (size_t i = 0; i < n; i++) ca_sb_addf(sb, "%s%d", i ? sep : "", l[i]);
-    free(l);
-}
-
-static int lines_has(const char *csv, int line)
-{
-    int *l = NULL;
-    size_t n = parse_lines(csv, &l);
-    int found = 0;
-    for (size_t i = 0; i < n && !found; i++) found = l[i] == line;
-    free(l);
-    return found;
-}
-
-int rs_finding_in_cell(const ca_coverage *c, const ca_finding *f)
-{
-    if (!str_eq(c->backend, f->backend) || !rs_csv_has(c->rules, f->rule)) return 0;
-    if (str_eq(c->function, f->function) && str_eq(c->path, f->path)) return 1;
-    /* a window in a same-backend helper the boundary calls: the cell holds its line */
-    return lines_has(c->lines, f->line);
-}
-
-const char *rs_meta_date(const ca_results *r, const rs_opts *o)
-{
-    if (o && o->reproducible) return NULL;
-    return r->scan.finished ? r->scan.finished : r->scan.started;
-}
 
 void report_matrix_select(ca_results *r, const char *select)
 {
@@ -657,7 +33,7 @@ void report_matrix_select(ca_results *r, const char *select)
         /* rules in the order the cell lists them */
         size_t n;
         const char *item;
-        for (const char *p = c->rules; csv_next(&p, &item, &n);) {
+        for (const char *p = c->rules; rs_csv_next(&p, &item, &n);) {
             char *id = ca_xstrndup(item, n);
             int kept = 0;
             if (ca_rule_selected(id, select, NULL, 0))
@@ -680,7 +56,7 @@ void report_matrix_select(ca_results *r, const char *select)
             c->rules = ca_sb_detach(&rules);
             c->lines = ca_sb_detach(&lines);
             int *l = NULL;
-            if (parse_lines(c->lines, &l)) c->line = l[0];
+            if (rs_lines_parse(c->lines, &l)) c->line = l[0];
             free(l);
             continue;
         }
@@ -850,22 +226,22 @@ static void text_header(ca_sb *sb, const ca_results *r, const mview *v, const rs
     if (!o->reproducible && r->scan.id) ca_sb_addf(sb, ", scan %lld", (long long)r->scan.id);
     if (!o->reproducible && r->scan.root) {
         ca_sb_adds(sb, " of ");
-        rs_put(sb, r->scan.root, RS_PUT_TERM);
+        doc_put(sb, r->scan.root, DOC_PUT_TERM);
     }
     const char *date = rs_meta_date(r, o);
     if (date) {
         ca_sb_adds(sb, " (");
-        rs_put(sb, date, RS_PUT_TERM);
+        doc_put(sb, date, DOC_PUT_TERM);
         ca_sb_addc(sb, ')');
     }
     if (o->select) {
         ca_sb_adds(sb, ", rules ");
-        rs_put(sb, o->select, RS_PUT_TERM);
+        doc_put(sb, o->select, DOC_PUT_TERM);
     }
     ca_sb_addc(sb, '\n');
     if (r->scan.status && !str_eq(r->scan.status, "complete")) {
         ca_sb_adds(sb, "warning: this scan is ");
-        rs_put(sb, r->scan.status, RS_PUT_TERM);
+        doc_put(sb, r->scan.status, DOC_PUT_TERM);
         ca_sb_adds(sb, ": its results may be incomplete\n");
     }
 }
@@ -876,32 +252,32 @@ static void text_list(ca_sb *sb, const mview *v, const rs_opts *o)
 {
     size_t labw = 0;
     for (size_t b = 0; b < v->nb; b++) {
-        size_t w = rs_display_width(v->backends[b]);
+        size_t w = doc_display_width(v->backends[b]);
         if (w > labw) labw = w;
     }
     if (labw > 28) labw = 28;
     for (size_t d = 0; d < v->nbd; d++) {
         if (d) ca_sb_addc(sb, '\n');
-        rs_put(sb, v->bounds[d], RS_PUT_TERM);
+        doc_put(sb, v->bounds[d], DOC_PUT_TERM);
         ca_sb_addc(sb, '\n');
         ca_sb absent = {0};
         for (size_t b = 0; b < v->nb; b++) {
             const ca_coverage *c = v->grid[b * v->nbd + d];
             if (!c || str_eq(c->status, "absent")) {
                 if (absent.len) ca_sb_adds(&absent, ", ");
-                rs_put(&absent, v->backends[b], RS_PUT_TERM);
+                doc_put(&absent, v->backends[b], DOC_PUT_TERM);
                 continue;
             }
             ca_sb_adds(sb, "  ");
-            size_t w = rs_display_width(v->backends[b]);
-            rs_put(sb, v->backends[b], RS_PUT_TERM);
+            size_t w = doc_display_width(v->backends[b]);
+            doc_put(sb, v->backends[b], DOC_PUT_TERM);
             pad(sb, w < labw ? labw - w : 0);
             ca_sb_adds(sb, "  ");
             ca_sb raw = {0};
             cell_text(&raw, c);
             const char *col = o->color ? status_color(c->status) : "";
             ca_sb_adds(sb, col);
-            rs_put(sb, ca_sb_str(&raw), RS_PUT_TERM);
+            doc_put(sb, ca_sb_str(&raw), DOC_PUT_TERM);
             if (*col) ca_sb_adds(sb, "\033[0m");
             ca_sb_release(&raw);
             ca_sb_addc(sb, '\n');
@@ -948,24 +324,24 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
     size_t labw = strlen(across_bounds ? "backend" : "boundary");
     for (size_t c = 0; c < ncols; c++) {
         ca_sb t = {0};
-        rs_put(&t, across_bounds ? v->bounds[c] : v->backends[c], RS_PUT_TERM);
+        doc_put(&t, across_bounds ? v->bounds[c] : v->backends[c], DOC_PUT_TERM);
         collab[c] = ca_sb_detach(&t);
-        colw[c] = utf8_width(collab[c], strlen(collab[c]));
+        colw[c] = doc_utf8_width(collab[c], strlen(collab[c]));
     }
     for (size_t rr = 0; rr < nrows; rr++) {
         ca_sb t = {0};
-        rs_put(&t, across_bounds ? v->backends[rr] : v->bounds[rr], RS_PUT_TERM);
+        doc_put(&t, across_bounds ? v->backends[rr] : v->bounds[rr], DOC_PUT_TERM);
         rowlab[rr] = ca_sb_detach(&t);
-        size_t w = utf8_width(rowlab[rr], strlen(rowlab[rr]));
+        size_t w = doc_utf8_width(rowlab[rr], strlen(rowlab[rr]));
         if (w > labw) labw = w;
         for (size_t c = 0; c < ncols; c++) {
             const ca_coverage *cell = across_bounds ? v->grid[rr * v->nbd + c] : v->grid[c * v->nbd + rr];
             ca_sb raw = {0}, shown = {0};
             cell_text(&raw, cell);
-            rs_put(&shown, ca_sb_str(&raw), RS_PUT_TERM);
+            doc_put(&shown, ca_sb_str(&raw), DOC_PUT_TERM);
             ca_sb_release(&raw);
             texts[rr * ncols + c] = ca_sb_detach(&shown);
-            size_t cw = utf8_width(texts[rr * ncols + c], strlen(texts[rr * ncols + c]));
+            size_t cw = doc_utf8_width(texts[rr * ncols + c], strlen(texts[rr * ncols + c]));
             if (cw > colw[c]) colw[c] = cw;
         }
     }
@@ -990,7 +366,7 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
         goto done;
     }
     int wrapped = 0;
-    for (size_t i = 0; i < nrows * ncols; i++) wrapped |= utf8_width(texts[i], strlen(texts[i])) > colw[i % ncols];
+    for (size_t i = 0; i < nrows * ncols; i++) wrapped |= doc_utf8_width(texts[i], strlen(texts[i])) > colw[i % ncols];
 
     /* header row, then a rule */
     size_t hl = 1;
@@ -1009,7 +385,7 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
             size_t w = 0;
             if (l < hn[c]) {
                 ca_sb_add(sb, collab[c] + hw[c][l].off, hw[c][l].len);
-                w = utf8_width(collab[c] + hw[c][l].off, hw[c][l].len);
+                w = doc_utf8_width(collab[c] + hw[c][l].off, hw[c][l].len);
             }
             if (c + 1 < ncols) pad(sb, colw[c] - w);
         }
@@ -1040,7 +416,7 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
             size_t w = 0;
             if (l < ln) {
                 ca_sb_add(sb, rowlab[rr] + lw[l].off, lw[l].len);
-                w = utf8_width(rowlab[rr] + lw[l].off, lw[l].len);
+                w = doc_utf8_width(rowlab[rr] + lw[l].off, lw[l].len);
             }
             pad(sb, labw - w);
             for (size_t c = 0; c < ncols; c++) {
@@ -1053,7 +429,7 @@ static int text_grid(ca_sb *sb, const mview *v, const rs_opts *o)
                     ca_sb_adds(sb, col);
                     ca_sb_add(sb, t + cw[c][l].off, cw[c][l].len);
                     if (*col) ca_sb_adds(sb, "\033[0m");
-                    w = utf8_width(t + cw[c][l].off, cw[c][l].len);
+                    w = doc_utf8_width(t + cw[c][l].off, cw[c][l].len);
                 }
                 if (c + 1 < ncols) pad(sb, colw[c] - w);
             }
@@ -1091,16 +467,16 @@ static void text_footer(ca_sb *sb, const ca_results *r, const mview *v)
         for (size_t d = 0; d < v->nbd; d++) {
             const ca_coverage *c = v->grid[b * v->nbd + d];
             if (!c || !str_eq(c->status, "gap")) continue;
-            rs_put(sb, c->path ? c->path : "?", RS_PUT_TERM);
+            doc_put(sb, c->path ? c->path : "?", DOC_PUT_TERM);
             ca_sb_addf(sb, ":%d: ", c->line);
-            rs_put(sb, c->backend, RS_PUT_TERM);
+            doc_put(sb, c->backend, DOC_PUT_TERM);
             ca_sb_addc(sb, ' ');
-            rs_put(sb, c->boundary, RS_PUT_TERM);
+            doc_put(sb, c->boundary, DOC_PUT_TERM);
             ca_sb_adds(sb, ": ");
-            rs_put(sb, c->rules, RS_PUT_TERM);
+            doc_put(sb, c->rules, DOC_PUT_TERM);
             if (c->function) {
                 ca_sb_adds(sb, " in ");
-                rs_put(sb, c->function, RS_PUT_TERM);
+                doc_put(sb, c->function, DOC_PUT_TERM);
             }
             ca_sb_addc(sb, '\n');
         }
@@ -1109,198 +485,226 @@ static void text_footer(ca_sb *sb, const ca_results *r, const mview *v)
 /* ---- Markdown and HTML ------------------------------------------------------ */
 
 /* "Scan 3 of `/work/main` at git revision `abc`, 2026-…; cancelaudit 0.1.0." */
-static void doc_scan_line(rs_doc *d, const ca_results *r, const rs_opts *o)
+static void matrix_scan_line(doc_writer *d, const ca_results *r, const rs_opts *o)
 {
     int any = 0;
     if (!o->reproducible && r->scan.id) {
-        rs_litf(d, "Scan %lld", (long long)r->scan.id);
+        doc_litf(d, "Scan %lld", (long long)r->scan.id);
         any = 1;
     }
     if (!o->reproducible && r->scan.root) {
-        rs_lit(d, any ? " of " : "Scan of ");
-        rs_code(d, r->scan.root);
+        doc_lit(d, any ? " of " : "Scan of ");
+        doc_code(d, r->scan.root);
         any = 1;
     }
     if (!o->reproducible && r->scan.git_rev && *r->scan.git_rev) {
-        rs_lit(d, any ? " at git revision " : "Scan at git revision ");
-        rs_code(d, r->scan.git_rev);
+        doc_lit(d, any ? " at git revision " : "Scan at git revision ");
+        doc_code(d, r->scan.git_rev);
         any = 1;
     }
     const char *date = rs_meta_date(r, o);
     if (date) {
-        rs_lit(d, any ? ", " : "Scan of ");
-        rs_val(d, date);
+        doc_lit(d, any ? ", " : "Scan of ");
+        doc_val(d, date);
         any = 1;
     }
-    rs_lit(d, any ? "; cancelaudit " : "cancelaudit ");
-    rs_val(d, r->scan.version ? r->scan.version : ca_version);
-    rs_lit(d, ".");
+    doc_lit(d, any ? "; cancelaudit " : "cancelaudit ");
+    doc_val(d, r->scan.version ? r->scan.version : ca_version);
+    doc_lit(d, ".");
     if (o->select) {
-        rs_lit(d, " Rules selected: ");
-        rs_code(d, o->select);
-        rs_lit(d, ".");
+        doc_lit(d, " Rules selected: ");
+        doc_code(d, o->select);
+        doc_lit(d, ".");
     }
     if (r->scan.status && !str_eq(r->scan.status, "complete")) {
-        rs_lit(d, " Warning: this scan is ");
-        rs_val(d, r->scan.status);
-        rs_lit(d, "; its results may be incomplete.");
+        doc_lit(d, " Warning: this scan is ");
+        doc_val(d, r->scan.status);
+        doc_lit(d, "; its results may be incomplete.");
     }
 }
 
-static void doc_cell(rs_doc *d, const ca_coverage *c, size_t gap_index)
+static void matrix_cell(doc_writer *d, const ca_coverage *c, size_t gap_index)
 {
     const char *st = c ? c->status : NULL;
-    rs_cell(d, 0, rs_status_word(st), rs_status_word(st));
+    doc_cell(d, 0, rs_status_word(st), rs_status_word(st));
     if (!c) {
-        rs_lit(d, "?");
+        doc_lit(d, "?");
     } else if (str_eq(st, "gap")) {
         char anchor[32];
         snprintf(anchor, sizeof(anchor), "gap-%zu", gap_index);
-        rs_link(d, anchor);
-        rs_strong(d, "gap");
-        rs_link_end(d);
-        rs_raw(d, ": ", "<span class=\"detail rules\">");
+        doc_link(d, anchor);
+        doc_strong(d, "gap");
+        doc_link_end(d);
+        doc_raw(d, ": ", "<span class=\"detail rules\">");
+        rs_rules_val(d, c->rules);
         ca_sb tmp = {0};
-        rs_rules_list(&tmp, c->rules);
-        rs_val(d, ca_sb_str(&tmp));
-        ca_sb_reset(&tmp);
-        rs_lines_list(&tmp, c->lines, ", ");
-        if (tmp.len) {
-            rs_raw(d, " ", "</span><span class=\"detail lines\">");
-            rs_lit(d, strchr(ca_sb_str(&tmp), ',') ? "(lines " : "(line ");
-            rs_lit(d, ca_sb_str(&tmp));
-            rs_lit(d, ")");
+        size_t nlines = rs_lines_list(&tmp, c->lines, ", ");
+        if (nlines) {
+            doc_raw(d, " ", "</span><span class=\"detail lines\">");
+            doc_lit(d, nlines > 1 ? "(lines " : "(line ");
+            doc_lit(d, ca_sb_str(&tmp));
+            doc_lit(d, ")");
         }
-        rs_raw(d, "", "</span>");
+        doc_raw(d, "", "</span>");
         ca_sb_release(&tmp);
     } else if (str_eq(st, "covered")) {
-        rs_lit(d, "covered");
+        doc_lit(d, "covered");
         if (c->protection && *c->protection) {
-            rs_raw(d, ": ", "<span class=\"detail protection\">");
-            rs_val(d, c->protection);
-            rs_raw(d, "", "</span>");
+            doc_raw(d, ": ", "<span class=\"detail protection\">");
+            doc_val(d, c->protection);
+            doc_raw(d, "", "</span>");
         }
     } else {
-        rs_val(d, st ? st : "?");
+        doc_val(d, st ? st : "?");
     }
-    rs_cell_end(d);
+    doc_cell_end(d);
 }
 
-static void doc_matrix_table(rs_doc *d, const mview *v)
+static void matrix_table(doc_writer *d, const mview *v)
 {
-    rs_table(d, "matrix");
-    rs_row(d);
-    rs_cell(d, 1, NULL, NULL);
-    rs_lit(d, "backend");
-    rs_cell_end(d);
+    doc_table(d, "matrix");
+    doc_row(d);
+    doc_cell(d, 1, NULL, NULL);
+    doc_lit(d, "backend");
+    doc_cell_end(d);
     for (size_t b = 0; b < v->nbd; b++) {
-        rs_cell(d, 1, NULL, NULL);
-        rs_code(d, v->bounds[b]);
-        rs_cell_end(d);
+        doc_cell(d, 1, NULL, NULL);
+        doc_code(d, v->bounds[b]);
+        doc_cell_end(d);
     }
-    rs_row_end(d);
+    doc_row_end(d);
     size_t gap = 0;
     for (size_t b = 0; b < v->nb; b++) {
-        rs_row(d);
-        rs_cell(d, 1, "backend", NULL);
-        rs_val(d, v->backends[b]);
-        rs_cell_end(d);
+        doc_row(d);
+        doc_cell(d, 1, "backend", NULL);
+        doc_val(d, v->backends[b]);
+        doc_cell_end(d);
         for (size_t k = 0; k < v->nbd; k++) {
             const ca_coverage *c = v->grid[b * v->nbd + k];
             if (c && str_eq(c->status, "gap")) gap++;
-            doc_cell(d, c, gap);
+            matrix_cell(d, c, gap);
         }
-        rs_row_end(d);
+        doc_row_end(d);
     }
-    rs_table_end(d);
+    doc_table_end(d);
 }
 
-static void doc_legend(rs_doc *d)
+static void matrix_legend(doc_writer *d)
 {
-    rs_para(d);
-    rs_raw(d, "", "<span class=\"legend\">");
+    doc_para(d);
+    doc_raw(d, "", "<span class=\"legend\">");
     for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]); i++) {
         if (d->html) ca_sb_addf(d->sb, "<span><span class=\"swatch %s\"></span>", legend[i][0]);
         else if (i) ca_sb_adds(d->sb, " ·\n");
-        rs_strong(d, legend[i][0]);
-        rs_lit(d, ": ");
-        rs_lit(d, legend[i][1]);
-        rs_raw(d, "", "</span>");
+        doc_strong(d, legend[i][0]);
+        doc_lit(d, ": ");
+        doc_lit(d, legend[i][1]);
+        doc_raw(d, "", "</span>");
     }
-    rs_raw(d, "", "</span>");
-    rs_para_end(d);
-}
-
-void rs_loc(rs_doc *d, const char *path, int line)
-{
-    if (!path) return;
-    ca_sb l = {0};
-    if (line > 0) ca_sb_addf(&l, "%s:%d", path, line);
-    else ca_sb_adds(&l, path);
-    rs_code(d, ca_sb_str(&l));
-    ca_sb_release(&l);
+    doc_raw(d, "", "</span>");
+    doc_para_end(d);
 }
 
 /* One list item per gap: where it is and what it is. */
-static void doc_gap_item(rs_doc *d, const ca_coverage *c)
+static void matrix_gap_item(doc_writer *d, const ca_coverage *c)
 {
-    rs_val(d, c->backend);
-    rs_lit(d, " ");
-    rs_code(d, c->boundary);
-    rs_lit(d, ": ");
-    ca_sb rules = {0};
-    rs_rules_list(&rules, c->rules);
-    rs_val(d, ca_sb_str(&rules));
-    ca_sb_release(&rules);
-    rs_lit(d, " in ");
-    rs_code(d, c->function);
-    rs_lit(d, " (");
-    rs_loc(d, c->path, c->line);
-    rs_lit(d, ")");
+    doc_val(d, c->backend);
+    doc_lit(d, " ");
+    doc_code(d, c->boundary);
+    doc_lit(d, ": ");
+    rs_rules_val(d, c->rules);
+    doc_lit(d, " in ");
+    doc_code(d, c->function);
+    doc_lit(d, " (");
+    doc_loc(d, c->path, c->line);
+    doc_lit(d, ")");
+}
+
+/* The evidence of one gap cell: its findings as bugs, each with its
+ * evidence and the command for its full report. level: the heading level
+ * of each bug. */
+static void matrix_cell_evidence(doc_writer *d, const ca_results *r, const ca_coverage *cell, int level)
+{
+    ca_finding *sorted = report_sorted_findings(r);
+    const ca_finding **fs = ca_xmalloc(sizeof(ca_finding *) * (r->nfindings + 1));
+    size_t n = 0;
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (!sorted[i].suppressed && rs_finding_in_cell(cell, &sorted[i])) fs[n++] = &sorted[i];
+    bug_groups groups = {0};
+    bug_group_findings(fs, n, &groups);
+    src_cache sc = {.r = r};
+    for (size_t i = 0; i < groups.n; i++) {
+        doc_heading(d, level, NULL);
+        bug_phrase(d, &groups.v[i]);
+        doc_heading_end(d, level);
+        bug_evidence(d, &sc, r, &groups.v[i]);
+        doc_para(d);
+        doc_lit(d, "Fingerprints: ");
+        for (size_t k = 0; k < groups.v[i].n; k++) {
+            if (k) doc_lit(d, ", ");
+            doc_code(d, groups.v[i].f[k]->fingerprint);
+        }
+        doc_lit(d, ". Full report: ");
+        const char *fp = groups.v[i].f[0]->fingerprint;
+        char *cmd = ca_xasprintf("cancelaudit report --finding %s", fp ? fp : "");
+        doc_code(d, cmd);
+        free(cmd);
+        doc_lit(d, ".");
+        doc_para_end(d);
+    }
+    if (!groups.n) {
+        doc_para(d);
+        doc_lit(d, "The findings of this cell are not in the scan (suppressed, or a store from another version).");
+        doc_para_end(d);
+    }
+    src_cache_free(&sc);
+    bug_groups_free(&groups);
+    free(fs);
+    free(sorted);
 }
 
 static void matrix_doc(ca_sb *sb, const ca_results *r, const mview *v, const rs_opts *o, int html)
 {
-    rs_doc d = {.sb = sb, .html = html};
-    if (html) rs_html_page_begin(&d, "cancelaudit: cancellation coverage matrix");
-    rs_heading(&d, 1, NULL);
-    rs_lit(&d, "Cancellation coverage matrix");
-    rs_heading_end(&d, 1);
-    rs_para(&d);
-    rs_litf(&d, "%zu backend%s × %zu boundar%s (async methods that two or more backends define).", v->nb,
-            v->nb == 1 ? "" : "s", v->nbd, v->nbd == 1 ? "y" : "ies");
-    rs_raw(&d, "\n", " <span class=\"meta\">");
-    doc_scan_line(&d, r, o);
-    rs_raw(&d, "", "</span>");
-    rs_para_end(&d);
+    doc_writer d = {.sb = sb, .html = html};
+    if (html) doc_html_page_begin(&d, "cancelaudit: cancellation coverage matrix");
+    doc_heading(&d, 1, NULL);
+    doc_lit(&d, "Cancellation coverage matrix");
+    doc_heading_end(&d, 1);
+    doc_para(&d);
+    doc_litf(&d, "%zu backend%s × %zu boundar%s (async methods that two or more backends define).", v->nb,
+             v->nb == 1 ? "" : "s", v->nbd, v->nbd == 1 ? "y" : "ies");
+    doc_raw(&d, "\n", " <span class=\"meta\">");
+    matrix_scan_line(&d, r, o);
+    doc_raw(&d, "", "</span>");
+    doc_para_end(&d);
     if (v->nbd == 0) {
-        rs_para(&d);
-        rs_lit(&d, "No boundaries: no async method is defined by two or more backends.");
-        rs_para_end(&d);
+        doc_para(&d);
+        doc_lit(&d, "No boundaries: no async method is defined by two or more backends.");
+        doc_para_end(&d);
     } else {
-        doc_matrix_table(&d, v);
-        doc_legend(&d);
+        matrix_table(&d, v);
+        matrix_legend(&d);
     }
     size_t ngaps = count_status(r, "gap"), k = 0;
     if (ngaps && !html) {
-        rs_heading(&d, 2, NULL);
-        rs_litf(&d, "Gaps (%zu)", ngaps);
-        rs_heading_end(&d, 2);
-        rs_list(&d);
+        doc_heading(&d, 2, NULL);
+        doc_litf(&d, "Gaps (%zu)", ngaps);
+        doc_heading_end(&d, 2);
+        doc_list(&d);
         for (size_t b = 0; b < v->nb; b++)
             for (size_t x = 0; x < v->nbd; x++) {
                 const ca_coverage *c = v->grid[b * v->nbd + x];
                 if (!c || !str_eq(c->status, "gap")) continue;
-                rs_item(&d);
-                doc_gap_item(&d, c);
-                rs_item_end(&d);
+                doc_item(&d);
+                matrix_gap_item(&d, c);
+                doc_item_end(&d);
             }
-        rs_list_end(&d);
-        rs_para(&d);
-        rs_lit(&d, "For an issue-ready report of one backend: ");
-        rs_code(&d, "cancelaudit report --backend NAME");
-        rs_lit(&d, ".");
-        rs_para_end(&d);
+        doc_list_end(&d);
+        doc_para(&d);
+        doc_lit(&d, "For an issue-ready report of one backend: ");
+        doc_code(&d, "cancelaudit report --backend NAME");
+        doc_lit(&d, ".");
+        doc_para_end(&d);
     }
     if (ngaps && html) {
         for (size_t b = 0; b < v->nb; b++)
@@ -1310,25 +714,25 @@ static void matrix_doc(ca_sb *sb, const ca_results *r, const mview *v, const rs_
                 char anchor[32];
                 snprintf(anchor, sizeof(anchor), "gap-%zu", ++k);
                 ca_sb_addf(sb, "<section class=\"evidence\" id=\"%s\">\n", anchor);
-                rs_heading(&d, 2, NULL);
-                rs_val(&d, c->backend);
-                rs_lit(&d, " · ");
-                rs_code(&d, c->boundary);
-                rs_lit(&d, ": gap ");
-                rs_val(&d, c->rules);
-                rs_heading_end(&d, 2);
-                rs_para(&d);
-                rs_lit(&d, "In ");
-                rs_code(&d, c->function);
-                rs_lit(&d, " (");
-                rs_loc(&d, c->path, c->line);
-                rs_lit(&d, ").");
-                rs_para_end(&d);
-                rs_cell_evidence(&d, r, c, 3);
+                doc_heading(&d, 2, NULL);
+                doc_val(&d, c->backend);
+                doc_lit(&d, " · ");
+                doc_code(&d, c->boundary);
+                doc_lit(&d, ": gap ");
+                doc_val(&d, c->rules);
+                doc_heading_end(&d, 2);
+                doc_para(&d);
+                doc_lit(&d, "In ");
+                doc_code(&d, c->function);
+                doc_lit(&d, " (");
+                doc_loc(&d, c->path, c->line);
+                doc_lit(&d, ").");
+                doc_para_end(&d);
+                matrix_cell_evidence(&d, r, c, 3);
                 ca_sb_adds(sb, "</section>\n");
             }
     }
-    if (html) rs_html_page_end(&d);
+    if (html) doc_html_page_end(&d);
 }
 
 /* ---- JSON --------------------------------------------------------------------- */
@@ -1338,13 +742,13 @@ static void json_csv_list(ca_json_writer *w, const char *csv, int numbers)
     ca_json_begin_array(w);
     if (numbers) {
         int *l = NULL;
-        size_t n = parse_lines(csv, &l);
+        size_t n = rs_lines_parse(csv, &l);
         for (size_t i = 0; i < n; i++) ca_json_int(w, l[i]);
         free(l);
     } else {
         size_t n;
         const char *item;
-        for (const char *p = csv; csv_next(&p, &item, &n);) ca_json_string_n(w, item, n);
+        for (const char *p = csv; rs_csv_next(&p, &item, &n);) ca_json_string_n(w, item, n);
     }
     ca_json_end_array(w);
 }
@@ -1416,8 +820,5 @@ int report_matrix(FILE *out, const ca_results *r, rs_format fmt, const rs_opts *
     case RS_JSON: matrix_json(&sb, r, &v, o); break;
     }
     mview_free(&v);
-    int ok = fwrite(ca_sb_str(&sb), 1, sb.len, out) == sb.len;
-    ca_sb_release(&sb);
-    if (fflush(out) != 0 || ferror(out)) ok = 0;
-    return ok ? 0 : -1;
+    return report_emit(out, &sb);
 }

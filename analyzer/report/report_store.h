@@ -1,23 +1,18 @@
 /*
  * report_store.h — the reporters that read a stored scan back: the backend
  * coverage matrix (text, Markdown, JSON, HTML; report_matrix.c) and the
- * issue-ready bug report (Markdown, HTML; report_issue.c), plus the small
- * document writer both share so that one piece of code writes a section in
- * Markdown and in HTML alike.
+ * issue-ready bug report (Markdown, HTML; report_issue.c), and what the two
+ * share (report_store.c). Neither uses the other: both write through the
+ * document writer of doc.h and show findings as bugs through bug.h.
  *
  * Pipeline position: the end. These functions take a ca_results that
  * store_load_scan() returned and never re-run analysis; the only thing they
  * read besides it are the scanned source files (path relative to the scan's
- * root), for code excerpts. A file that is gone or changed since the scan is
- * said so in the output, never an error.
+ * root; source.h), for code excerpts. A file that is gone or changed since
+ * the scan is said so in the output, never an error.
  *
- * Escaping: every string in a ca_results and every source line came from
- * code or paths somebody else wrote. Each format treats them as data:
- * terminal text shows control characters, invalid UTF-8 and bidirectional
- * overrides as visible escapes; Markdown puts them in code spans (fences
- * longer than any backtick run inside, `|` escaped in tables, newlines shown
- * as \n) or backslash-escapes them; HTML escapes them as entities. Nothing
- * from the scan can open a tag, a link, a table cell or a mention.
+ * Escaping: every string from the scan is shown as data in each format
+ * (doc.h says how).
  *
  * Errors: writers return 0, or -1 when writing to `out` failed.
  */
@@ -26,8 +21,8 @@
 
 #include <stdio.h>
 
-#include "util/json.h"
 #include "model/model.h"
+#include "report/doc.h"
 #include "util/util.h"
 
 typedef enum rs_format { RS_TEXT = 0, RS_MARKDOWN, RS_JSON, RS_HTML } rs_format;
@@ -92,82 +87,7 @@ typedef struct rs_target {
 int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format fmt, const rs_opts *o,
                  char **err);
 
-/* ---- shared by report_matrix.c, report_issue.c and diff.c -------------- */
-
-/* How rs_put shows a string. */
-typedef enum rs_mode {
-    RS_PUT_TERM = 0,   /* terminal: visible escapes for controls, bidi, bad UTF-8 */
-    RS_PUT_HTML,       /* entities for & < > " ', plus the terminal escapes */
-    RS_PUT_HTML_BLOCK, /* HTML inside <pre>: like HTML, tabs kept */
-    RS_PUT_MD_TEXT,    /* Markdown prose: markup punctuation backslash-escaped */
-    RS_PUT_CODE,       /* inside a code span: only the terminal escapes */
-    RS_PUT_CODE_CELL,  /* inside a code span in a table cell: also `|` → `\|` */
-    RS_PUT_BLOCK       /* a line of a code block: like CODE, tabs kept */
-} rs_mode;
-
-/* Append s (NULL: nothing) to sb, escaped for mode. */
-void rs_put(ca_sb *sb, const char *s, rs_mode mode);
-void rs_put_n(ca_sb *sb, const char *s, size_t n, rs_mode mode);
-/* Code points rs_put(TERM) would show for s: the text matrix's widths. */
-size_t rs_display_width(const char *s);
-
-/* A document being written as Markdown or HTML. The writer keeps just
- * enough state to escape correctly (inside a table cell or not) and to
- * close Markdown tables (the separator after the first row). */
-typedef struct rs_doc {
-    ca_sb *sb;
-    int html;
-    int in_cell;          /* inside a table cell */
-    int row;              /* rows written in the current table */
-    int cols;             /* cells in the current row */
-    int head_cols;        /* cells of the table's first row */
-} rs_doc;
-
-void rs_lit(rs_doc *d, const char *s);     /* our own prose (HTML-escaped; Markdown as is) */
-void rs_litf(rs_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void rs_val(rs_doc *d, const char *s);     /* a value from the scan, as escaped prose */
-void rs_code(rs_doc *d, const char *s);    /* a value from the scan, as inline code */
-void rs_strong(rs_doc *d, const char *s);  /* our own word, bold */
-void rs_raw(rs_doc *d, const char *md, const char *html); /* format-specific literal markup */
-void rs_heading(rs_doc *d, int level, const char *anchor); /* anchor: HTML id or NULL */
-void rs_heading_end(rs_doc *d, int level);
-void rs_para(rs_doc *d);
-void rs_para_end(rs_doc *d);
-void rs_list(rs_doc *d);
-void rs_item(rs_doc *d);
-void rs_item_end(rs_doc *d);
-void rs_list_end(rs_doc *d);
-void rs_table(rs_doc *d, const char *css_class);
-void rs_row(rs_doc *d);
-void rs_row_end(rs_doc *d);
-/* header: a <th>; css_class / data_status may be NULL (HTML attributes). */
-void rs_cell(rs_doc *d, int header, const char *css_class, const char *data_status);
-void rs_cell_end(rs_doc *d);
-void rs_table_end(rs_doc *d);
-/* `path:line` (just `path` when line <= 0) as inline code; NULL: nothing. */
-void rs_loc(rs_doc *d, const char *path, int line);
-void rs_link(rs_doc *d, const char *anchor); /* HTML: <a href="#anchor">; Markdown: nothing */
-void rs_link_end(rs_doc *d);
-/* A trusted Markdown snippet (a rule doc section): as is, or rendered to
- * HTML (paragraphs, fenced code, `-` lists, inline code). */
-void rs_markdown(rs_doc *d, const char *md);
-/* The HTML page around a document: doctype, a Content-Security-Policy that
- * allows inline styles and nothing else, the shared style sheet, <title>
- * (title is escaped). */
-void rs_html_page_begin(rs_doc *d, const char *title);
-void rs_html_page_end(rs_doc *d);
-
-/* One line of a code excerpt. mark: ' ', 'A' acquired, '>' unprotected
- * checkpoint, '!' handler that misses cancellation; elided: a "..." line
- * (lineno and text unused). */
-typedef struct rs_excerpt_line {
-    int lineno;
-    char mark;
-    int elided;
-    const char *text;
-    size_t len;
-} rs_excerpt_line;
-void rs_excerpt(rs_doc *d, const rs_excerpt_line *lines, size_t n);
+/* ---- shared by report_matrix.c and report_issue.c (report_store.c) ---- */
 
 /* Does finding f count for matrix cell c (same backend, one of the cell's
  * rules, and the cell's method or one of its gap lines)? */
@@ -178,20 +98,23 @@ int rs_finding_in_cell(const ca_coverage *c, const ca_finding *f);
 const char *rs_status_word(const char *status);
 /* Is rule id listed in the comma-separated csv? */
 int rs_csv_has(const char *csv, const char *id);
-/* "CAN101,CAN102" appended to sb as "CAN101, CAN102". */
-void rs_rules_list(ca_sb *sb, const char *csv);
+/* The next item of a "CAN101, CAN102" list at *p, spaces trimmed: its start
+ * in *item and length in *n; *p moves past it. 0 when none is left (a NULL
+ * list has none). */
+int rs_csv_next(const char **p, const char **item, size_t *n);
+/* The positive numbers of a "44,60,44" list, sorted and unique, as a heap
+ * array in *out that the caller frees (NULL when there are none); returns
+ * how many. */
+size_t rs_lines_parse(const char *csv, int **out);
+/* A cell's rules "CAN101,CAN102" written as the value "CAN101, CAN102". */
+void rs_rules_val(doc_writer *d, const char *csv);
 /* Sorted, de-duplicated line numbers of a "44,60,44" list as "44, 60"
- * (sep between them), into sb. */
-void rs_lines_list(ca_sb *sb, const char *csv, const char *sep);
+ * (sep between them), appended to sb; returns how many. */
+size_t rs_lines_list(ca_sb *sb, const char *csv, const char *sep);
 
 /* The scan's metadata as shown in headers and debug sections, or NULL for
  * what reproducible output leaves out. */
 const char *rs_meta_date(const ca_results *r, const rs_opts *o);
 
-
-/* report_issue.c: the evidence of one gap cell (its findings grouped, each
- * with explanation, handler table and excerpt), as used by the HTML matrix.
- * level: heading level of each group. */
-void rs_cell_evidence(rs_doc *d, const ca_results *r, const ca_coverage *cell, int level);
 
 #endif

@@ -45,14 +45,19 @@ int report_finding_listed(const ca_finding *f, const report_opts *o)
     return !f->suppressed || (o && o->show_suppressed);
 }
 
+int report_emit(FILE *out, ca_sb *sb)
+{
+    int ok = fwrite(ca_sb_str(sb), 1, sb->len, out) == sb->len;
+    ca_sb_release(sb);
+    if (fflush(out) != 0 || ferror(out)) ok = 0;
+    return ok ? 0 : -1;
+}
+
 int report_json_emit(FILE *out, ca_json_writer *w, ca_sb *sb)
 {
     int ok = ca_json_finish(w) == 0;
     ca_sb_addc(sb, '\n');
-    if (fwrite(sb->buf, 1, sb->len, out) != sb->len) ok = 0;
-    if (fflush(out) != 0 || ferror(out)) ok = 0;
-    ca_sb_release(sb);
-    return ok;
+    return report_emit(out, sb) == 0 && ok;
 }
 
 int report_baselined_count(const ca_results *r)

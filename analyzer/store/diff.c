@@ -4,6 +4,7 @@
  */
 #include "store/diff.h"
 #include "util/json.h"
+#include "report/doc.h"
 #include "report/report.h"
 
 #include <stdlib.h>
@@ -75,13 +76,13 @@ void ca_diff_free(ca_diff *d)
 static void text_line(ca_sb *sb, const ca_finding *f)
 {
     ca_sb_adds(sb, "  ");
-    rs_put(sb, f->path, RS_PUT_TERM);
+    doc_put(sb, f->path, DOC_PUT_TERM);
     ca_sb_addf(sb, ":%d:%d: ", f->line, f->column);
-    rs_put(sb, f->rule, RS_PUT_TERM);
+    doc_put(sb, f->rule, DOC_PUT_TERM);
     ca_sb_addc(sb, ' ');
-    rs_put(sb, f->message, RS_PUT_TERM);
+    doc_put(sb, f->message, DOC_PUT_TERM);
     ca_sb_adds(sb, " [");
-    rs_put(sb, f->fingerprint, RS_PUT_TERM);
+    doc_put(sb, f->fingerprint, DOC_PUT_TERM);
     ca_sb_adds(sb, "]\n");
 }
 
@@ -147,8 +148,5 @@ int report_diff(FILE *out, const ca_results *old, const ca_results *new_, const 
         if (d->nfixed) ca_sb_adds(&sb, "fixed:\n");
         for (size_t i = 0; i < d->nfixed; i++) text_line(&sb, d->fixed[i]);
     }
-    int ok = fwrite(ca_sb_str(&sb), 1, sb.len, out) == sb.len;
-    ca_sb_release(&sb);
-    if (fflush(out) != 0 || ferror(out)) ok = 0;
-    return ok ? 0 : -1;
+    return report_emit(out, &sb);
 }

@@ -1,13 +1,14 @@
 /*
- * test_matrix_report.c — unit tests for the store reporters' building
- * blocks (report_store.h, diff.h) on in-memory results: escaping per output
+ * test_matrix_report.c — unit tests for the store reporters' building blocks
+ * (doc.h, report_store.h, diff.h) on in-memory results: escaping per output
  * mode, Markdown code spans with backticks and pipes, `matrix --select`
  * recomputing gap cells, which findings count for a cell, the Markdown
- * matrix table keeping its shape with hostile names, report targets that
- * do not exist, and diff matching equal fingerprints one to one.
+ * matrix table keeping its shape with hostile names, report targets that do
+ * not exist, and diff matching equal fingerprints one to one.
  */
 #include "store/diff.h"
 #include "model/model.h"
+#include "report/doc.h"
 #include "report/report_store.h"
 #include "util/util.h"
 #include "ca_test.h"
@@ -16,42 +17,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *put(const char *s, rs_mode m)
+static char *put(const char *s, doc_mode m)
 {
     ca_sb sb = {0};
-    rs_put(&sb, s, m);
+    doc_put(&sb, s, m);
     return ca_sb_detach(&sb);
 }
 
 static char *code(const char *s, int in_cell)
 {
     ca_sb sb = {0};
-    rs_doc d = {.sb = &sb, .in_cell = in_cell};
-    rs_code(&d, s);
+    doc_writer d = {.sb = &sb, .in_cell = in_cell};
+    doc_code(&d, s);
     return ca_sb_detach(&sb);
 }
 
 static void check_put(void)
 {
-    char *t = put("a\nb\x1b\xe2\x80\xae\xff|", RS_PUT_TERM);
+    char *t = put("a\nb\x1b\xe2\x80\xae\xff|", DOC_PUT_TERM);
     CHECK_STR_EQ(t, "a\\nb\\x1b\\u202e\xEF\xBF\xBD|");
     free(t);
-    t = put("<a href=\"x\">&'\t", RS_PUT_HTML);
+    t = put("<a href=\"x\">&'\t", DOC_PUT_HTML);
     CHECK_STR_EQ(t, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\\t");
     free(t);
-    t = put("x\ty<", RS_PUT_HTML_BLOCK);
+    t = put("x\ty<", DOC_PUT_HTML_BLOCK);
     CHECK_STR_EQ(t, "x\ty&lt;");
     free(t);
-    t = put("*x*|<y>@z_[l](u)", RS_PUT_MD_TEXT);
+    t = put("*x*|<y>@z_[l](u)", DOC_PUT_MD_TEXT);
     CHECK_STR_EQ(t, "\\*x\\*\\|\\<y\\>\\@z\\_\\[l\\](u)");
     free(t);
-    t = put("- item", RS_PUT_MD_TEXT); /* would start a list */
+    t = put("- item", DOC_PUT_MD_TEXT); /* would start a list */
     CHECK_STR_EQ(t, "\\- item");
     free(t);
-    t = put("a|b<c>", RS_PUT_CODE_CELL);
+    t = put("a|b<c>", DOC_PUT_CODE_CELL);
     CHECK_STR_EQ(t, "a\\|b<c>");
     free(t);
-    CHECK_EQ(rs_display_width("caf\xc3\xa9\n"), 6); /* é is one column, \n two */
+    CHECK_EQ(doc_display_width("caf\xc3\xa9\n"), 6); /* é is one column, \n two */
 }
 
 static void check_code_spans(void)
@@ -72,8 +73,8 @@ static void check_code_spans(void)
     CHECK_STR_EQ(t, "");
     free(t);
     ca_sb sb = {0};
-    rs_doc h = {.sb = &sb, .html = 1};
-    rs_code(&h, "<b>");
+    doc_writer h = {.sb = &sb, .html = 1};
+    doc_code(&h, "<b>");
     CHECK_STR_EQ(ca_sb_str(&sb), "<code>&lt;b&gt;</code>");
     ca_sb_release(&sb);
 }
