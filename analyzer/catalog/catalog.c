@@ -183,21 +183,52 @@ const ca_cat_entry *ca_catalog_match(const ca_catalog *c, ca_cat_kind k, const c
         }
         if (q->suffix && (q->suffix > n - q->prefix || memcmp(pat + q->len - q->suffix, s + n - q->suffix, q->suffix) != 0))
             continue;
-        if (fnmatch(pat, s, 0) == 0) return &c->cat[k].v[i];
+        if (fnmatch(pat, s, 0) != 0) continue;
+        /* name prefixes end where a word does: `open*` is open_stream or
+         * openStream, not openai_inputs */
+        if ((k == CAT_ACQUIRE_PREFIX || k == CAT_REMOTE_PREFIX) && !q->literal && q->prefix < n) {
+            unsigned char next = (unsigned char)s[q->prefix];
+            if (next != '_' && !isupper(next) && !isdigit(next)) continue;
+        }
+        return &c->cat[k].v[i];
     }
     return NULL;
+}
+
+/* s as lower-case words between underscores, with '_' at both ends:
+ * "closeSession" -> "_close_session_", "_TaskCancelled" -> "_task_cancelled_".
+ * A capital after a lower-case letter or digit starts a word. */
+static void words_of(const char *s, char *out, size_t cap)
+{
+    size_t o = 0;
+    out[o++] = '_';
+    for (size_t i = 0; s[i] && o + 3 < cap; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (isupper(ch) && i > 0 && (islower((unsigned char)s[i - 1]) || isdigit((unsigned char)s[i - 1])) &&
+            out[o - 1] != '_')
+            out[o++] = '_';
+        if (ch == '_') {
+            if (out[o - 1] != '_') out[o++] = '_';
+            continue;
+        }
+        out[o++] = (char)tolower(ch);
+    }
+    if (out[o - 1] != '_') out[o++] = '_';
+    out[o] = 0;
 }
 
 int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s)
 {
     if (!s) return 0;
-    char low[256];
-    size_t n = strlen(s);
-    if (n >= sizeof(low)) n = sizeof(low) - 1;
-    for (size_t i = 0; i < n; i++) low[i] = (char)tolower((unsigned char)s[i]);
-    low[n] = 0;
-    for (size_t i = 0; i < c->cat[k].n; i++)
-        if (strstr(low, c->cat[k].v[i].pattern)) return 1;
+    char w[300];
+    words_of(s, w, sizeof(w));
+    for (size_t i = 0; i < c->cat[k].n; i++) {
+        const char *pat = c->cat[k].v[i].pattern;
+        size_t pl = strlen(pat);
+        /* the pattern's words, whole: "_clean_up_" in "_clean_up_all_" */
+        for (const char *h = strstr(w, pat); h; h = strstr(h + 1, pat))
+            if (h[-1] == '_' && h[pl] == '_') return 1;
+    }
     return 0;
 }
 

@@ -16,6 +16,8 @@ int cli_explain(int argc, char **argv);
 int cli_matrix(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_diff(int argc, char **argv);
+/* debug-ir: the IR of a Python file as text (cli_debug.c). */
+int cli_debug_ir(int argc, char **argv);
 
 /* Helpers shared by subcommands. */
 #define CA_DEFAULT_DB ".cancelaudit/audit.db"

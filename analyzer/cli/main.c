@@ -36,6 +36,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "diff") == 0) return cli_diff(argc - 2, argv + 2);
     if (strcmp(cmd, "rules") == 0) return cli_rules(argc - 2, argv + 2);
     if (strcmp(cmd, "explain") == 0) return cli_explain(argc - 2, argv + 2);
+    if (strcmp(cmd, "debug-ir") == 0) return cli_debug_ir(argc - 2, argv + 2);
     fprintf(stderr, "cancelaudit: unknown command '%s' (try --help)\n", cmd);
     return 2;
 }
