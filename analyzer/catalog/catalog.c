@@ -45,6 +45,8 @@ static const char *const cat_names[CAT__COUNT] = {
     "timeout-scope", "pass-cancel", "settle-call", "nonsuspending-cm", "group-ctor",
     "group-spawn", "exit-stack", "exit-stack-adopt", "exit-stack-commit",
     "remote-prefix", "remote-create", "not-remote", "local-receiver", "executor", "call-suffix",
+    "done-test", "finished-attr", "wait-done", "consumes", "nonsuspending-await",
+    "nonsuspending-enter", "generator-step",
     "c-acquire", "c-lock", "c-lock-paired", "c-release", "c-cancel-point", "c-register",
     "c-cleanup-push", "c-cleanup-pop", "c-cancel-state", "c-cancel-type", "c-cancel-disable",
     "c-cancel-async", "c-async-cancel-safe", "c-thread-cancel", "c-noreturn",

@@ -396,7 +396,11 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n)
 static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
 {
     frame fr = {st_new(E), NULL};
-    st_join(E, fr.a, s);
+    /* Exceptions are noted where they can arise: after a call, at an await,
+     * at a raise. A body that starts with anything else may raise before
+     * its first such node, so the state at entry is noted too. */
+    const ir_node *first = t->a.n ? t->a.v[0] : NULL;
+    if (!first || (first->kind != IR_CALL && first->kind != IR_CHECKPOINT)) st_join(E, fr.a, s);
     CA_VEC_PUSH(E->trys, fr);
     push_reg(E, ENG_REG_TRY_BODY, t, NULL);
     walk_block(E, &t->a, s);
@@ -594,7 +598,18 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         checkpoint(E, s, n, n->site, n->vars, n->nvars);
         for (size_t i = 0; i < E->late.n; i++) kill(E, s, E->late.v[i]);
         E->late.n = 0;
-        note_exc(E, s);
+        if (n->nvars && E->trys.n) {
+            /* an await that passes cancellation into a task raises only
+             * once the task is done (it raised, or was cancelled and
+             * finished: wait_for's timeout cancels and waits for it) */
+            uint8_t *raised = st_new(E);
+            st_copy(E, raised, s);
+            for (int k = 0; k < n->nvars; k++) kill(E, raised, n->vars[k]);
+            note_exc(E, raised);
+            free(raised);
+        } else {
+            note_exc(E, s);
+        }
         break;
     case IR_CALL:
         if (apply_call(E, s, n)) {
@@ -658,7 +673,8 @@ static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s)
     for (int i = 0; i < b->n; i++) {
         if (!REACH(E, s)) return;
         walk_node(E, b->v[i], s);
-        if (b->v[i]->kind == IR_CALL) note_exc(E, s);
+        /* a call raises after its effects; an awaited one raises at its await */
+        if (b->v[i]->kind == IR_CALL && !(b->v[i]->flags & CALL_AWAITED)) note_exc(E, s);
     }
 }
 

@@ -1561,10 +1561,23 @@ static void lower_for(lower *L, pn s, ir_block *out)
     if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &loop->b);
 }
 
-/* A condition that tells whether variable v is None on one branch:
- * `v is None`, `v is not None`, `v`, `not v`, `v is not None and ...`.
- * Returns v and sets *none_when_true (1: v is None when the test holds). */
-static int none_test(lower *L, pn cond, int *none_when_true)
+/* What a condition says about one variable: on which branch it holds
+ * nothing to release (it is None, or it has finished: `t.done()`,
+ * `proc.returncode is not None`). var -1 when it says nothing. */
+typedef struct cond_fact {
+    int var;
+    int empty_if_true, empty_if_false;
+} cond_fact;
+
+static cond_fact no_fact(void)
+{
+    cond_fact f = {-1, 0, 0};
+    return f;
+}
+
+/* `v`, `v is None`, `v is not None`, `v.done()`, `v.returncode is None`,
+ * with `not` around them and `and`/`or` chains whose left operand is one. */
+static cond_fact cond_test(lower *L, pn cond)
 {
     int neg = 0;
     pn c = unparen(cond);
@@ -1572,84 +1585,100 @@ static int none_test(lower *L, pn cond, int *none_when_true)
         neg ^= 1;
         c = unparen(pn_field(c, PF_argument));
     }
-    if (!neg && pn_is(c, PT_boolean_operator)) {
+    cond_fact f = no_fact();
+    if (pn_is(c, PT_boolean_operator)) {
         pn op = pn_child(c, 1);
-        if (pn_is(op, PT_and)) {
-            /* `a and b and c` nests to the left. An inner `and` never
-             * yields a variable (below), so the answer is -1 without the
-             * recursion that 100,000 of them would overflow the stack with. */
-            if (pn_is(unparen(pn_field(c, PF_left)), PT_boolean_operator)) return -1;
-            int nwt = 0;
-            int v = none_test(L, pn_field(c, PF_left), &nwt);
-            if (v >= 0 && !nwt) {
-                *none_when_true = 0; /* true branch: v not None; false branch: unknown */
-                return -2 - v;
-            }
-        }
-        return -1;
-    }
-    if (pn_is(c, PT_identifier)) {
-        int v = var_of(L, c);
-        *none_when_true = neg;
-        return v;
-    }
-    if (pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2) {
+        /* `a and b and c` nests to the left; an inner chain yields nothing
+         * here (below), so the answer comes without the recursion that
+         * 100,000 of them would overflow the stack with */
+        if (pn_is(unparen(pn_field(c, PF_left)), PT_boolean_operator)) return no_fact();
+        cond_fact l = cond_test(L, pn_field(c, PF_left));
+        if (l.var < 0) return no_fact();
+        f.var = l.var;
+        if (pn_is(op, PT_and)) f.empty_if_true = l.empty_if_true;   /* both held */
+        else if (pn_is(op, PT_or)) f.empty_if_false = l.empty_if_false; /* neither held */
+        else return no_fact();
+    } else if (pn_is(c, PT_identifier)) {
+        f.var = var_of(L, c);
+        f.empty_if_false = 1; /* a falsy value: None (or empty) */
+    } else if (pn_is(c, PT_call) && pn_isnull(first_pos_arg(c, 0))) {
+        pn fn = unparen(pn_field(c, PF_function));
+        if (!pn_is(fn, PT_attribute) || !cat(L, CAT_DONE_TEST, text(L, pn_field(fn, PF_attribute)))) return no_fact();
+        f.var = var_of(L, pn_field(fn, PF_object));
+        f.empty_if_true = 1;
+    } else if (pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2) {
         pn a = unparen(pn_first_named(c)), b = unparen(pn_named_child(c, 1));
-        if (!pn_is(b, PT_none) || !pn_is(a, PT_identifier)) return -1;
+        if (!pn_is(b, PT_none)) return no_fact();
         char *t = text(L, c);
         int is_not = strstr(t, " is not ") != NULL || strstr(t, "!=") != NULL;
         int is_is = strstr(t, " is ") != NULL || strstr(t, "==") != NULL;
-        if (!is_not && !is_is) return -1;
-        *none_when_true = (is_not ? 0 : 1) ^ neg;
-        return var_of(L, a);
+        if (!is_not && !is_is) return no_fact();
+        if (pn_is(a, PT_identifier)) {
+            f.var = var_of(L, a);
+            f.empty_if_true = !is_not;
+            f.empty_if_false = is_not;
+        } else if (pn_is(a, PT_attribute) && cat(L, CAT_FINISHED_ATTR, text(L, pn_field(a, PF_attribute)))) {
+            /* `proc.returncode is not None`: finished; `is None` says nothing
+             * about it being released */
+            f.var = var_of(L, pn_field(a, PF_object));
+            f.empty_if_true = is_not;
+            f.empty_if_false = !is_not;
+        } else {
+            return no_fact();
+        }
+    } else {
+        return no_fact();
     }
-    return -1;
+    if (f.var < 0) return no_fact();
+    if (neg) {
+        int t = f.empty_if_true;
+        f.empty_if_true = f.empty_if_false;
+        f.empty_if_false = t;
+    }
+    return f;
+}
+
+static void prepend_done(lower *L, ir_block *b, int v, ir_site at)
+{
+    ir_node *d = ir_node_new(L->m, IR_DONE, at);
+    d->var = v;
+    ir_block_push(L->m, b, d);
+    for (int i = b->n - 1; i > 0; i--) b->v[i] = b->v[i - 1];
+    b->v[0] = d;
 }
 
 static void lower_if(lower *L, pn s, ir_block *out)
 {
     lower_expr(L, out, pn_field(s, PF_condition), s);
     ir_node *n = emit(L, out, IR_IF, s, -1);
-    int nwt = 0;
-    int nv = none_test(L, pn_field(s, PF_condition), &nwt);
-    int only_true = nv <= -2;
-    if (only_true) nv = -2 - nv;
+    cond_fact cf = cond_test(L, pn_field(s, PF_condition));
     int nb = 1;
     PN_FOR_NAMED(ch, s)
         if (pn_is(ch, PT_elif_clause) || pn_is(ch, PT_else_clause)) nb++;
-    n->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * (size_t)nb);
+    n->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * (size_t)(nb + 1));
     lower_block(L, pn_field(s, PF_consequence), &n->branches[n->nbranches++]);
     PN_FOR_NAMED(ch, s) {
         if (pn_is(ch, PT_elif_clause)) {
             ir_block *b = &n->branches[n->nbranches++];
+            /* every elif and the else run only when the first test failed */
+            if (cf.var >= 0 && cf.empty_if_false) emit(L, b, IR_DONE, ch, cf.var);
             lower_expr(L, b, pn_field(ch, PF_condition), ch);
             lower_block(L, pn_field(ch, PF_consequence), b);
         } else if (pn_is(ch, PT_else_clause)) {
             ir_block *b = &n->branches[n->nbranches++];
-            if (nv >= 0 && !only_true && !nwt) emit(L, b, IR_DONE, ch, nv); /* v is None here */
+            if (cf.var >= 0 && cf.empty_if_false) emit(L, b, IR_DONE, ch, cf.var);
             lower_block(L, pn_field(ch, PF_body), b);
             n->flags |= IF_HAS_ELSE;
         }
     }
-    if (nv >= 0 && !only_true) {
-        if (nwt) {
-            /* v is None in the first branch: nothing to release there */
-            ir_block *b0 = &n->branches[0];
-            ir_node *d = ir_node_new(L->m, IR_DONE, n->site);
-            d->var = nv;
-            ir_block_push(L->m, b0, d);
-            for (int i = b0->n - 1; i > 0; i--) b0->v[i] = b0->v[i - 1];
-            b0->v[0] = d;
-        } else if (!(n->flags & IF_HAS_ELSE) && n->nbranches == 1) {
-            /* the implicit else: v is None */
-            ir_block *b = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * 2);
-            b[0] = n->branches[0];
-            n->branches = b;
-            ir_node *d = ir_node_new(L->m, IR_DONE, n->site);
-            d->var = nv;
-            ir_block_push(L->m, &n->branches[n->nbranches++], d);
-            n->flags |= IF_HAS_ELSE;
-        }
+    if (cf.var < 0) return;
+    if (cf.empty_if_true) prepend_done(L, &n->branches[0], cf.var, n->site);
+    if (cf.empty_if_false && !(n->flags & IF_HAS_ELSE) && n->nbranches == 1) {
+        /* the implicit else: nothing to release there */
+        ir_node *d = ir_node_new(L->m, IR_DONE, n->site);
+        d->var = cf.var;
+        ir_block_push(L->m, &n->branches[n->nbranches++], d);
+        n->flags |= IF_HAS_ELSE;
     }
 }
 

@@ -35,7 +35,7 @@
 
 /* Type names the frontend tests. X(id, "name"). */
 #define PT_TYPE_LIST(X)                                                                               \
-    X(ERROR, "ERROR") X(aliased_import, "aliased_import") X(and, "and")                                 \
+    X(ERROR, "ERROR") X(aliased_import, "aliased_import") X(and, "and") X(or, "or")                     \
     X(argument_list, "argument_list") X(as_pattern, "as_pattern") X(assert_statement, "assert_statement") \
     X(assignment, "assignment") X(async, "async") X(attribute, "attribute")                              \
     X(augmented_assignment, "augmented_assignment") X(await, "await") X(block, "block")                  \

@@ -1,0 +1,78 @@
+"""Tasks and processes that have finished on the path where the code goes on.
+
+An await that passes cancellation into a task (``await t``,
+``asyncio.wait_for(t, ...)``, ``asyncio.gather(t)``) raises only once the
+task is done: ``wait_for`` cancels the task on timeout and waits for it. A
+test of ``t.done()`` or ``proc.returncode`` tells on which branch there is
+nothing left to release. The twins below keep a real window.
+"""
+
+import asyncio
+
+
+async def work() -> int:
+    await asyncio.sleep(1)
+    return 1
+
+
+class Tools:
+    def __init__(self) -> None:
+        self._results: list[int] = []
+
+    # Fine: on timeout wait_for cancelled the task and waited for it, so the
+    # handler's await has no live task.
+    async def run_with_deadline(self, seconds: float) -> int:
+        task = asyncio.ensure_future(work())
+        try:
+            return await asyncio.wait_for(task, timeout=seconds)
+        except asyncio.TimeoutError:
+            await self.report_timeout()
+            return -1
+
+    # Buggy twin: the task is awaited through asyncio.wait, which does not
+    # cancel it; the handler's await leaves it running when cancelled.
+    async def run_with_wait(self, seconds: float) -> int:
+        task = asyncio.ensure_future(work())
+        try:
+            done, _ = await asyncio.wait({task}, timeout=seconds)  # expect: CAN102
+            return len(done)
+        except asyncio.TimeoutError:
+            await self.report_timeout()
+            return -1
+
+    # Fine: the task is cancelled unless it is done already.
+    async def stop_watcher(self) -> None:
+        watcher = asyncio.create_task(work())
+        try:
+            await self.step()
+        finally:
+            if not watcher.done():
+                watcher.cancel()
+            await self.report_timeout()
+
+    # Buggy twin: the test is on another task, so the finally's await comes
+    # with `watcher` still running; it is cancelled only after that await.
+    async def stop_watcher_late(self, other: "asyncio.Task[int]") -> None:
+        watcher = asyncio.create_task(work())
+        try:
+            await self.step()
+        finally:
+            if other.done():
+                await self.report_timeout()  # expect: CAN102
+            watcher.cancel()
+
+    # Fine: the child is killed unless it has exited.
+    async def run_child(self, argv: list[str]) -> None:
+        proc = await asyncio.create_subprocess_exec(*argv)
+        try:
+            await proc.wait()
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+            await self.report_timeout()
+
+    async def report_timeout(self) -> None:
+        await asyncio.sleep(0)
+
+    async def step(self) -> None:
+        await asyncio.sleep(0)
