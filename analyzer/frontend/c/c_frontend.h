@@ -24,6 +24,11 @@
  * unit that take a lock or release something for their caller are lowered
  * as what they wrap. Variables are locals, parameters, and access paths
  * (`pool->lock`, `*out`, `fds[]`) held by their root variable.
+ *
+ * The folder: this header is the C frontend's public face; c_compdb.c
+ * reads the compile settings (compile_commands.json, c_project),
+ * c_libclang.c loads libclang and holds its function table, c_lower.c
+ * lowers a translation unit, and c_internal.h is what they share.
  */
 #ifndef CA_C_FRONTEND_H
 #define CA_C_FRONTEND_H
