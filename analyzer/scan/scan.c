@@ -2,11 +2,15 @@
  * scan.c — the pipeline driver (scan.h).
  *
  * Phase 1 (parallel): per file, reuse its results from the base scan
- * (below) or read, prefilter, depth pre-scan, parse and lower it; the tree
- * is freed inside py_lower, the source right after, and the summaries are
- * built while the IR is at hand.
+ * (below) or read it once and hand the bytes to its language's hooks
+ * (frontend/lang.h: gate, prefilter, guard, lower); the tree is freed
+ * inside the frontend, the source right after, and the summaries are
+ * built while the IR is at hand. A file whose language's gate is still
+ * undecided (C: does any C file name pthread_cancel?) waits with its bytes
+ * until every file has been read, then is lowered or recorded skipped.
  * Phase 2: the function table and the name index for cross-file calls;
- * reused files are checked against it (below).
+ * reused files are checked against it (below); then the summaries that go
+ * through calls, for the languages that need them.
  * Phase 3 (parallel): the engine and the rules per function of every
  * lowered file.
  * Phase 4: the coverage matrix, from the facts of every function.
@@ -61,16 +65,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "frontend/c/c_frontend.h"
 #include "model/cache.h"
 #include "discover/discover.h"
 #include "engine/engine.h"
 #include "coverage/matrix.h"
-#include "frontend/python/py_frontend.h"
+#include "frontend/lang.h"
 #include "rules/rules.h"
 
 typedef struct file_job {
     ca_disc_file *df;
+    int lang;             /* index in scan_state.langs; -1: none (not a file, or no language's) */
     ca_file_rec rec;
     ir_module m;          /* the file's IR (lowered) or stub functions (reused) */
     int lowered;          /* m holds IR for phase 3 */
@@ -87,6 +91,12 @@ typedef struct file_job {
     size_t nbase_fns;
     ca_finding *base_finds;
     size_t nbase_finds;
+    /* phase 1, while the language's gate is undecided (CA_GATE_ASK): rec
+     * holds what the file would be if the gate opens */
+    int waiting;
+    int parked;           /* 1: src kept for lowering; 2: read again if the gate opens */
+    char *src;
+    size_t len;
     /* phase 3 output */
     ca_finding *findings;
     size_t nfindings;
@@ -165,10 +175,22 @@ typedef struct scan_state {
     pthread_mutex_t err_lock;
     double t0, last_draw;
     int redo;             /* phase 1 runs again on files whose reuse failed */
-    c_project *cproj;     /* compile flags of the C files (NULL: no C file) */
-    int c_skip;           /* no C file names pthread_cancel: CAN5xx cannot apply, skip them */
-    int c_active;         /* CAN5xx apply: pthread_cancel called, or forced */
+    /* the languages (frontend/lang.h), by index: their states for this scan
+     * and their gates (CA_GATE_*) */
+    const ca_lang *const *langs;
+    size_t nlangs;
+    void **lang_state;
+    atomic_int *gate;
+    atomic_size_t parked_bytes; /* of files waiting for a gate with their bytes */
+    int c_active;         /* rule_ctx.c_active: the languages' threads_in_scope */
 } scan_state;
+
+/* Files waiting for their language's gate keep their bytes up to this much
+ * in all, so that a file is read once; one past it is read again if the
+ * gate opens (a large tree in which the opening file comes late). */
+#ifndef CA_PARK_BUDGET
+#define CA_PARK_BUDGET ((size_t)64 << 20)
+#endif
 
 /* A path as one visible line: control bytes, DEL and invalid UTF-8 are
  * shown as escapes, so a file name cannot split a diagnostic or drive the
@@ -246,7 +268,8 @@ static void attach_base(scan_state *S, file_job *j)
     }
     if (lo >= b->nfiles || strcmp(b->files[lo].path, path) != 0) return;
     const ca_file_rec *r = &b->files[lo];
-    if (!r->hash || !r->language || strcmp(r->language, "python") != 0) return;
+    const ca_lang *L = ca_lang_named(r->language);
+    if (!r->hash || !L || !L->reusable) return;
     if (r->status == CA_FILE_SKIPPED) {
         j->base = r;
         return;
@@ -368,70 +391,15 @@ static void unreuse(file_job *j)
 /* ------------------------------------------------------------------------ */
 /* Phase 1.                                                                 */
 
-/* Fills j->rec (and j->m when the file is lowered). A per-file problem goes
- * into rec.diagnostic; collect() prints them all, in path order, so stderr
- * reads the same for any number of workers. */
-static void lower_one(scan_state *S, py_frontend *fe, c_frontend *cfe, file_job *j)
+/* The file's bytes to its language's lowering, and its summaries: what
+ * phase 1 does once a file is known to need it. Takes src. */
+static void lower_src(scan_state *S, void **workers, file_job *j, char *src, size_t len)
 {
-    ca_disc_file *df = j->df;
+    const ca_lang *L = S->langs[j->lang];
     ca_file_rec *r = &j->rec;
-    r->path = ca_xstrdup(df->path);
-    r->size = df->size;
-    r->mtime_ns = df->mtime_ns;
-    r->language = ca_xstrdup(df->language ? df->language : "python");
-    r->backend = ca_backend_name(S->backends, df->path);
-    if (df->diagnostic || !df->language) {
-        r->status = CA_FILE_ERROR;
-        r->diagnostic = ca_xstrdup(df->diagnostic ? df->diagnostic : "not a file");
-        return;
-    }
-    int is_c = strcmp(df->language, "c") == 0;
-    if ((strcmp(df->language, "python") != 0 && !is_c) || (is_c && S->c_skip)) {
-        r->status = CA_FILE_SKIPPED;
-        return;
-    }
-    /* as git's index does: same size and mtime, and the mtime older than
-     * the base scan's start (so not written during it), is the same file */
-    if (j->base && j->base->size == df->size && j->base->mtime_ns == df->mtime_ns &&
-        df->mtime_ns < S->base_started_ns - CA_MTIME_SLACK_NS && reuse(j))
-        return;
-    char *src = NULL;
-    size_t len = 0;
-    int e = ca_read_file(df->path, &src, &len);
-    if (e) {
-        r->status = CA_FILE_ERROR;
-        r->diagnostic = e == EINVAL ? ca_xstrdup("not a regular file") : ca_xasprintf("cannot read: %s", strerror(e));
-        return;
-    }
-    char hex[17];
-    ca_hash_hex(ca_content_hash(src, len), hex);
-    r->hash = ca_xstrdup(hex);
-    r->size = (int64_t)len;
-    if (j->base && j->base->size == (int64_t)len && strcmp(j->base->hash, hex) == 0 && reuse(j)) {
-        free(src);
-        return;
-    }
-    int64_t limit = S->o->max_size > 0 ? S->o->max_size : CA_DISCOVER_DEFAULT_MAX_SIZE;
-    if ((int64_t)len > limit) {
-        r->status = CA_FILE_ERROR;
-        r->diagnostic = ca_xasprintf("file too large (%zu bytes > limit %lld)", len, (long long)limit);
-        free(src);
-        return;
-    }
-    if (is_c ? !c_prefilter(df->path, src, len) : !ca_prefilter_async(src, len)) {
-        r->status = CA_FILE_SKIPPED;
-        free(src);
-        return;
-    }
-    int depth = is_c ? 0 : ca_bracket_depth(src, len, CA_MAX_BRACKET_DEPTH);
-    if (depth > CA_MAX_BRACKET_DEPTH) {
-        r->status = CA_FILE_ERROR;
-        r->diagnostic = ca_xasprintf("brackets nested deeper than %d levels; not parsed", CA_MAX_BRACKET_DEPTH);
-        free(src);
-        return;
-    }
+    if (!workers[j->lang]) workers[j->lang] = L->worker_new(S->lang_state[j->lang]);
     double t = ca_now_monotonic();
-    int rc = is_c ? c_lower(cfe, df->path, src, len, &j->m) : py_lower(fe, df->path, src, len, &j->m);
+    int rc = L->lower(workers[j->lang], j->df->path, src, len, &j->m);
     r->parse_ms = (ca_now_monotonic() - t) * 1000.0;
     j->m.src = NULL;
     free(src);
@@ -445,33 +413,191 @@ static void lower_one(scan_state *S, py_frontend *fe, c_frontend *cfe, file_job 
     j->lowered = 1;
     j->sums = ca_xcalloc((size_t)j->m.nfuncs + 1, sizeof(eng_summary));
     for (int k = 0; k < j->m.nfuncs; k++) eng_summarize(j->m.funcs[k], &j->sums[k]);
-    if (j->m.parse_errors && !is_c) {
-        char *msg = ca_xasprintf("syntax error at line %d (%d error node%s); analysed where it parsed%s%s",
-                                 j->m.first_error_line, j->m.parse_errors, j->m.parse_errors == 1 ? "" : "s",
-                                 j->m.diagnostic ? "; " : "", j->m.diagnostic ? j->m.diagnostic : "");
-        r->diagnostic = msg;
-    } else if (j->m.diagnostic) {
-        r->diagnostic = ca_xstrdup(j->m.diagnostic);
+    if (j->m.diagnostic) r->diagnostic = ca_xstrdup(j->m.diagnostic);
+}
+
+/* A file that waited for its gate keeps its bytes if the budget allows. */
+static void park(scan_state *S, file_job *j, char *src, size_t len)
+{
+    size_t was = atomic_fetch_add(&S->parked_bytes, len);
+    if (was + len <= CA_PARK_BUDGET) {
+        j->parked = 1;
+        j->src = src;
+        j->len = len;
+        return;
     }
+    atomic_fetch_sub(&S->parked_bytes, len);
+    free(src);
+    j->parked = 2;
+}
+
+/* Fills j->rec (and j->m when the file is lowered). A per-file problem goes
+ * into rec.diagnostic; collect() prints them all, in path order, so stderr
+ * reads the same for any number of workers. The bytes are read once and
+ * handed to the language's hooks: the gate while it is undecided (then the
+ * file waits: see gates_decided), the prefilter, the guard, the lowering. */
+static void lower_one(scan_state *S, void **workers, file_job *j)
+{
+    ca_disc_file *df = j->df;
+    ca_file_rec *r = &j->rec;
+    r->path = ca_xstrdup(df->path);
+    r->size = df->size;
+    r->mtime_ns = df->mtime_ns;
+    r->language = ca_xstrdup(df->language ? df->language : ca_lang_default()->name);
+    r->backend = ca_backend_name(S->backends, df->path);
+    if (df->diagnostic || !df->language) {
+        r->status = CA_FILE_ERROR;
+        r->diagnostic = ca_xstrdup(df->diagnostic ? df->diagnostic : "not a file");
+        return;
+    }
+    const ca_lang *L = j->lang >= 0 ? S->langs[j->lang] : NULL;
+    int gate = L ? atomic_load(&S->gate[j->lang]) : CA_GATE_CLOSED;
+    if (gate == CA_GATE_CLOSED) {
+        r->status = CA_FILE_SKIPPED;
+        return;
+    }
+    j->waiting = gate == CA_GATE_ASK;
+    /* as git's index does: same size and mtime, and the mtime older than
+     * the base scan's start (so not written during it), is the same file */
+    if (!j->waiting && j->base && j->base->size == df->size && j->base->mtime_ns == df->mtime_ns &&
+        df->mtime_ns < S->base_started_ns - CA_MTIME_SLACK_NS && reuse(j))
+        return;
+    char *src = NULL;
+    size_t len = 0;
+    int e = ca_read_file(df->path, &src, &len);
+    if (e) {
+        r->status = CA_FILE_ERROR;
+        r->diagnostic = e == EINVAL ? ca_xstrdup("not a regular file") : ca_xasprintf("cannot read: %s", strerror(e));
+        return;
+    }
+    if (j->waiting && atomic_load(&S->gate[j->lang]) == CA_GATE_ASK &&
+        L->gate_feed(S->lang_state[j->lang], src, len))
+        atomic_store(&S->gate[j->lang], CA_GATE_OPEN);
+    char hex[17];
+    ca_hash_hex(ca_content_hash(src, len), hex);
+    r->hash = ca_xstrdup(hex);
+    r->size = (int64_t)len;
+    if (!j->waiting && j->base && j->base->size == (int64_t)len && strcmp(j->base->hash, hex) == 0 && reuse(j)) {
+        free(src);
+        return;
+    }
+    int64_t limit = S->o->max_size > 0 ? S->o->max_size : CA_DISCOVER_DEFAULT_MAX_SIZE;
+    if ((int64_t)len > limit) {
+        r->status = CA_FILE_ERROR;
+        r->diagnostic = ca_xasprintf("file too large (%zu bytes > limit %lld)", len, (long long)limit);
+        free(src);
+        return;
+    }
+    if (L->prefilter && !L->prefilter(df->path, src, len)) {
+        r->status = CA_FILE_SKIPPED;
+        free(src);
+        return;
+    }
+    char *refused = L->guard ? L->guard(src, len) : NULL;
+    if (refused) {
+        r->status = CA_FILE_ERROR;
+        r->diagnostic = refused;
+        free(src);
+        return;
+    }
+    if (j->waiting) {
+        if (atomic_load(&S->gate[j->lang]) != CA_GATE_OPEN) {
+            park(S, j, src, len);
+            return;
+        }
+        j->waiting = 0; /* opened meanwhile: what this file is, is settled */
+    }
+    lower_src(S, workers, j, src, len);
 }
 
 static void *phase1(void *arg)
 {
     scan_state *S = arg;
-    py_frontend *fe = py_frontend_new(S->o->cat);
-    c_frontend *cfe = c_frontend_new(S->o->cat, S->cproj); /* loads libclang only when used */
+    void **workers = ca_xcalloc(S->nlangs + 1, sizeof(void *));
     for (;;) {
         size_t i = atomic_fetch_add(&S->next, 1);
         if (i >= S->norder) break;
         file_job *j = &S->jobs[S->order[i]];
-        lower_one(S, fe, cfe, j);
+        lower_one(S, workers, j);
+        if (j->parked) continue; /* counted when it is lowered */
         atomic_fetch_add(&S->done_bytes, j->df->size > 0 ? (uint64_t)j->df->size : 0);
         atomic_fetch_add(&S->done, 1);
         progress(S);
     }
-    c_frontend_free(cfe);
-    py_frontend_free(fe);
+    for (size_t k = 0; k < S->nlangs; k++)
+        if (workers[k]) S->langs[k]->worker_free(workers[k]);
+    free(workers);
     return NULL;
+}
+
+/* The files that waited for their gate, once every file was read: lowered
+ * with the bytes they kept, or read again. */
+static void *phase1_waited(void *arg)
+{
+    scan_state *S = arg;
+    void **workers = ca_xcalloc(S->nlangs + 1, sizeof(void *));
+    for (;;) {
+        size_t i = atomic_fetch_add(&S->next, 1);
+        if (i >= S->norder) break;
+        file_job *j = &S->jobs[S->order[i]];
+        if (j->parked == 1) {
+            char *src = j->src;
+            j->src = NULL;
+            lower_src(S, workers, j, src, j->len);
+        } else {
+            ca_file_rec *r = &j->rec;
+            free(r->path);
+            free(r->hash);
+            free(r->diagnostic);
+            free(r->backend);
+            free(r->language);
+            memset(r, 0, sizeof(*r));
+            lower_one(S, workers, j);
+        }
+        j->parked = 0;
+        atomic_fetch_add(&S->done_bytes, j->df->size > 0 ? (uint64_t)j->df->size : 0);
+        atomic_fetch_add(&S->done, 1);
+        progress(S);
+    }
+    for (size_t k = 0; k < S->nlangs; k++)
+        if (workers[k]) S->langs[k]->worker_free(workers[k]);
+    free(workers);
+    return NULL;
+}
+
+/* Every file has been read: a gate still undecided is closed, and the files
+ * that waited for it are recorded as skipped, as if never read. Those that
+ * waited for a gate that opened are settled (the order left for
+ * phase1_waited: those to lower). */
+static void gates_decided(scan_state *S)
+{
+    for (size_t k = 0; k < S->nlangs; k++)
+        if (atomic_load(&S->gate[k]) == CA_GATE_ASK) atomic_store(&S->gate[k], CA_GATE_CLOSED);
+    S->norder = 0;
+    for (size_t i = 0; i < S->njobs; i++) {
+        file_job *j = &S->jobs[i];
+        if (!j->waiting) continue;
+        j->waiting = 0;
+        if (atomic_load(&S->gate[j->lang]) == CA_GATE_OPEN) {
+            if (j->parked) S->order[S->norder++] = i;
+            continue;
+        }
+        ca_file_rec *r = &j->rec;
+        free(r->hash);
+        free(r->diagnostic);
+        r->hash = r->diagnostic = NULL;
+        r->size = j->df->size;
+        r->status = CA_FILE_SKIPPED;
+        free(j->src);
+        j->src = NULL;
+        if (j->parked) {
+            j->parked = 0;
+            atomic_fetch_add(&S->done_bytes, j->df->size > 0 ? (uint64_t)j->df->size : 0);
+            atomic_fetch_add(&S->done, 1);
+            progress(S);
+        }
+    }
+    atomic_store(&S->parked_bytes, 0);
 }
 
 /* qsort has no context argument; the order is sorted on one thread. */
@@ -726,19 +852,25 @@ static size_t check_reused(scan_state *S)
     return S->norder;
 }
 
-/* C: summaries through calls (a wrapper of a wrapper of sleep() reaches a
- * cancellation point), to a fixed point; and whether CAN5xx apply. */
-static void c_summaries(scan_state *S)
+/* What the languages learn from the modules they lowered: whether the
+ * rules that need a cancelled thread apply (threads_in_scope), and
+ * summaries through calls (call_summaries: a wrapper of a wrapper of
+ * sleep() reaches a cancellation point), to a fixed point. */
+static void lang_summaries(scan_state *S)
 {
-    int any_c = 0, cancels = 0;
-    for (size_t i = 0; i < S->njobs; i++) {
-        const file_job *j = &S->jobs[i];
-        if (!j->lowered || !same_language(j->m.language, "c")) continue;
-        any_c = 1;
-        cancels |= j->m.cancels_threads;
+    int any = 0;
+    S->c_active = 0;
+    CA_VEC(const ir_module *) mods = {0};
+    for (size_t k = 0; k < S->nlangs; k++) {
+        const ca_lang *L = S->langs[k];
+        mods.n = 0;
+        for (size_t i = 0; i < S->njobs; i++)
+            if (S->jobs[i].lowered && S->jobs[i].lang == (int)k) CA_VEC_PUSH(mods, &S->jobs[i].m);
+        if (L->threads_in_scope) S->c_active |= L->threads_in_scope(S->lang_state[k], mods.v, mods.n);
+        if (L->call_summaries && mods.n) any = 1;
     }
-    S->c_active = S->o->c_cancel_scope > 0 || (S->o->c_cancel_scope == 0 && cancels);
-    if (!any_c) return;
+    CA_VEC_FREE(mods);
+    if (!any) return;
     file_ctx fc;
     memset(&fc, 0, sizeof(fc));
     fc.S = S;
@@ -749,7 +881,7 @@ static void c_summaries(scan_state *S)
         for (size_t i = 0; i < S->nfns; i++) {
             fn_ref *r = &S->fns[i];
             const file_job *j = &S->jobs[r->file];
-            if (!j->lowered || !same_language(j->m.language, "c")) continue;
+            if (!j->lowered || !S->langs[j->lang]->call_summaries) continue;
             changed |= eng_summary_update(&j->m, r->f, &res, &r->sum);
             fc.deps.n = 0;
         }
@@ -1244,8 +1376,8 @@ static char *recorded_tree_digest(const scan_state *S, const ca_file_rec *recs)
         const ca_file_rec *r = &recs[i];
         int whole = !j->df->diagnostic && j->df->language && r->backend && r->hash;
         if (whole && r->status != CA_FILE_SKIPPED &&
-            (strcmp(j->df->language, "python") != 0 || (r->status != CA_FILE_ANALYZED && r->status != CA_FILE_CACHED) ||
-             !r->deps))
+            (j->lang < 0 || !S->langs[j->lang]->reusable ||
+             (r->status != CA_FILE_ANALYZED && r->status != CA_FILE_CACHED) || !r->deps))
             whole = 0;
         if (!whole) {
             ca_sb_release(&t.rec);
@@ -1484,37 +1616,37 @@ static void collect(scan_state *S, ca_results *out)
     ca_results_sort(&cells);
 }
 
-/* The C files' compile settings; 2 with *err for a --compile-commands
- * directory without a usable database. *skip: no C file names
- * pthread_cancel (and the scope is not forced), so none need parsing. */
-static int c_setup(const ca_scan_opts *o, const ca_disc_file *files, size_t nfiles, c_project **out, int *skip,
-                   char **err)
+/* Each language's state for the scan, from the files discovery found,
+ * and its gate; 2 with *err for a usage error (a --compile-commands
+ * directory without a usable database). */
+static int langs_begin(scan_state *S, const ca_disc_file *files, size_t nfiles, char **err)
 {
-    CA_VEC(const char *) cfiles = {0};
-    int cancels = o->c_cancel_scope != 0;
-    for (size_t i = 0; i < nfiles; i++) {
-        if (!files[i].language || strcmp(files[i].language, "c") != 0 || files[i].diagnostic) continue;
-        CA_VEC_PUSH(cfiles, files[i].path);
-        char *src = NULL;
-        size_t len = 0;
-        if (!cancels && o->cat && ca_read_file(files[i].path, &src, &len) == 0)
-            cancels = c_mentions_cancel(o->cat, src, len);
-        free(src);
+    const ca_scan_opts *o = S->o;
+    S->langs = ca_lang_all(&S->nlangs);
+    S->lang_state = ca_xcalloc(S->nlangs + 1, sizeof(void *));
+    S->gate = ca_xcalloc(S->nlangs + 1, sizeof(atomic_int));
+    CA_VEC(const char *) mine = {0};
+    int rc = 0;
+    for (size_t k = 0; k < S->nlangs && rc == 0; k++) {
+        const ca_lang *L = S->langs[k];
+        mine.n = 0;
+        for (size_t i = 0; i < nfiles; i++)
+            if (files[i].language && !files[i].diagnostic && strcmp(files[i].language, L->name) == 0)
+                CA_VEC_PUSH(mine, files[i].path);
+        ca_lang_setup setup;
+        memset(&setup, 0, sizeof(setup));
+        setup.cat = o->cat;
+        setup.roots = o->paths;
+        setup.nroots = o->npaths;
+        setup.files = mine.v;
+        setup.nfiles = mine.n;
+        setup.compile_commands = o->compile_commands;
+        setup.cancel_scope = o->c_cancel_scope;
+        if (L->scan_new) rc = L->scan_new(&setup, &S->lang_state[k], err);
+        if (rc == 0) atomic_init(&S->gate[k], L->gate ? L->gate(S->lang_state[k]) : CA_GATE_OPEN);
     }
-    *out = NULL;
-    *skip = o->c_cancel_scope < 0 || !cancels;
-    if ((cfiles.n && !*skip) || o->compile_commands) {
-        char *e = NULL;
-        *out = c_project_new(o->compile_commands, o->paths, o->npaths, cfiles.v, cfiles.n, &e);
-        if (!*out) {
-            if (err) *err = ca_xasprintf("--compile-commands: %s", e ? e : "no compile_commands.json");
-            free(e);
-            CA_VEC_FREE(cfiles);
-            return 2;
-        }
-    }
-    CA_VEC_FREE(cfiles);
-    return 0;
+    CA_VEC_FREE(mine);
+    return rc;
 }
 
 /* What every way out of ca_scan_run frees. */
@@ -1526,7 +1658,12 @@ static void scan_state_free(scan_state *S)
         ir_module_free(&j->m);
         free(j->sums);
         free(j->facts);
+        free(j->src);
     }
+    for (size_t k = 0; S->lang_state && k < S->nlangs; k++)
+        if (S->langs[k]->scan_free) S->langs[k]->scan_free(S->lang_state[k]);
+    free(S->lang_state);
+    free(S->gate);
     free(S->fns);
     free(S->by_name);
     free(S->by_method);
@@ -1537,7 +1674,6 @@ static void scan_state_free(scan_state *S)
     free_prior_dirs(S);
     free_dirs(S);
     ca_backend_cache_free(S->backends);
-    c_project_free(S->cproj);
     pthread_mutex_destroy(&S->dirs_lock);
     pthread_mutex_destroy(&S->err_lock);
     free(S);
@@ -1597,7 +1733,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     dopt.excludes = o->excludes;
     dopt.nexcludes = o->nexcludes;
     dopt.max_size = o->max_size;
-    dopt.include_c = 1;
+    dopt.langs = ca_lang_all(&dopt.nlangs);
     dopt.on_dir = scan_on_dir;
     dopt.on_dir_ctx = S;
     if (S->nprior) {
@@ -1608,18 +1744,13 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     ca_disc_file *files = NULL;
     size_t nfiles = 0;
     int rc = ca_discover(o->paths, o->npaths, &dopt, &files, &nfiles, err) != 0 ? 2 : 0;
-    c_project *cproj = NULL;
-    int c_skip = 0;
     if (taking) pthread_join(taker, NULL);
-    if (rc == 0) rc = c_setup(o, files, nfiles, &cproj, &c_skip, err);
+    if (rc == 0) rc = langs_begin(S, files, nfiles, err);
     if (rc != 0) {
         ca_disc_files_free(files, nfiles);
-        S->cproj = cproj;
         scan_state_free(S);
         return rc;
     }
-    S->cproj = cproj;
-    S->c_skip = c_skip;
     char *found = S->base.scan.tree_digest ? found_tree_digest(S, files, nfiles) : NULL;
     int same = found && strcmp(found, S->base.scan.tree_digest) == 0;
     free(found);
@@ -1636,6 +1767,9 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     S->t0 = ca_now_monotonic();
     for (size_t i = 0; i < nfiles; i++) {
         S->jobs[i].df = &files[i];
+        S->jobs[i].lang = -1;
+        for (size_t k = 0; files[i].language && k < S->nlangs; k++)
+            if (strcmp(files[i].language, S->langs[k]->name) == 0) S->jobs[i].lang = (int)k;
         S->order[i] = i;
         S->total_bytes += files[i].size > 0 ? (uint64_t)files[i].size : 0;
         if (S->base.nfiles) attach_base(S, &S->jobs[i]);
@@ -1646,6 +1780,8 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     qsort(S->order, nfiles, sizeof(size_t), cmp_larger_first);
 
     run_pool(S, phase1, S->norder);
+    gates_decided(S);
+    run_pool(S, phase1_waited, S->norder);
     if (o->progress) fputs("\r\033[K", stderr);
 
     /* phase 2: the table; reused files whose lookups changed are lowered */
@@ -1656,7 +1792,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
         run_pool(S, phase1, S->norder);
     }
 
-    c_summaries(S);
+    lang_summaries(S);
 
     order_phase3(S);
     run_pool(S, phase3, S->norder);

@@ -67,9 +67,6 @@ typedef struct ca_scan_opts {
  * an internal failure with *err. */
 int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err);
 
-/* The bracket depth above which a file is refused before parsing. */
-#define CA_MAX_BRACKET_DEPTH 1000
-
 /* Wait for the state a scan with defer_free left to be freed. */
 void ca_scan_reap(void);
 

@@ -30,39 +30,6 @@
 
 #include "engine/engine.h"
 
-int c_prefilter(const char *path, const char *src, size_t len)
-{
-    if (!c_is_header(path)) return 1;
-    static const char *const words[] = {"static", "inline"};
-    for (int w = 0; w < 2; w++) {
-        size_t n = strlen(words[w]);
-        for (size_t i = 0; i + n <= len; i++)
-            if (src[i] == words[w][0] && memcmp(src + i, words[w], n) == 0) return 1;
-    }
-    return 0;
-}
-
-int c_mentions_cancel(const ca_catalog *cat, const char *src, size_t len)
-{
-    char word[128];
-    for (size_t i = 0; i < len;) {
-        unsigned char c = (unsigned char)src[i];
-        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-            i++;
-            continue;
-        }
-        size_t s = i;
-        while (i < len && (src[i] == '_' || (src[i] >= 'a' && src[i] <= 'z') || (src[i] >= 'A' && src[i] <= 'Z') ||
-                           (src[i] >= '0' && src[i] <= '9')))
-            i++;
-        if (i - s >= sizeof(word)) continue;
-        memcpy(word, src + s, i - s);
-        word[i - s] = 0;
-        if (ca_catalog_match(cat, CAT_C_THREAD_CANCEL, word)) return 1;
-    }
-    return 0;
-}
-
 #ifndef CA_HAVE_LIBCLANG_H
 
 /* Built without libclang's headers: C files are reported, not lowered. */
