@@ -11,16 +11,18 @@
  *              scan? (C: only when some C file names pthread_cancel.)
  *   prefilter  can this file matter? (Python: it defines a coroutine.)
  *   guard      is it safe to parse?
- *   lower      the bytes → the file's ir_module.
+ *   lower      the bytes → the file's ir_module (after prepare, once
+ *              per language and scan, when the first file is to be
+ *              lowered).
  *
  * The driver then summarises each function (the engine's eng_summarize),
  * links calls across files, and asks the languages what they learned from
  * their modules (call_summaries, threads_in_scope). A language's state for
- * the scan (scan_new) is made before any file is read and is shared by the
- * workers; a worker's (worker_new) is its own. What lower produces is the
- * module and nothing else, written to no shared state, so lowering could
- * move into a child process: the module and its summaries are all the scan
- * needs back.
+ * the scan (scan_new, then prepare) is made on one thread and only read
+ * while files are lowered; a worker's (worker_new) is its own. What lower
+ * produces is the module and nothing else, written to no shared state, so
+ * lowering could move into a child process: the module and its summaries
+ * are all the scan needs back.
  */
 #ifndef CA_LANG_H
 #define CA_LANG_H
@@ -83,11 +85,18 @@ typedef struct ca_lang {
      * and the file is recorded as an error, not parsed. NULL hook: none. */
     char *(*guard)(const char *src, size_t len);
 
+    /* Once per scan, on one thread, before the first file of the language
+     * is lowered: what lowering needs that a scan which lowers none should
+     * not pay for (C: the compile settings). NULL hook: nothing. */
+    void (*prepare)(void *state);
+
     /* One worker per thread that lowers files (made when the thread first
-     * needs it). lower fills *m (zeroed by the caller) from src (len bytes,
-     * the contents of path; kept until m is done with): 0, with
-     * m->diagnostic the file's one-line diagnostic if it has one, or -1
-     * when the file could not be parsed at all (m->diagnostic says why). */
+     * needs it, after prepare); it may read the state, never write it.
+     * lower fills *m (zeroed by the caller) from src (len bytes, the
+     * contents of path, freed when lower returns: the IR holds offsets):
+     * 0, with m->diagnostic the file's one-line diagnostic if it has one,
+     * or -1 when the file could not be parsed at all (m->diagnostic says
+     * why). */
     void *(*worker_new)(void *state);
     void (*worker_free)(void *worker);
     int (*lower)(void *worker, const char *path, const char *src, size_t len, ir_module *m);

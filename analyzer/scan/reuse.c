@@ -165,14 +165,7 @@ int scan_reuse(file_job *j)
 /* Forget a reuse that failed its dependency check: the file is lowered. */
 static void unreuse(file_job *j)
 {
-    ca_file_rec *r = &j->rec;
-    free(r->path);
-    free(r->hash);
-    free(r->diagnostic);
-    free(r->backend);
-    free(r->language);
-    free(r->deps);
-    memset(r, 0, sizeof(*r));
+    store_file_rec_free(&j->rec);
     drop_lowered(j);
     j->reused = 0;
     j->base = NULL;

@@ -114,13 +114,29 @@ static void progress(scan_state *S)
 /* ------------------------------------------------------------------------ */
 /* Phase 1.                                                                 */
 
+/* Once per language and scan, before a worker is made for it: the state
+ * lowering reads is complete before the first file is lowered. */
+static void prepare_lang(scan_state *S, int k)
+{
+    if (!S->langs[k]->prepare || atomic_load(&S->prepared[k])) return;
+    pthread_mutex_lock(&S->lang_lock);
+    if (!atomic_load(&S->prepared[k])) {
+        S->langs[k]->prepare(S->lang_state[k]);
+        atomic_store(&S->prepared[k], 1);
+    }
+    pthread_mutex_unlock(&S->lang_lock);
+}
+
 /* The file's bytes to its language's lowering, and its summaries: what
  * phase 1 does once a file is known to need it. Takes src. */
 static void lower_src(scan_state *S, void **workers, file_job *j, char *src, size_t len)
 {
     const ca_lang *L = S->langs[j->lang];
     ca_file_rec *r = &j->rec;
-    if (!workers[j->lang]) workers[j->lang] = L->worker_new(S->lang_state[j->lang]);
+    if (!workers[j->lang]) {
+        prepare_lang(S, j->lang);
+        workers[j->lang] = L->worker_new(S->lang_state[j->lang]);
+    }
     double t = ca_now_monotonic();
     int rc = L->lower(workers[j->lang], j->df->path, src, len, &j->m);
     r->parse_ms = (ca_now_monotonic() - t) * 1000.0;
@@ -156,9 +172,10 @@ static void park(scan_state *S, file_job *j, char *src, size_t len)
 
 /* Fills j->rec (and j->m when the file is lowered). A per-file problem goes
  * into rec.diagnostic; scan_collect() prints them all, in path order, so
- * stderr reads the same for any number of workers. The bytes are read once and
- * handed to the language's hooks: the gate while it is undecided (then the
- * file waits: see gates_decided), the prefilter, the guard, the lowering. */
+ * stderr reads the same for any number of workers. The bytes are read once
+ * and handed to the language's hooks: the gate while it is undecided (then
+ * the file waits: see gates_decided), the prefilter, the guard, the
+ * lowering. */
 static void lower_one(scan_state *S, void **workers, file_job *j)
 {
     ca_disc_file *df = j->df;
@@ -233,6 +250,22 @@ static void lower_one(scan_state *S, void **workers, file_job *j)
     lower_src(S, workers, j, src, len);
 }
 
+/* A file is done with phase 1: the progress line counts it. */
+static void job_done(scan_state *S, const file_job *j)
+{
+    atomic_fetch_add(&S->done_bytes, j->df->size > 0 ? (uint64_t)j->df->size : 0);
+    atomic_fetch_add(&S->done, 1);
+    progress(S);
+}
+
+/* A phase 1 thread's workers, one per language, made when first needed. */
+static void workers_free(scan_state *S, void **workers)
+{
+    for (size_t k = 0; k < S->nlangs; k++)
+        if (workers[k]) S->langs[k]->worker_free(workers[k]);
+    free(workers);
+}
+
 static void *phase1(void *arg)
 {
     scan_state *S = arg;
@@ -242,14 +275,9 @@ static void *phase1(void *arg)
         if (i >= S->norder) break;
         file_job *j = &S->jobs[S->order[i]];
         lower_one(S, workers, j);
-        if (j->parked) continue; /* counted when it is lowered */
-        atomic_fetch_add(&S->done_bytes, j->df->size > 0 ? (uint64_t)j->df->size : 0);
-        atomic_fetch_add(&S->done, 1);
-        progress(S);
+        if (!j->parked) job_done(S, j); /* a parked one once it is lowered */
     }
-    for (size_t k = 0; k < S->nlangs; k++)
-        if (workers[k]) S->langs[k]->worker_free(workers[k]);
-    free(workers);
+    workers_free(S, workers);
     return NULL;
 }
 
@@ -268,23 +296,13 @@ static void *phase1_waited(void *arg)
             j->src = NULL;
             lower_src(S, workers, j, src, j->len);
         } else {
-            ca_file_rec *r = &j->rec;
-            free(r->path);
-            free(r->hash);
-            free(r->diagnostic);
-            free(r->backend);
-            free(r->language);
-            memset(r, 0, sizeof(*r));
+            store_file_rec_free(&j->rec); /* and from the start, now that the gate is open */
             lower_one(S, workers, j);
         }
         j->parked = 0;
-        atomic_fetch_add(&S->done_bytes, j->df->size > 0 ? (uint64_t)j->df->size : 0);
-        atomic_fetch_add(&S->done, 1);
-        progress(S);
+        job_done(S, j);
     }
-    for (size_t k = 0; k < S->nlangs; k++)
-        if (workers[k]) S->langs[k]->worker_free(workers[k]);
-    free(workers);
+    workers_free(S, workers);
     return NULL;
 }
 
@@ -315,9 +333,7 @@ static void gates_decided(scan_state *S)
         j->src = NULL;
         if (j->parked) {
             j->parked = 0;
-            atomic_fetch_add(&S->done_bytes, j->df->size > 0 ? (uint64_t)j->df->size : 0);
-            atomic_fetch_add(&S->done, 1);
-            progress(S);
+            job_done(S, j);
         }
     }
     atomic_store(&S->parked_bytes, 0);
@@ -492,6 +508,7 @@ static int langs_begin(scan_state *S, const ca_disc_file *files, size_t nfiles, 
     S->langs = ca_lang_all(&S->nlangs);
     S->lang_state = ca_xcalloc(S->nlangs + 1, sizeof(void *));
     S->gate = ca_xcalloc(S->nlangs + 1, sizeof(atomic_int));
+    S->prepared = ca_xcalloc(S->nlangs + 1, sizeof(atomic_int));
     CA_VEC(const char *) mine = {0};
     int rc = 0;
     for (size_t k = 0; k < S->nlangs && rc == 0; k++) {
@@ -511,6 +528,7 @@ static int langs_begin(scan_state *S, const ca_disc_file *files, size_t nfiles, 
         setup.cancel_scope = o->c_cancel_scope;
         if (L->scan_new) rc = L->scan_new(&setup, &S->lang_state[k], err);
         if (rc == 0) atomic_init(&S->gate[k], L->gate ? L->gate(S->lang_state[k]) : CA_GATE_OPEN);
+        atomic_init(&S->prepared[k], 0);
     }
     CA_VEC_FREE(mine);
     return rc;
@@ -531,6 +549,7 @@ static void scan_state_free(scan_state *S)
         if (S->langs[k]->scan_free) S->langs[k]->scan_free(S->lang_state[k]);
     free(S->lang_state);
     free(S->gate);
+    free(S->prepared);
     free(S->fns);
     free(S->by_name);
     free(S->by_method);
@@ -543,6 +562,7 @@ static void scan_state_free(scan_state *S)
     ca_backend_cache_free(S->backends);
     pthread_mutex_destroy(&S->dirs_lock);
     pthread_mutex_destroy(&S->err_lock);
+    pthread_mutex_destroy(&S->lang_lock);
     free(S);
 }
 
@@ -586,6 +606,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     S->o = o;
     pthread_mutex_init(&S->err_lock, NULL);
     pthread_mutex_init(&S->dirs_lock, NULL);
+    pthread_mutex_init(&S->lang_lock, NULL);
     free(out->scan.cache_key);
     out->scan.cache_key = scan_cache_key(o);
     S->cache_key = out->scan.cache_key;

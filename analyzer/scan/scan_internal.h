@@ -128,6 +128,8 @@ typedef struct scan_state {
     size_t nlangs;
     void **lang_state;
     atomic_int *gate;
+    atomic_int *prepared; /* ca_lang.prepare has run (under lang_lock) */
+    pthread_mutex_t lang_lock;
     atomic_size_t parked_bytes; /* of files waiting for a gate with their bytes */
     int c_active;         /* rule_ctx.c_active: the languages' threads_in_scope */
 } scan_state;

@@ -84,6 +84,11 @@ static void test_c_hooks(void)
         CHECK_EQ(c_lang.threads_in_scope(st, both, 2), scopes[i] >= 0);
         CHECK_EQ(c_lang.threads_in_scope(st, both, 1), scopes[i] > 0);
         CHECK_EQ(c_lang.threads_in_scope(st, NULL, 0), scopes[i] > 0);
+        /* the compile settings are read before the first worker is made */
+        c_lang.prepare(st);
+        void *w = c_lang.worker_new(st);
+        CHECK(w != NULL);
+        c_lang.worker_free(w);
         c_lang.scan_free(st);
     }
     /* without a catalog nothing can name pthread_cancel */

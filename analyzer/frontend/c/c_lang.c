@@ -9,14 +9,13 @@
  * every C file is recorded skipped and libclang is never loaded. The
  * prefilter drops headers that cannot define a function body. The compile
  * settings (c_compdb.c) are read when --compile-commands names them (before
- * any file, so a bad one stops the scan), else when the first C file is
- * lowered. Once lowered, calls are summarised through (a wrapper of a
+ * any file, so a bad one stops the scan), else before the first C file is
+ * lowered (prepare). Once lowered, calls are summarised through (a wrapper of a
  * wrapper of sleep() is a cancellation point), and CAN5xx apply when a
  * lowered file calls pthread_cancel. C files are never reused by rescans.
  */
 #include "frontend/c/c_internal.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,15 +59,9 @@ typedef struct c_scan {
     const char **files;         /* the C files (the setup's strings) */
     size_t nfiles;
     int cancel_scope;
-    pthread_mutex_t lock;       /* over proj and built: workers build it once */
     int built;
     c_project *proj;            /* NULL when built: defaults only */
 } c_scan;
-
-typedef struct c_worker {
-    c_scan *st;
-    c_frontend *fe;             /* made with the first file lowered */
-} c_worker;
 
 static int c_scan_new(const ca_lang_setup *setup, void **state, char **err)
 {
@@ -80,7 +73,6 @@ static int c_scan_new(const ca_lang_setup *setup, void **state, char **err)
     for (size_t i = 0; i < setup->nfiles; i++) st->files[i] = setup->files[i];
     st->nfiles = setup->nfiles;
     st->cancel_scope = setup->cancel_scope;
-    pthread_mutex_init(&st->lock, NULL);
     *state = st;
     if (setup->compile_commands) {
         char *e = NULL;
@@ -100,7 +92,6 @@ static void c_scan_free(void *state)
     c_scan *st = state;
     if (!st) return;
     c_project_free(st->proj);
-    pthread_mutex_destroy(&st->lock);
     free(st->files);
     free(st);
 }
@@ -118,36 +109,27 @@ static int c_gate_feed(void *state, const char *src, size_t len)
     return c_mentions_cancel(((const c_scan *)state)->cat, src, len);
 }
 
-static void *c_worker_new(void *state)
+static void c_prepare(void *state)
 {
-    c_worker *w = ca_xcalloc(1, sizeof(*w));
-    w->st = state;
-    return w;
+    c_scan *st = state;
+    if (st->built) return;
+    /* without a named database this cannot fail: one found by looking is used when valid */
+    st->proj = c_project_new(NULL, st->roots, st->nroots, st->files, st->nfiles, NULL);
+    st->built = 1;
 }
 
-static void c_worker_free(void *worker)
+/* libclang is loaded by the first c_lower, not here. */
+static void *c_worker_new(void *state)
 {
-    c_worker *w = worker;
-    if (!w) return;
-    c_frontend_free(w->fe);
-    free(w);
+    const c_scan *st = state;
+    return c_frontend_new(st->cat, st->proj);
 }
+
+static void c_worker_free(void *worker) { c_frontend_free(worker); }
 
 static int c_lang_lower(void *worker, const char *path, const char *src, size_t len, ir_module *m)
 {
-    c_worker *w = worker;
-    if (!w->fe) {
-        c_scan *st = w->st;
-        pthread_mutex_lock(&st->lock);
-        if (!st->built) {
-            /* without a named database this cannot fail: one found by looking is used when valid */
-            st->proj = c_project_new(NULL, st->roots, st->nroots, st->files, st->nfiles, NULL);
-            st->built = 1;
-        }
-        pthread_mutex_unlock(&st->lock);
-        w->fe = c_frontend_new(st->cat, st->proj); /* loads libclang only when it lowers */
-    }
-    return c_lower(w->fe, path, src, len, m);
+    return c_lower(worker, path, src, len, m);
 }
 
 static int c_threads_in_scope(void *state, const ir_module *const *mods, size_t n)
@@ -171,6 +153,7 @@ const ca_lang c_lang = {
     .gate_feed = c_gate_feed,
     .prefilter = c_prefilter,
     .guard = NULL,
+    .prepare = c_prepare,
     .worker_new = c_worker_new,
     .worker_free = c_worker_free,
     .lower = c_lang_lower,

@@ -74,6 +74,7 @@ const ca_lang py_lang = {
     .gate_feed = NULL,
     .prefilter = py_prefilter,
     .guard = py_guard,
+    .prepare = NULL,
     .worker_new = py_worker_new,
     .worker_free = py_worker_free,
     .lower = py_lang_lower,
