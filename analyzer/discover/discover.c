@@ -1,7 +1,8 @@
 /*
  * discover.c — implementation of discover.h: the directory walk that lists
- * the files of a scan, and the byte pre-checks (async prefilter, bracket
- * depth) that decide whether a file is worth, or safe, to parse.
+ * the files of a scan, each tagged with its language by the suffixes the
+ * languages claim (frontend/lang.h). What a file's bytes say (whether it is
+ * worth, or safe, to parse) is its language's business, not discovery's.
  *
  * The walk uses an explicit stack (no recursion), stats entries with
  * fstatat relative to the open directory, and never opens anything but
@@ -11,6 +12,7 @@
  * directory walked elsewhere.
  */
 #include "discover/discover.h"
+#include "frontend/lang.h"
 #include "model/cache.h"
 #include "util/util.h"
 
@@ -260,6 +262,10 @@ typedef struct pending {
 
 typedef struct walk {
     const ca_discover_opts *opts;
+    /* the languages whose files the walk lists (frontend/lang.h) */
+    const ca_lang *const *langs;
+    size_t nlangs;
+    const ca_lang *only_default;  /* langs when the options name none */
     int64_t max_size;
     excl x;
     CA_VEC(ca_disc_file) files;
@@ -368,7 +374,7 @@ static void add_entry_h(walk *w, char *path, const st_lite *st, const char *lang
         f.mtime_ns = st->mtime_ns;
     }
     if (!diag) f.state_hash = hash ? hash : ca_disc_state_hash(path, f.size, f.mtime_ns, language);
-    f.language = language; /* one of walked_language's constants */
+    f.language = language; /* a ca_lang's name: static */
     f.diagnostic = diag;
     CA_VEC_PUSH(w->files, f);
 }
@@ -406,9 +412,17 @@ static int read_access(int dfd, const char *name, const st_lite *st)
 
 static const char *walked_language(const walk *w, const char *name)
 {
-    if (has_suffix(name, ".py")) return "python";
-    if (w->opts && w->opts->include_c && (has_suffix(name, ".c") || has_suffix(name, ".h"))) return "c";
-    return NULL;
+    const ca_lang *L = ca_lang_by_suffix(name, w->langs, w->nlangs);
+    return L ? L->name : NULL;
+}
+
+/* A named file is listed whatever its suffix. */
+static const char *named_language(const char *path)
+{
+    size_t n;
+    const ca_lang *const *all = ca_lang_all(&n);
+    const ca_lang *L = ca_lang_by_suffix(path, all, n);
+    return (L ? L : ca_lang_default())->name;
 }
 
 /* One entry of a directory as read from the disk. */
@@ -899,6 +913,9 @@ int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts 
 
     walk w = {0};
     w.opts = opts;
+    w.only_default = ca_lang_default();
+    w.langs = opts && opts->nlangs ? opts->langs : &w.only_default;
+    w.nlangs = opts && opts->nlangs ? opts->nlangs : 1;
     w.max_size = opts && opts->max_size > 0 ? opts->max_size : CA_DISCOVER_DEFAULT_MAX_SIZE;
     w.x.defaults = !(opts && opts->no_default_excludes);
     if (opts)
@@ -911,8 +928,7 @@ int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts 
         struct stat st;
         if (stat(paths[i], &st) != 0) {
             int e = errno;
-            const char *lang = has_suffix(disp, ".c") || has_suffix(disp, ".h") ? "c" : "python";
-            add_entry(&w, disp, NULL, lang, errno_text(e));
+            add_entry(&w, disp, NULL, named_language(disp), errno_text(e));
             continue;
         }
         if (S_ISDIR(st.st_mode)) {
@@ -927,9 +943,8 @@ int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts 
             free(disp);
             continue;
         }
-        const char *lang = has_suffix(disp, ".c") || has_suffix(disp, ".h") ? "c" : "python";
         st_lite named = lite(&st);
-        add_file(&w, disp, &named, lang, read_access(AT_FDCWD, paths[i], &named), 0);
+        add_file(&w, disp, &named, named_language(disp), read_access(AT_FDCWD, paths[i], &named), 0);
     }
     /* Named directories in the order given; each one's real tree first. */
     int jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -972,136 +987,4 @@ int ca_discover(const char *const *paths, size_t npaths, const ca_discover_opts 
     w.files.v = NULL;
     walk_free(&w);
     return 0;
-}
-
-/* ---- byte pre-checks ---------------------------------------------------- */
-
-static int ident_byte(unsigned char c)
-{
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c >= 0x80;
-}
-
-/* After `async` at q: the blanks and backslash-newline continuations that
- * may stand between two tokens of one logical line, then `def` as a word. */
-static int def_follows(const char *q, const char *end)
-{
-    int gap = 0;
-    for (;;) {
-        if (q < end && (*q == ' ' || *q == '\t' || *q == '\f')) {
-            q++;
-            gap = 1;
-        } else if (q < end && *q == '\\') {
-            const char *r = q + 1;
-            if (r < end && *r == '\r') r++;
-            if (r >= end || *r != '\n') return 0;
-            q = r + 1;
-            gap = 1;
-        } else {
-            break;
-        }
-    }
-    return gap && end - q >= 3 && memcmp(q, "def", 3) == 0 && (end - q == 3 || !ident_byte((unsigned char)q[3]));
-}
-
-int ca_prefilter_async(const char *buf, size_t len)
-{
-    const char *p = buf, *end = buf + len;
-    while (p && (size_t)(end - p) >= 5) {
-        p = memchr(p, 'a', (size_t)(end - p) - 4);
-        if (!p) break;
-        if (memcmp(p + 1, "sync", 4) == 0 && (p == buf || !ident_byte((unsigned char)p[-1])) &&
-            def_follows(p + 5, end))
-            return 1;
-        p++;
-    }
-    return 0;
-}
-
-/* Whether the quote at buf[i] opens an f-string: a prefix of at most two
- * letters from [rRbBuUfF] containing f/F, standing alone as a token. */
-static int fstring_prefix(const char *buf, size_t i)
-{
-    size_t j = i;
-    int f = 0;
-    while (j > 0 && i - j < 2 && buf[j - 1] && strchr("rRbBuUfF", buf[j - 1])) {
-        if (buf[j - 1] == 'f' || buf[j - 1] == 'F') f = 1;
-        j--;
-    }
-    if (j == i || !f) return 0;
-    return j == 0 || !ident_byte((unsigned char)buf[j - 1]);
-}
-
-/* The bytes ca_bracket_depth stops at, outside strings (1) and inside
- * them (1: always; 2: brackets, which count only inside f-strings). Runs
- * of other bytes are skipped in a tight loop. */
-static const unsigned char bd_outer[256] = {
-    ['#'] = 1, ['\''] = 1, ['"'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1, [')'] = 1, [']'] = 1, ['}'] = 1,
-};
-static const unsigned char bd_string[256] = {
-    ['\\'] = 1, ['\n'] = 1, ['\''] = 1, ['"'] = 1, ['('] = 2, ['['] = 2, ['{'] = 2, [')'] = 2, [']'] = 2, ['}'] = 2,
-};
-
-int ca_bracket_depth(const char *buf, size_t len, int limit)
-{
-    if (limit < 0) limit = 0;
-    int depth = 0, maxd = 0;
-    size_t i = 0;
-    while (i < len) {
-        while (i < len && !bd_outer[(unsigned char)buf[i]]) i++;
-        if (i >= len) break;
-        char c = buf[i];
-        if (c == '#') {
-            const char *nl = memchr(buf + i, '\n', len - i);
-            i = nl ? (size_t)(nl - buf) + 1 : len;
-            continue;
-        }
-        if (c == '\'' || c == '"') {
-            int fstr = fstring_prefix(buf, i);
-            unsigned char stop = fstr ? 2 : 1; /* which marks end a run */
-            int triple = i + 2 < len && buf[i + 1] == c && buf[i + 2] == c;
-            i += triple ? 3 : 1;
-            while (i < len) {
-                while (i < len && (bd_string[(unsigned char)buf[i]] == 0 || bd_string[(unsigned char)buf[i]] > stop)) i++;
-                if (i >= len) break;
-                char ch = buf[i];
-                if (ch == '\\') {
-                    i += 2;
-                    continue;
-                }
-                if (ch == '\n' && !triple) { /* unterminated: the line ends it */
-                    i++;
-                    break;
-                }
-                if (ch == c) {
-                    if (!triple) {
-                        i++;
-                        break;
-                    }
-                    if (i + 2 < len && buf[i + 1] == c && buf[i + 2] == c) {
-                        i += 3;
-                        break;
-                    }
-                }
-                if (fstr) {
-                    if (ch == '(' || ch == '[' || ch == '{') {
-                        if (++depth > limit) return limit + 1;
-                        if (depth > maxd) maxd = depth;
-                    } else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) {
-                        depth--;
-                    }
-                }
-                i++;
-            }
-            continue;
-        }
-        if (c == '(' || c == '[' || c == '{') {
-            if (++depth > limit) return limit + 1;
-            if (depth > maxd) maxd = depth;
-        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-            depth--;
-        }
-        i++;
-    }
-    return maxd;
 }

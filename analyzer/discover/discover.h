@@ -1,8 +1,8 @@
 /*
  * discover.h — the first stage of the pipeline (discover → parse → lower →
  * rules → store → report): walk the paths named on the command line and list
- * the files a scan should look at, plus the byte-level pre-checks run on a
- * file's contents before it is handed to a parser.
+ * the files a scan should look at, each with its language (by the suffixes
+ * of frontend/lang.h).
  *
  * Discovery only stats (lstat/stat/fstatat); it never opens a file, so a FIFO
  * or a device in the tree cannot block it. Every per-file problem (not a
@@ -38,9 +38,13 @@ typedef struct ca_discover_opts {
      * dist site-packages .eggs *.egg-info .cancelaudit, and any directory
      * that holds a `pyvenv.cfg` (a virtualenv). */
     int no_default_excludes;
-    /* Also list walked .c and .h files (language "c"). A named .c/.h file is
-     * always listed as "c". */
-    int include_c;
+    /* The languages whose files a walk lists, by their suffixes
+     * (ca_lang.exts); none (nlangs 0): the default language's alone
+     * (ca_lang_default, Python). A named file is listed whatever the
+     * languages here: in the language of the registry that claims its
+     * suffix, else the default one. */
+    const struct ca_lang *const *langs;
+    size_t nlangs;
     /* Files larger than this many bytes get a diagnostic; 0 means
      * CA_DISCOVER_DEFAULT_MAX_SIZE. */
     int64_t max_size;
@@ -77,9 +81,9 @@ typedef struct ca_disc_file {
     /* ca_disc_state_hash of the file as listed (0 for an entry with a
      * diagnostic): computed by the thread that stat'ed it */
     uint64_t state_hash;
-    /* "python" | "c" (static strings, not to be freed); NULL for an entry
-     * that stands for a directory (one that could not be read, or a symlink
-     * loop). */
+    /* the language's name (ca_lang.name): "python" | "c", static strings
+     * not to be freed; NULL for an entry that stands for a directory (one
+     * that could not be read, or a symlink loop). */
     const char *language;
     /* NULL when fine; otherwise a one-line reason, and the file must not be
      * opened for parsing: "not a regular file (FIFO)", "file too large
@@ -97,8 +101,8 @@ typedef struct ca_disc_file {
  * frees). `err` may be NULL; `opts` may be NULL (all defaults).
  *
  * Named files are listed whatever their suffix; walked files only when they
- * end in ".py" (and ".c"/".h" with include_c). Symlinks to files are
- * followed. Each directory (by device and inode) is entered at most once:
+ * end in a suffix of one of opts->langs (".py" by default). Symlinks to
+ * files are followed. Each directory (by device and inode) is entered at most once:
  * real directories are walked before symlinked ones, so a tree's files keep
  * their real names; a symlink that leads back to a directory being walked is
  * reported once as a "symlink loop" entry and not followed. Directories that
@@ -113,20 +117,5 @@ uint64_t ca_disc_state_hash(const char *path, int64_t size, int64_t mtime_ns, co
 
 /* Frees the array returned by ca_discover and every string in it. */
 void ca_disc_files_free(ca_disc_file *files, size_t n);
-
-/* 1 when the buffer may define a coroutine: it holds the word "async"
- * followed by "def" (bytes >= 0x80 count as identifier bytes; blanks and
- * backslash-newlines may stand between). 0 otherwise: every finding and
- * every matrix boundary lives in an `async def` (`await`, `async with` and
- * `async for` are only valid inside one), so such a file need not be
- * parsed. */
-int ca_prefilter_async(const char *buf, size_t len);
-
-/* Maximum nesting depth of (, [ and { in Python source, ignoring brackets in
- * '#' comments and in string literals ('...', "...", '''...''', """...""",
- * backslash escapes honoured; brackets inside f-strings are counted, since
- * the parser nests on them too). A cheap byte scan, not a tokenizer. Stops as
- * soon as the depth exceeds `limit` and returns limit + 1. */
-int ca_bracket_depth(const char *buf, size_t len, int limit);
 
 #endif

@@ -59,16 +59,13 @@ typedef struct ca_scan_opts {
 /* Run the scan into *out (zeroed by caller, scan metadata aside). Sets
  * out->scan.cache_key: a digest of the tool build, the catalog and every
  * option above that changes results (an option added here that changes
- * results must be hashed into it: see cache_key() in scan.c). Files,
+ * results must be hashed into it: see scan_cache_key() in reuse.c). Files,
  * functions (with their cache facts) and findings come out in a stable
  * order whatever the number of jobs. Per-file problems become file
  * records with diagnostics (and lines on stderr unless quiet). Returns 0;
  * 2 for a usage problem (a named path that does not exist) with *err; 3 for
  * an internal failure with *err. */
 int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err);
-
-/* The bracket depth above which a file is refused before parsing. */
-#define CA_MAX_BRACKET_DEPTH 1000
 
 /* Wait for the state a scan with defer_free left to be freed. */
 void ca_scan_reap(void);

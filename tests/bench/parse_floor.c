@@ -2,7 +2,7 @@
  * parse_floor.c — the floor of tests/bench/run: what any tree-sitter based
  * analyzer of this tree must spend at least. It walks the tree, reads every
  * .py file, applies cancelaudit's own byte prefilter (linked from
- * analyzer/discover/discover.c) and parses the async-bearing files with the same
+ * analyzer/frontend/python/py_precheck.c) and parses the async-bearing files with the same
  * grammar and library, freeing each tree at once; nothing is lowered,
  * analysed or stored. Workers: one parser each, files handed out largest
  * first, as cancelaudit's phase 1 does.
@@ -22,7 +22,7 @@
 #include <tree_sitter/api.h>
 #include <unistd.h>
 
-#include "discover/discover.h"
+#include "frontend/python/py_precheck.h"
 #include "util/util.h"
 
 const TSLanguage *tree_sitter_python(void);
@@ -99,7 +99,7 @@ static void *worker(void *arg)
         size_t len = 0;
         if (ca_read_file(F->files[i].path, &src, &len) != 0) continue;
         atomic_fetch_add(&F->bytes, (unsigned long long)len);
-        if (ca_prefilter_async(src, len)) {
+        if (py_prefilter_async(src, len)) {
             TSTree *t = ts_parser_parse_string(parser, NULL, src, (uint32_t)len);
             ts_tree_delete(t);
             atomic_fetch_add(&F->parsed, 1);

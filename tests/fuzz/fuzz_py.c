@@ -2,7 +2,7 @@
  * fuzz_py.c — libFuzzer target: arbitrary bytes through the whole analysis
  * of one Python file, the way scan.c's lower_one + analyse_file drive it.
  *
- * bytes → bracket-depth pre-check (as scan.c: tree-sitter 0.20.7 crashes on
+ * bytes → bracket-depth pre-check (the Python guard: tree-sitter 0.20.7 crashes on
  * ~65k unclosed brackets, so such input never reaches the parser) → py_lower
  * → eng_summarize for every function → eng_analyze with a module-local
  * resolver → rules_run (strict, every rule) → the coverage matrix → every
@@ -24,11 +24,11 @@
 #include <string.h>
 
 #include "catalog/catalog.h"
-#include "discover/discover.h"
 #include "engine/engine.h"
 #include "coverage/matrix.h"
 #include "model/model.h"
 #include "frontend/python/py_frontend.h"
+#include "frontend/python/py_precheck.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "scan/scan.h"
@@ -117,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *src = malloc(size ? size : 1);
     if (!src) return 0;
     if (size) memcpy(src, data, size);
-    if (ca_bracket_depth(src, size, CA_MAX_BRACKET_DEPTH) > CA_MAX_BRACKET_DEPTH) {
+    if (py_bracket_depth(src, size, PY_MAX_BRACKET_DEPTH) > PY_MAX_BRACKET_DEPTH) {
         free(src);
         return 0;
     }

@@ -1,13 +1,14 @@
 /*
  * test_discover.c — unit tests for analyzer/discover/discover.c: the file walk
  * (excludes, virtualenvs, symlinks, FIFOs, size limit, permissions, sorting,
- * missing paths) and the byte pre-checks (async prefilter, bracket depth).
+ * missing paths, languages by suffix).
  *
  * Builds its trees under mkdtemp("/tmp/ca_test_XXXXXX"), runs with that tree
  * as the current directory, and removes it afterwards.
  */
 #include "discover/discover.h"
 #include "ca_test.h"
+#include "frontend/lang.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -219,10 +220,10 @@ static void test_walk(void)
     if (ca_test_failures || getenv("CA_TEST_VERBOSE")) dump(f, n);
     ca_disc_files_free(f, n);
 
-    /* Without default excludes: build/ and the virtualenv come back; C on. */
+    /* Without default excludes: build/ and the virtualenv come back; every language on. */
     ca_discover_opts o2 = {0};
     o2.no_default_excludes = 1;
-    o2.include_c = 1;
+    o2.langs = ca_lang_all(&o2.nlangs);
     rc = ca_discover(paths, 1, &o2, &f, &n, &err);
     CHECK(rc == 0);
     CHECK(find(f, n, "build/sub/x.py") != NULL);
@@ -359,50 +360,6 @@ static void test_permissions(const char *root)
     chmod(root, 0700);
 }
 
-static void test_prefilter(void)
-{
-    const char *yes[] = {"async def f(): pass", "class A:\n    async  def m(self): pass\n", "async\tdef",
-                         "x = 1\nasync \\\n    def f(): pass", "async\\\r\ndef f(): pass", "@d\nasync def(", "async def"};
-    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) CHECK(ca_prefilter_async(yes[i], strlen(yes[i])) == 1);
-    const char *no[] = {"", "def f(): pass\n", "asyncio.run(main)", "x_async = 1", "awaiting = 2", "asyn", "awai",
-                        "my_await()", "async_", "\xc3\xa9" "async def", "x = await y", "async", "a;async\n",
-                        "asyncdef f(): pass", "async\ndef f(): pass", "async define", "async defx", "# an async API\n",
-                        "async \\ def", "async with x:", "async for x in y:", "my_async def"};
-    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) CHECK(ca_prefilter_async(no[i], strlen(no[i])) == 0);
-    /* no reliance on a terminating NUL */
-    const char buf[] = {'a', 's', 'y', 'n', 'c', ' ', 'd', 'e', 'f', 'x'};
-    CHECK(ca_prefilter_async(buf, 9) == 1);
-    CHECK(ca_prefilter_async(buf, 10) == 0);
-    CHECK(ca_prefilter_async(buf, 8) == 0);
-}
-
-static void test_bracket_depth(void)
-{
-    CHECK(ca_bracket_depth("", 0, 100) == 0);
-    const char *s1 = "f(a[1], {2: (3)})";
-    CHECK(ca_bracket_depth(s1, strlen(s1), 100) == 3);
-    const char *s2 = "x = '((((' + \"[[[\" # {{{{{\ny = (1)\n";
-    CHECK(ca_bracket_depth(s2, strlen(s2), 100) == 1);
-    const char *s3 = "s = '''\n((((\n''' + \"\"\"[[[\"\"\"\nt = 'a\\'(('\n";
-    CHECK(ca_bracket_depth(s3, strlen(s3), 100) == 0);
-    const char *s4 = "f\"{(((x)))}\"";
-    CHECK(ca_bracket_depth(s4, strlen(s4), 100) == 4);
-    const char *s5 = "(((";
-    CHECK(ca_bracket_depth(s5, strlen(s5), 2) == 3);
-    const char *s6 = "))) (";
-    CHECK(ca_bracket_depth(s6, strlen(s6), 10) == 1);
-
-    size_t n = 100000;
-    char *deep = ca_xmalloc(n);
-    memset(deep, '(', n);
-    double t0 = ca_now_monotonic();
-    CHECK(ca_bracket_depth(deep, n, 1000) == 1001);
-    CHECK(ca_bracket_depth(deep, n, 200000) == 100000);
-    double dt = ca_now_monotonic() - t0;
-    CHECK(dt < 1.0);
-    free(deep);
-}
-
 int main(void)
 {
     /* A FIFO that gets opened by mistake would block forever: fail instead. */
@@ -429,8 +386,6 @@ int main(void)
     test_named_paths();
     test_outside_cwd(outside);
     test_permissions(root);
-    test_prefilter();
-    test_bracket_depth();
 
     if (fchdir(home) != 0) perror("fchdir");
     close(home);

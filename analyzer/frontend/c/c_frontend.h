@@ -24,6 +24,12 @@
  * unit that take a lock or release something for their caller are lowered
  * as what they wrap. Variables are locals, parameters, and access paths
  * (`pool->lock`, `*out`, `fds[]`) held by their root variable.
+ *
+ * The folder: this header is the C frontend's public face; c_compdb.c
+ * reads the compile settings (compile_commands.json, c_project),
+ * c_libclang.c loads libclang and holds its function table, c_lower.c
+ * lowers a translation unit, c_lang.c holds the byte checks and puts it
+ * all behind ca_lang (c_lang below), and c_internal.h is what they share.
  */
 #ifndef CA_C_FRONTEND_H
 #define CA_C_FRONTEND_H
@@ -31,6 +37,7 @@
 #include <stddef.h>
 
 #include "catalog/catalog.h"
+#include "frontend/lang.h"
 #include "ir/ir.h"
 
 typedef struct c_project c_project;
@@ -73,5 +80,8 @@ int c_mentions_cancel(const ca_catalog *cat, const char *src, size_t len);
 
 /* 1 once libclang has been loaded into this process. */
 int c_libclang_loaded(void);
+
+/* C behind the language interface (c_lang.c). */
+extern const ca_lang c_lang;
 
 #endif

@@ -5,6 +5,11 @@
  *
  * One py_frontend per worker thread (it owns a TSParser). The catalog is
  * shared read-only.
+ *
+ * The folder: py_frontend.c lowers a parsed file, py_tree.c flattens the
+ * tree-sitter tree it reads, py_precheck.c holds the byte checks made
+ * before parsing, and py_lang.c puts it all behind ca_lang (py_lang below),
+ * which is how a scan reaches Python.
  */
 #ifndef CA_PY_FRONTEND_H
 #define CA_PY_FRONTEND_H
@@ -12,6 +17,7 @@
 #include <stddef.h>
 
 #include "catalog/catalog.h"
+#include "frontend/lang.h"
 #include "ir/ir.h"
 
 typedef struct py_frontend py_frontend;
@@ -25,5 +31,8 @@ void py_frontend_free(py_frontend *fe);
  * land in m->diagnostic. Returns 0, or -1 when the file could not be parsed
  * at all (m->diagnostic says why). The tree is freed before returning. */
 int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_module *m);
+
+/* Python behind the language interface (py_lang.c). */
+extern const ca_lang py_lang;
 
 #endif

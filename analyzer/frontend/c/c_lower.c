@@ -1,17 +1,17 @@
 /*
- * c_frontend.c — lowering C (libclang) to the ownership IR; see c_frontend.h.
+ * c_lower.c — lowering C (libclang) to the ownership IR; see c_frontend.h.
  *
  * Where it sits: discover → parse → **lower** → rules, beside py_frontend.c
  * and with the same shape: a per-file context, statements lowered
  * recursively with a depth bound (IR_MAX_DEPTH, then a diagnostic),
  * expressions walked post-order with an explicit stack (evaluation order).
  * All library knowledge comes from the catalog (rules/catalog/c.cat); the
- * only names tested here are the language's own.
+ * only names tested here are the language's own. A file's flags come from
+ * its c_project (c_compdb.c); libclang from c_libclang.c.
  *
- * Sections: libclang loading (dlopen), compile settings (compile_commands.json),
- * source positions, access paths and variables, expressions, statements
- * (including pthread_cleanup_push/pop regions and goto-based cleanup),
- * functions and the module (diagnostics, suppression comments).
+ * Sections: source positions, access paths and variables, expressions,
+ * statements (including pthread_cleanup_push/pop regions and goto-based
+ * cleanup), functions and the module (diagnostics, suppression comments).
  *
  * pthread_cleanup_push/pop are macros that open and close a block; how a C
  * library spells them differs (glibc: do { … __sigsetjmp … do {, musl: a
@@ -20,453 +20,15 @@
  * whose expansion position lies between the push and its pop, whatever the
  * expansion made of the block structure around them.
  */
-#include "frontend/c/c_frontend.h"
+#include "frontend/c/c_internal.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "engine/engine.h"
-#include "util/json.h"
-
-#ifndef CA_LIBCLANG_SO
-#define CA_LIBCLANG_SO "libclang.so.1"
-#endif
-
-/* ------------------------------------------------------------------------ */
-/* Compile settings (no libclang needed).                                   */
-
-typedef CA_VEC(char *) str_vec;
-
-static void sv_push(str_vec *v, const char *s) { CA_VEC_PUSH(*v, ca_xstrdup(s)); }
-
-static void sv_free(str_vec *v)
-{
-    for (size_t i = 0; i < v->n; i++) free(v->v[i]);
-    CA_VEC_FREE(*v);
-}
-
-typedef struct c_dbentry {
-    char *file;      /* canonical (realpath) when it exists, else as joined */
-    char *dir;       /* the entry's working directory, absolute */
-    str_vec args;    /* filtered flags, relative paths made absolute */
-} c_dbentry;
-
-typedef struct c_db {
-    char *dir;       /* directory holding compile_commands.json; NULL: none there */
-    CA_VEC(c_dbentry) entries;
-} c_db;
-
-typedef struct c_fileflags {
-    char *path;      /* as discovered */
-    str_vec args;
-} c_fileflags;
-
-struct c_project {
-    CA_VEC(c_fileflags) files;  /* sorted by path */
-    str_vec defaults;
-};
-
-static char *path_dirname(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    if (!s) return ca_xstrdup(".");
-    if (s == p) return ca_xstrdup("/");
-    return ca_xstrndup(p, (size_t)(s - p));
-}
-
-static char *path_join2(const char *a, const char *b)
-{
-    if (b[0] == '/' || !a || !*a) return ca_xstrdup(b);
-    size_t n = strlen(a);
-    return ca_xasprintf("%s%s%s", a, a[n - 1] == '/' ? "" : "/", b);
-}
-
-static char *canonical(const char *p)
-{
-    char buf[PATH_MAX];
-    if (realpath(p, buf)) return ca_xstrdup(buf);
-    return ca_xstrdup(p);
-}
-
-/* Shell-like split of a "command" string: blanks separate, quotes and
- * backslashes group. */
-static void split_command(const char *s, str_vec *out)
-{
-    ca_sb cur = {0};
-    int have = 0;
-    char q = 0;
-    for (const char *p = s;; p++) {
-        char c = *p;
-        if (!c) break;
-        if (q) {
-            if (c == q) q = 0;
-            else if (c == '\\' && q == '"' && (p[1] == '"' || p[1] == '\\')) ca_sb_addc(&cur, *++p);
-            else ca_sb_addc(&cur, c);
-            continue;
-        }
-        if (c == '\'' || c == '"') { q = c; have = 1; continue; }
-        if (c == '\\' && p[1]) { ca_sb_addc(&cur, *++p); have = 1; continue; }
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            if (have || cur.len) sv_push(out, ca_sb_str(&cur));
-            ca_sb_reset(&cur);
-            have = 0;
-            continue;
-        }
-        ca_sb_addc(&cur, c);
-        have = 1;
-    }
-    if (have || cur.len) sv_push(out, ca_sb_str(&cur));
-    ca_sb_release(&cur);
-}
-
-static int is_one_of(const char *a, const char *const *set)
-{
-    for (; *set; set++)
-        if (strcmp(a, *set) == 0) return 1;
-    return 0;
-}
-
-/* Options whose value is a path; relative ones are made absolute against the
- * entry's directory (libclang's -working-directory would change the whole
- * process's working directory, under every other worker's feet). */
-static const char *const path_opts[] = {"-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros",
-                                        "-isysroot", "--sysroot", "-iprefix", "-iwithprefix", NULL};
-
-static char *abs_value(const char *v, const char *dir)
-{
-    if (!*v || v[0] == '/' || v[0] == '=') return ca_xstrdup(v);
-    return path_join2(dir, v);
-}
-
-/* Keep what changes how the file parses (-I -D -U -std -include ...); drop
- * the compiler, inputs, outputs and dependency-file options. */
-static void filter_args(const str_vec *in, const char *dir, str_vec *out)
-{
-    static const char *const drop1[] = {"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "-pipe",
-                                        "-fsyntax-only", "-v", "-###", NULL};
-    static const char *const drop2[] = {"-o", "-MF", "-MT", "-MQ", "-MJ", "-Xlinker", "-Xassembler",
-                                        "-Xpreprocessor", "-Xclang", "-arch", NULL};
-    static const char *const keep2[] = {"-D", "-U", "-target", "-x", NULL};
-    size_t i = in->n && in->v[0][0] != '-' ? 1 : 0;
-    for (; i < in->n; i++) {
-        const char *a = in->v[i];
-        if (strcmp(a, "--") == 0) break;
-        if (a[0] != '-') continue; /* an input file */
-        if (is_one_of(a, drop1) || strncmp(a, "-Werror", 7) == 0 || strncmp(a, "-working-directory", 18) == 0)
-            continue;
-        if (is_one_of(a, drop2)) { i++; continue; }
-        if (is_one_of(a, keep2)) {
-            sv_push(out, a);
-            if (i + 1 < in->n) sv_push(out, in->v[++i]);
-            continue;
-        }
-        if (is_one_of(a, path_opts)) {
-            sv_push(out, a);
-            if (i + 1 < in->n) CA_VEC_PUSH(*out, abs_value(in->v[++i], dir));
-            continue;
-        }
-        int joined = 0;
-        for (const char *const *o = path_opts; *o && !joined; o++) {
-            size_t n = strlen(*o);
-            if (strncmp(a, *o, n) != 0 || !a[n]) continue;
-            const char *v = a[n] == '=' && strcmp(*o, "--sysroot") == 0 ? a + n + 1 : a + n;
-            char *absv = abs_value(v, dir);
-            CA_VEC_PUSH(*out, ca_xasprintf("%.*s%s%s", (int)n, a, v != a + n ? "=" : "", absv));
-            free(absv);
-            joined = 1;
-        }
-        if (!joined) sv_push(out, a);
-    }
-}
-
-static void db_free(c_db *db)
-{
-    if (!db) return;
-    for (size_t i = 0; i < db->entries.n; i++) {
-        free(db->entries.v[i].file);
-        free(db->entries.v[i].dir);
-        sv_free(&db->entries.v[i].args);
-    }
-    CA_VEC_FREE(db->entries);
-    free(db->dir);
-    free(db);
-}
-
-/* Load dir/compile_commands.json. Returns NULL (and *err when err) when it
- * is missing or not a compilation database. */
-static c_db *db_load(const char *dir, char **err)
-{
-    char *path = path_join2(dir, "compile_commands.json");
-    char *buf = NULL;
-    size_t len = 0;
-    int e = ca_read_file(path, &buf, &len);
-    if (e) {
-        if (err) *err = ca_xasprintf("%s: %s", path, strerror(e));
-        free(path);
-        return NULL;
-    }
-    ca_json_doc doc;
-    char *jerr = NULL;
-    if (ca_json_parse(buf, len, CA_JSON_DEFAULT_DEPTH, &doc, &jerr) != 0 || !doc.root ||
-        doc.root->type != CA_JSON_ARRAY) {
-        if (err) *err = ca_xasprintf("%s: %s", path, jerr ? jerr : "not a JSON array of compile commands");
-        free(jerr);
-        ca_json_doc_free(&doc);
-        free(buf);
-        free(path);
-        return NULL;
-    }
-    free(buf);
-    c_db *db = ca_xcalloc(1, sizeof(*db));
-    char *absdir = canonical(dir);
-    db->dir = absdir;
-    for (size_t i = 0;; i++) {
-        const ca_json_value *ent = ca_json_at(doc.root, i);
-        if (!ent) break;
-        const ca_json_value *file = ca_json_get(ent, "file");
-        const ca_json_value *wdir = ca_json_get(ent, "directory");
-        const ca_json_value *args = ca_json_get(ent, "arguments");
-        const ca_json_value *cmd = ca_json_get(ent, "command");
-        if (!file || file->type != CA_JSON_STRING) continue;
-        c_dbentry de;
-        memset(&de, 0, sizeof(de));
-        de.dir = wdir && wdir->type == CA_JSON_STRING ? path_join2(absdir, wdir->str) : ca_xstrdup(absdir);
-        char *joined = path_join2(de.dir, file->str);
-        de.file = canonical(joined);
-        free(joined);
-        str_vec raw = {0};
-        if (args && args->type == CA_JSON_ARRAY) {
-            for (size_t k = 0;; k++) {
-                const ca_json_value *a = ca_json_at(args, k);
-                if (!a) break;
-                if (a->type == CA_JSON_STRING) sv_push(&raw, a->str);
-            }
-        } else if (cmd && cmd->type == CA_JSON_STRING) {
-            split_command(cmd->str, &raw);
-        }
-        filter_args(&raw, de.dir, &de.args);
-        sv_free(&raw);
-        CA_VEC_PUSH(db->entries, de);
-    }
-    ca_json_doc_free(&doc);
-    free(path);
-    return db;
-}
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-static int cmp_flags(const void *a, const void *b)
-{
-    return strcmp(((const c_fileflags *)a)->path, ((const c_fileflags *)b)->path);
-}
-
-typedef struct db_cache_ent {
-    char *dir;
-    c_db *db; /* NULL: none there */
-} db_cache_ent;
-typedef CA_VEC(db_cache_ent) db_cache;
-
-static c_db *db_at(db_cache *cache, const char *dir)
-{
-    for (size_t i = 0; i < cache->n; i++)
-        if (strcmp(cache->v[i].dir, dir) == 0) return cache->v[i].db;
-    db_cache_ent e = {ca_xstrdup(dir), db_load(dir, NULL)};
-    CA_VEC_PUSH(*cache, e);
-    return e.db;
-}
-
-/* The root (a scanned path, as a directory) that holds path, or NULL. */
-static const char *root_of(const char *path, const char *const *roots, size_t nroots, char **dir_out)
-{
-    for (size_t i = 0; i < nroots; i++) {
-        struct stat st;
-        char *d = stat(roots[i], &st) == 0 && S_ISDIR(st.st_mode) ? ca_xstrdup(roots[i]) : path_dirname(roots[i]);
-        size_t n = strlen(d);
-        while (n > 1 && d[n - 1] == '/') d[--n] = 0;
-        int under = strcmp(d, ".") == 0 ? path[0] != '/' : strncmp(path, d, n) == 0 && (path[n] == '/' || !path[n]);
-        if (under) {
-            *dir_out = d;
-            return roots[i];
-        }
-        free(d);
-    }
-    return NULL;
-}
-
-/* The database for a file: in its directory or one above it, up to its root. */
-static c_db *db_for(db_cache *cache, const char *path, const char *const *roots, size_t nroots)
-{
-    char *top = NULL;
-    root_of(path, roots, nroots, &top);
-    char *dir = path_dirname(path);
-    c_db *found = NULL;
-    for (int guard = 0; guard < 256; guard++) {
-        found = db_at(cache, dir);
-        if (found) break;
-        if (!top || strcmp(dir, top) == 0 || strcmp(dir, ".") == 0 || strcmp(dir, "/") == 0) break;
-        char *up = path_dirname(dir);
-        free(dir);
-        dir = up;
-    }
-    if (!found && top) {
-        /* the usual out-of-tree build directory at the root */
-        char *b = path_join2(top, "build");
-        found = db_at(cache, b);
-        free(b);
-    }
-    free(dir);
-    free(top);
-    return found;
-}
-
-static const c_dbentry *db_entry_for(const c_db *db, const char *path)
-{
-    char *canon = canonical(path);
-    char *cdir = path_dirname(canon);
-    const c_dbentry *same_dir = NULL;
-    for (size_t i = 0; i < db->entries.n; i++) {
-        const c_dbentry *e = &db->entries.v[i];
-        if (strcmp(e->file, canon) == 0) {
-            free(canon);
-            free(cdir);
-            return e;
-        }
-        if (!same_dir) {
-            char *ed = path_dirname(e->file);
-            if (strcmp(ed, cdir) == 0) same_dir = e;
-            free(ed);
-        }
-    }
-    free(canon);
-    free(cdir);
-    /* a header, or a file the build does not compile: its neighbours' flags */
-    return same_dir ? same_dir : db->entries.n ? &db->entries.v[0] : NULL;
-}
-
-c_project *c_project_new(const char *compile_commands_dir, const char *const *roots, size_t nroots,
-                         const char *const *c_files, size_t nfiles, char **err)
-{
-    c_db *forced = NULL;
-    if (compile_commands_dir) {
-        forced = db_load(compile_commands_dir, err);
-        if (!forced) return NULL;
-    }
-    c_project *p = ca_xcalloc(1, sizeof(*p));
-    sv_push(&p->defaults, "-std=gnu11");
-    /* -I for every directory of the tree that holds headers, and the roots */
-    str_vec dirs = {0};
-    for (size_t i = 0; i < nfiles; i++) {
-        size_t n = strlen(c_files[i]);
-        if (n < 2 || strcmp(c_files[i] + n - 2, ".h") != 0) continue;
-        CA_VEC_PUSH(dirs, path_dirname(c_files[i]));
-    }
-    for (size_t i = 0; i < nroots; i++) {
-        struct stat st;
-        if (stat(roots[i], &st) == 0 && S_ISDIR(st.st_mode)) sv_push(&dirs, roots[i]);
-    }
-    if (dirs.n) qsort(dirs.v, dirs.n, sizeof(char *), cmp_str);
-    size_t added = 0;
-    for (size_t i = 0; i < dirs.n && added < 512; i++) {
-        if (i && strcmp(dirs.v[i], dirs.v[i - 1]) == 0) continue;
-        char *abs = canonical(dirs.v[i]);
-        char *flag = ca_xasprintf("-I%s", abs);
-        CA_VEC_PUSH(p->defaults, flag);
-        free(abs);
-        added++;
-    }
-    sv_free(&dirs);
-    db_cache cache = {0};
-    for (size_t i = 0; i < nfiles; i++) {
-        c_db *db = forced ? forced : db_for(&cache, c_files[i], roots, nroots);
-        const c_dbentry *e = db ? db_entry_for(db, c_files[i]) : NULL;
-        if (!e) continue;
-        c_fileflags ff;
-        memset(&ff, 0, sizeof(ff));
-        ff.path = ca_xstrdup(c_files[i]);
-        for (size_t k = 0; k < e->args.n; k++) sv_push(&ff.args, e->args.v[k]);
-        CA_VEC_PUSH(p->files, ff);
-    }
-    if (p->files.n) qsort(p->files.v, p->files.n, sizeof(c_fileflags), cmp_flags);
-    for (size_t i = 0; i < cache.n; i++) {
-        free(cache.v[i].dir);
-        db_free(cache.v[i].db);
-    }
-    CA_VEC_FREE(cache);
-    db_free(forced);
-    return p;
-}
-
-void c_project_free(c_project *p)
-{
-    if (!p) return;
-    for (size_t i = 0; i < p->files.n; i++) {
-        free(p->files.v[i].path);
-        sv_free(&p->files.v[i].args);
-    }
-    CA_VEC_FREE(p->files);
-    sv_free(&p->defaults);
-    free(p);
-}
-
-/* Flags for one file: its database entry's, else the defaults. */
-static const str_vec *project_flags(const c_project *p, const char *path)
-{
-    static const str_vec none = {0};
-    if (!p) return &none;
-    size_t lo = 0, hi = p->files.n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(p->files.v[mid].path, path);
-        if (c == 0) return &p->files.v[mid].args;
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    return &p->defaults;
-}
-
-static int has_suffix(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
-int c_prefilter(const char *path, const char *src, size_t len)
-{
-    if (!has_suffix(path, ".h")) return 1;
-    static const char *const words[] = {"static", "inline"};
-    for (int w = 0; w < 2; w++) {
-        size_t n = strlen(words[w]);
-        for (size_t i = 0; i + n <= len; i++)
-            if (src[i] == words[w][0] && memcmp(src + i, words[w], n) == 0) return 1;
-    }
-    return 0;
-}
-
-int c_mentions_cancel(const ca_catalog *cat, const char *src, size_t len)
-{
-    char word[128];
-    for (size_t i = 0; i < len;) {
-        unsigned char c = (unsigned char)src[i];
-        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-            i++;
-            continue;
-        }
-        size_t s = i;
-        while (i < len && (src[i] == '_' || (src[i] >= 'a' && src[i] <= 'z') || (src[i] >= 'A' && src[i] <= 'Z') ||
-                           (src[i] >= '0' && src[i] <= '9')))
-            i++;
-        if (i - s >= sizeof(word)) continue;
-        memcpy(word, src + s, i - s);
-        word[i - s] = 0;
-        if (ca_catalog_match(cat, CAT_C_THREAD_CANCEL, word)) return 1;
-    }
-    return 0;
-}
 
 #ifndef CA_HAVE_LIBCLANG_H
 
@@ -481,7 +43,6 @@ c_frontend *c_frontend_new(const ca_catalog *cat, const c_project *proj)
     return ca_xcalloc(1, sizeof(c_frontend));
 }
 void c_frontend_free(c_frontend *fe) { free(fe); }
-int c_libclang_loaded(void) { return 0; }
 int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_module *m)
 {
     (void)fe;
@@ -494,65 +55,6 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
 }
 
 #else
-
-#include <clang-c/Index.h>
-
-/* ------------------------------------------------------------------------ */
-/* libclang, loaded on first use.                                           */
-
-#define CX_FUNCS(X)                                                                                   \
-    X(clang_createIndex) X(clang_disposeIndex) X(clang_parseTranslationUnit2)                         \
-    X(clang_disposeTranslationUnit) X(clang_getTranslationUnitCursor) X(clang_visitChildren)          \
-    X(clang_getCursorKind) X(clang_getCursorSpelling) X(clang_getCString) X(clang_disposeString)      \
-    X(clang_getCursorExtent) X(clang_getRangeStart) X(clang_getRangeEnd) X(clang_getExpansionLocation) \
-    X(clang_getCursorLocation) X(clang_isCursorDefinition) X(clang_getCursorReferenced)               \
-    X(clang_getCursorType) X(clang_getCanonicalType) X(clang_getPointeeType) X(clang_equalTypes)      \
-    X(clang_Cursor_getNumArguments) X(clang_Cursor_getArgument) X(clang_tokenize)                     \
-    X(clang_disposeTokens) X(clang_getTokenKind) X(clang_getTokenSpelling) X(clang_getTokenExtent)    \
-    X(clang_getRange) X(clang_getLocationForOffset) X(clang_getFile) X(clang_getNumDiagnostics)       \
-    X(clang_getDiagnostic) X(clang_disposeDiagnostic) X(clang_getDiagnosticSeverity)                  \
-    X(clang_getDiagnosticSpelling) X(clang_getDiagnosticLocation) X(clang_getCursorSemanticParent)    \
-    X(clang_Cursor_getStorageClass) X(clang_equalCursors) X(clang_isExpression) X(clang_isStatement)  \
-    X(clang_File_isEqual) X(clang_Cursor_isNull)
-
-typedef struct cx_api {
-#define X(name) __typeof__(&name) name;
-    CX_FUNCS(X)
-#undef X
-} cx_api;
-
-static cx_api cx;
-static int cx_ok;
-static char cx_err[256];
-static pthread_once_t cx_once = PTHREAD_ONCE_INIT;
-
-static void cx_load(void)
-{
-    static const char *const names[] = {CA_LIBCLANG_SO, "libclang.so.1", "libclang-14.so.1", "libclang.so"};
-    void *h = NULL;
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !h; i++) h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(cx_err, sizeof(cx_err), "libclang could not be loaded (%s); install libclang-dev",
-                 e ? e : CA_LIBCLANG_SO);
-        return;
-    }
-#define X(name)                                                                                   \
-    {                                                                                             \
-        void *sym = dlsym(h, #name);                                                              \
-        if (!sym) {                                                                               \
-            snprintf(cx_err, sizeof(cx_err), "libclang lacks %s (too old?)", #name);              \
-            return;                                                                               \
-        }                                                                                         \
-        memcpy(&cx.name, &sym, sizeof(sym));                                                      \
-    }
-    CX_FUNCS(X)
-#undef X
-    /* never dlclose()d: cursors and strings may outlive a frontend */
-    cx_ok = 1;
-}
-
-int c_libclang_loaded(void) { return cx_ok; }
 
 struct c_frontend {
     const ca_catalog *cat;
@@ -571,7 +73,7 @@ c_frontend *c_frontend_new(const ca_catalog *cat, const c_project *proj)
 void c_frontend_free(c_frontend *fe)
 {
     if (!fe) return;
-    if (fe->index) cx.clang_disposeIndex(fe->index);
+    if (fe->index) c_cx.clang_disposeIndex(fe->index);
     free(fe);
 }
 
@@ -646,13 +148,13 @@ static const ca_cat_entry *cat(cl *L, ca_cat_kind k, const char *s) { return s ?
 
 static char *cxs(cl *L, CXString s)
 {
-    const char *c = cx.clang_getCString(s);
+    const char *c = c_cx.clang_getCString(s);
     char *r = ca_arena_strdup(&L->m->arena, c ? c : "");
-    cx.clang_disposeString(s);
+    c_cx.clang_disposeString(s);
     return r;
 }
 
-static enum CXCursorKind kind(CXCursor c) { return cx.clang_getCursorKind(c); }
+static enum CXCursorKind kind(CXCursor c) { return c_cx.clang_getCursorKind(c); }
 
 static enum CXChildVisitResult collect_cb(CXCursor c, CXCursor parent, CXClientData d)
 {
@@ -665,7 +167,7 @@ static enum CXChildVisitResult collect_cb(CXCursor c, CXCursor parent, CXClientD
 static void children(CXCursor c, cur_vec *out)
 {
     out->n = 0;
-    cx.clang_visitChildren(c, collect_cb, out);
+    c_cx.clang_visitChildren(c, collect_cb, out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -675,8 +177,8 @@ static int loc_off(cl *L, CXSourceLocation loc, unsigned *off)
 {
     CXFile f = NULL;
     unsigned line, col, o;
-    cx.clang_getExpansionLocation(loc, &f, &line, &col, &o);
-    if (!f || !cx.clang_File_isEqual(f, L->file) || o > L->len) return 0;
+    c_cx.clang_getExpansionLocation(loc, &f, &line, &col, &o);
+    if (!f || !c_cx.clang_File_isEqual(f, L->file) || o > L->len) return 0;
     *off = o;
     return 1;
 }
@@ -684,9 +186,9 @@ static int loc_off(cl *L, CXSourceLocation loc, unsigned *off)
 /* [start, end) byte offsets of a cursor in the main file; 0 when it is not there. */
 static int extent(cl *L, CXCursor c, unsigned *s, unsigned *e)
 {
-    CXSourceRange r = cx.clang_getCursorExtent(c);
-    if (!loc_off(L, cx.clang_getRangeStart(r), s)) return 0;
-    if (!loc_off(L, cx.clang_getRangeEnd(r), e) || *e < *s) *e = *s;
+    CXSourceRange r = c_cx.clang_getCursorExtent(c);
+    if (!loc_off(L, c_cx.clang_getRangeStart(r), s)) return 0;
+    if (!loc_off(L, c_cx.clang_getRangeEnd(r), e) || *e < *s) *e = *s;
     return 1;
 }
 
@@ -788,7 +290,7 @@ static int nth_expr_child(CXCursor c, int want, CXCursor *out, int *count)
     children(c, &v);
     int k = 0, found = 0;
     for (size_t i = 0; i < v.n; i++) {
-        if (!cx.clang_isExpression(kind(v.v[i]))) continue;
+        if (!c_cx.clang_isExpression(kind(v.v[i]))) continue;
         if (k == want || want < 0) {
             *out = v.v[i];
             found = 1;
@@ -834,13 +336,13 @@ static const char *unary_op(cl *L, CXCursor u, CXCursor *operand)
     CXCursor ch;
     if (!nth_expr_child(u, 0, &ch, NULL)) return NULL;
     *operand = ch;
-    CXType tu = cx.clang_getCanonicalType(cx.clang_getCursorType(u));
-    CXType tc = cx.clang_getCanonicalType(cx.clang_getCursorType(ch));
+    CXType tu = c_cx.clang_getCanonicalType(c_cx.clang_getCursorType(u));
+    CXType tc = c_cx.clang_getCanonicalType(c_cx.clang_getCursorType(ch));
     if (type_is_pointer(tu) && tc.kind != CXType_Invalid &&
-        cx.clang_equalTypes(cx.clang_getCanonicalType(cx.clang_getPointeeType(tu)), tc))
+        c_cx.clang_equalTypes(c_cx.clang_getCanonicalType(c_cx.clang_getPointeeType(tu)), tc))
         return "&";
     if (type_is_pointer(tc) && tu.kind != CXType_Invalid &&
-        cx.clang_equalTypes(cx.clang_getCanonicalType(cx.clang_getPointeeType(tc)), tu))
+        c_cx.clang_equalTypes(c_cx.clang_getCanonicalType(c_cx.clang_getPointeeType(tc)), tu))
         return "*";
     unsigned s, e, cs, ce;
     if (extent(L, u, &s, &e) && extent(L, ch, &cs, &ce) && s < cs) return op_between(L, s, cs);
@@ -880,22 +382,22 @@ static int const_value(cl *L, CXCursor c, long *val)
 /* The callee of a direct call (a declared or implicitly declared function). */
 static const char *callee_name(cl *L, CXCursor call)
 {
-    CXCursor ref = cx.clang_getCursorReferenced(call);
-    if (!cx.clang_Cursor_isNull(ref) && kind(ref) == CXCursor_FunctionDecl) return cxs(L, cx.clang_getCursorSpelling(ref));
+    CXCursor ref = c_cx.clang_getCursorReferenced(call);
+    if (!c_cx.clang_Cursor_isNull(ref) && kind(ref) == CXCursor_FunctionDecl) return cxs(L, c_cx.clang_getCursorSpelling(ref));
     CXCursor fn;
     if (!nth_expr_child(call, 0, &fn, NULL)) return NULL;
     fn = strip(L, fn);
     if (kind(fn) != CXCursor_DeclRefExpr) return NULL;
-    ref = cx.clang_getCursorReferenced(fn);
-    if (!cx.clang_Cursor_isNull(ref) && kind(ref) != CXCursor_FunctionDecl) return NULL;
-    return cxs(L, cx.clang_getCursorSpelling(fn));
+    ref = c_cx.clang_getCursorReferenced(fn);
+    if (!c_cx.clang_Cursor_isNull(ref) && kind(ref) != CXCursor_FunctionDecl) return NULL;
+    return cxs(L, c_cx.clang_getCursorSpelling(fn));
 }
 
-static CXCursor call_arg(CXCursor call, int i) { return cx.clang_Cursor_getArgument(call, (unsigned)i); }
+static CXCursor call_arg(CXCursor call, int i) { return c_cx.clang_Cursor_getArgument(call, (unsigned)i); }
 
 static int call_nargs(CXCursor call)
 {
-    int n = cx.clang_Cursor_getNumArguments(call);
+    int n = c_cx.clang_Cursor_getNumArguments(call);
     return n < 0 ? 0 : n;
 }
 
@@ -929,11 +431,11 @@ static int decl_own(cl *L, CXCursor decl)
     enum CXCursorKind k = kind(decl);
     if (k == CXCursor_ParmDecl) return OWN_PARAM;
     if (k != CXCursor_VarDecl) return -1;
-    enum CX_StorageClass sc = cx.clang_Cursor_getStorageClass(decl);
+    enum CX_StorageClass sc = c_cx.clang_Cursor_getStorageClass(decl);
     if (sc == CX_SC_Static || sc == CX_SC_Extern) return OWN_GLOBAL;
-    CXCursor parent = cx.clang_getCursorSemanticParent(decl);
+    CXCursor parent = c_cx.clang_getCursorSemanticParent(decl);
     if (kind(parent) == CXCursor_TranslationUnit) return OWN_GLOBAL;
-    int v = find_var(L, cxs(L, cx.clang_getCursorSpelling(decl)));
+    int v = find_var(L, cxs(L, c_cx.clang_getCursorSpelling(decl)));
     if (v >= 0 && (size_t)v < L->vi.n) return L->vi.v[v].own;
     return OWN_LOCAL;
 }
@@ -1046,10 +548,10 @@ static int access_path(cl *L, CXCursor c0, int addr_of, apath *out)
     for (int guard = 0; guard < 64; guard++) {
         enum CXCursorKind k = kind(c);
         if (k == CXCursor_DeclRefExpr) {
-            CXCursor ref = cx.clang_getCursorReferenced(c);
-            int own = cx.clang_Cursor_isNull(ref) ? -1 : decl_own(L, ref);
+            CXCursor ref = c_cx.clang_getCursorReferenced(c);
+            int own = c_cx.clang_Cursor_isNull(ref) ? -1 : decl_own(L, ref);
             if (own < 0) break;
-            out->root = cxs(L, cx.clang_getCursorSpelling(c));
+            out->root = cxs(L, c_cx.clang_getCursorSpelling(c));
             out->own = own;
             ok = 1;
             break;
@@ -1057,8 +559,8 @@ static int access_path(cl *L, CXCursor c0, int addr_of, apath *out)
         if (k == CXCursor_MemberRefExpr) {
             CXCursor base;
             if (!nth_expr_child(c, 0, &base, NULL)) break;
-            CXType bt = cx.clang_getCanonicalType(cx.clang_getCursorType(base));
-            const char *mem = cxs(L, cx.clang_getCursorSpelling(c));
+            CXType bt = c_cx.clang_getCanonicalType(c_cx.clang_getCursorType(base));
+            const char *mem = cxs(L, c_cx.clang_getCursorSpelling(c));
             char *st = ca_arena_alloc(&L->m->arena, strlen(mem) + 3);
             sprintf(st, "%s%s", type_is_pointer(bt) ? "->" : ".", mem);
             steps[nsteps++] = st;
@@ -1244,7 +746,7 @@ static const char *arg_name(cl *L, CXCursor call, int i)
 {
     if (i >= call_nargs(call)) return NULL;
     CXCursor a = strip(L, call_arg(call, i));
-    if (kind(a) == CXCursor_DeclRefExpr) return cxs(L, cx.clang_getCursorSpelling(a));
+    if (kind(a) == CXCursor_DeclRefExpr) return cxs(L, c_cx.clang_getCursorSpelling(a));
     return cursor_text(L, a, 64);
 }
 
@@ -1410,7 +912,7 @@ static void on_assign(cl *L, CXCursor bin, CXCursor lhs, CXCursor rhs, ir_block 
         return;
     }
     CXCursor r = strip(L, rhs);
-    if (L->have_pend && cx.clang_equalCursors(r, L->pend)) {
+    if (L->have_pend && c_cx.clang_equalCursors(r, L->pend)) {
         L->have_pend = 0;
         bind_acquire(L, out, site_of(L, r), &dst, L->pend_acq);
         return;
@@ -1453,7 +955,7 @@ static void lower_expr(cl *L, CXCursor root, ir_block *out)
             children(c, &kids);
             for (size_t i = kids.n; i-- > 0;) {
                 enum CXCursorKind kk = kind(kids.v[i]);
-                if (!cx.clang_isExpression(kk)) continue;
+                if (!c_cx.clang_isExpression(kk)) continue;
                 xframe fr = {kids.v[i], 0};
                 CA_VEC_PUSH(st, fr);
             }
@@ -1466,7 +968,7 @@ static void lower_expr(cl *L, CXCursor root, ir_block *out)
             CXCursor lhs, rhs;
             const char *op = binary_op(L, c, &lhs, &rhs);
             int assign = op ? strcmp(op, "=") == 0
-                            : (L->have_pend && cx.clang_equalCursors(strip(L, rhs), L->pend)); /* in a macro */
+                            : (L->have_pend && c_cx.clang_equalCursors(strip(L, rhs), L->pend)); /* in a macro */
             if (assign) on_assign(L, c, lhs, rhs, out);
         }
     }
@@ -1567,7 +1069,7 @@ static void lower_if(cl *L, CXCursor s, ir_block *out)
     cur_vec kids = {0};
     children(s, &kids);
     size_t i = 0;
-    while (i < kids.n && !cx.clang_isExpression(kind(kids.v[i]))) lower_stmt(L, kids.v[i++], out);
+    while (i < kids.n && !c_cx.clang_isExpression(kind(kids.v[i]))) lower_stmt(L, kids.v[i++], out);
     if (i >= kids.n) {
         CA_VEC_FREE(kids);
         return;
@@ -1693,7 +1195,7 @@ static void lower_for(cl *L, CXCursor s, ir_block *out)
     }
     if (role[0] >= 0) {
         CXCursor init = kids.v[role[0]];
-        if (cx.clang_isExpression(kind(init))) lower_expr(L, init, out);
+        if (c_cx.clang_isExpression(kind(init))) lower_expr(L, init, out);
         else lower_stmt(L, init, out);
     }
     int infinite = role[1] < 0 || is_true_const(L, kids.v[role[1]]);
@@ -1769,7 +1271,7 @@ static const char *label_of_goto(cl *L, CXCursor g)
     children(g, &kids);
     const char *name = NULL;
     for (size_t i = 0; i < kids.n && !name; i++)
-        if (kind(kids.v[i]) == CXCursor_LabelRef) name = cxs(L, cx.clang_getCursorSpelling(kids.v[i]));
+        if (kind(kids.v[i]) == CXCursor_LabelRef) name = cxs(L, c_cx.clang_getCursorSpelling(kids.v[i]));
     CA_VEC_FREE(kids);
     return name;
 }
@@ -1796,11 +1298,11 @@ static void lower_return(cl *L, CXCursor s, ir_block *out)
     children(s, &kids);
     ir_site site = site_of(L, s);
     for (size_t i = 0; i < kids.n; i++) {
-        if (!cx.clang_isExpression(kind(kids.v[i]))) continue;
+        if (!c_cx.clang_isExpression(kind(kids.v[i]))) continue;
         L->have_pend = 0;
         lower_expr(L, kids.v[i], out);
         CXCursor r = strip(L, kids.v[i]);
-        if (L->have_pend && cx.clang_equalCursors(r, L->pend)) {
+        if (L->have_pend && c_cx.clang_equalCursors(r, L->pend)) {
             L->have_pend = 0; /* returned as made: the caller owns it */
         } else {
             int v = value_var(L, kids.v[i]);
@@ -1828,9 +1330,9 @@ static int has_init(cl *L, CXCursor decl)
 
 static void lower_vardecl(cl *L, CXCursor d, ir_block *out)
 {
-    const char *name = cxs(L, cx.clang_getCursorSpelling(d));
+    const char *name = cxs(L, c_cx.clang_getCursorSpelling(d));
     if (!*name) return;
-    enum CX_StorageClass sc = cx.clang_Cursor_getStorageClass(d);
+    enum CX_StorageClass sc = c_cx.clang_Cursor_getStorageClass(d);
     int own = sc == CX_SC_Static || sc == CX_SC_Extern ? OWN_GLOBAL : OWN_LOCAL;
     int v = add_var(L, name, 0, own);
     L->vi.v[v].own = (unsigned char)own;
@@ -1841,7 +1343,7 @@ static void lower_vardecl(cl *L, CXCursor d, ir_block *out)
     lower_expr(L, init, out);
     apath dst = {L->f->vars[v].name, L->f->vars[v].name, own};
     CXCursor r = strip(L, init);
-    if (L->have_pend && cx.clang_equalCursors(r, L->pend)) {
+    if (L->have_pend && c_cx.clang_equalCursors(r, L->pend)) {
         L->have_pend = 0;
         bind_acquire(L, out, site_of(L, r), &dst, L->pend_acq);
         return;
@@ -1903,7 +1405,7 @@ static void lower_stmt(cl *L, CXCursor s, ir_block *out)
         break;
     }
     default:
-        if (cx.clang_isExpression(k)) lower_expr(L, s, out);
+        if (c_cx.clang_isExpression(k)) lower_expr(L, s, out);
         break;
     }
     L->depth--;
@@ -1918,7 +1420,7 @@ typedef struct scan_fr {
 
 static const char *label_name(cl *L, CXCursor c)
 {
-    return kind(c) == CXCursor_LabelStmt ? cxs(L, cx.clang_getCursorSpelling(c)) : NULL;
+    return kind(c) == CXCursor_LabelStmt ? cxs(L, c_cx.clang_getCursorSpelling(c)) : NULL;
 }
 
 /* ---- pthread_cleanup_push / pop regions --------------------------------- */
@@ -1975,7 +1477,7 @@ static void region_stmts(cl *L, CXCursor block, const cl_pair *p, cur_vec *out)
             CXCursor k = kids.v[i];
             unsigned o = start_off(L, k);
             int users = o != UINT_MAX && o >= p->push_end && o < p->pop_off;
-            if (!users && !cx.clang_isStatement(kind(k))) continue;
+            if (!users && !c_cx.clang_isStatement(kind(k))) continue;
             region_fr c = {k, users};
             CA_VEC_PUSH(st, c);
         }
@@ -2070,7 +1572,7 @@ static void stmt_facts(cl *L, CXCursor root, str_vec *gotos, unsigned char *esca
             *escapes = 1;
             continue;
         }
-        if (!cx.clang_isStatement(k)) continue;
+        if (!c_cx.clang_isStatement(k)) continue;
         int inner = k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
                     k == CXCursor_SwitchStmt;
         children(fr.c, &kids);
@@ -2198,7 +1700,7 @@ static int block_releases_var(const ir_block *b, int v)
 static void lower_function(cl *L, CXCursor fn)
 {
     ir_func *f = ir_func_new(L->m);
-    f->name = cxs(L, cx.clang_getCursorSpelling(fn));
+    f->name = cxs(L, c_cx.clang_getCursorSpelling(fn));
     f->qualname = f->name;
     f->site = site_of(L, fn);
     L->f = f;
@@ -2215,7 +1717,7 @@ static void lower_function(cl *L, CXCursor fn)
     int np = call_nargs(fn);
     for (int i = 0; i < np; i++) {
         CXCursor p = call_arg(fn, i);
-        const char *pn = cxs(L, cx.clang_getCursorSpelling(p));
+        const char *pn = cxs(L, c_cx.clang_getCursorSpelling(p));
         char buf[32];
         if (!*pn) {
             snprintf(buf, sizeof(buf), "#%d", i); /* unnamed: keeps the positions */
@@ -2270,7 +1772,7 @@ static void find_wrapper(cl *L, CXCursor fn, const char *name)
         lock_wrap w = {name, -1, p.root, p.path + rn, lock};
         if (p.own == OWN_PARAM) {
             for (int k = 0; k < call_nargs(fn); k++)
-                if (strcmp(cxs(L, cx.clang_getCursorSpelling(call_arg(fn, k))), p.root) == 0) w.param = k;
+                if (strcmp(cxs(L, c_cx.clang_getCursorSpelling(call_arg(fn, k))), p.root) == 0) w.param = k;
             if (w.param < 0) continue;
         } else if (p.own != OWN_GLOBAL) {
             continue;
@@ -2296,8 +1798,8 @@ static enum CXChildVisitResult wrap_cb(CXCursor c, CXCursor parent, CXClientData
 {
     (void)parent;
     cl *L = d;
-    if (kind(c) == CXCursor_FunctionDecl && cx.clang_isCursorDefinition(c)) {
-        const char *name = cxs(L, cx.clang_getCursorSpelling(c));
+    if (kind(c) == CXCursor_FunctionDecl && c_cx.clang_isCursorDefinition(c)) {
+        const char *name = cxs(L, c_cx.clang_getCursorSpelling(c));
         /* only helpers: what the catalog knows is lowered from the catalog */
         if (!cat(L, CAT_C_LOCK, name) && !cat(L, CAT_C_RELEASE, name) && !cat(L, CAT_C_ACQUIRE, name))
             find_wrapper(L, c, name);
@@ -2309,9 +1811,9 @@ static enum CXChildVisitResult top_cb(CXCursor c, CXCursor parent, CXClientData 
 {
     (void)parent;
     cl *L = d;
-    if (kind(c) == CXCursor_FunctionDecl && cx.clang_isCursorDefinition(c)) {
+    if (kind(c) == CXCursor_FunctionDecl && c_cx.clang_isCursorDefinition(c)) {
         unsigned s;
-        if (loc_off(L, cx.clang_getCursorLocation(c), &s)) lower_function(L, c);
+        if (loc_off(L, c_cx.clang_getCursorLocation(c), &s)) lower_function(L, c);
     }
     return CXChildVisit_Continue;
 }
@@ -2359,7 +1861,7 @@ static void split_args(cl *L, const CXToken *toks, unsigned ntok, unsigned lpare
     ca_sb cur = {0};
     *close = ntok;
     for (unsigned i = lparen; i < ntok; i++) {
-        char *sp = cxs(L, cx.clang_getTokenSpelling(L->tu, toks[i]));
+        char *sp = cxs(L, c_cx.clang_getTokenSpelling(L->tu, toks[i]));
         if (strcmp(sp, "(") == 0 && depth++ == 0) continue;
         if (strcmp(sp, ")") == 0 && --depth == 0) {
             sv_push(args, ca_sb_str(&cur));
@@ -2371,7 +1873,7 @@ static void split_args(cl *L, const CXToken *toks, unsigned ntok, unsigned lpare
             ca_sb_reset(&cur);
             continue;
         }
-        if (cur.len && cx.clang_getTokenKind(toks[i]) != CXToken_Punctuation) ca_sb_addc(&cur, ' ');
+        if (cur.len && c_cx.clang_getTokenKind(toks[i]) != CXToken_Punctuation) ca_sb_addc(&cur, ' ');
         ca_sb_adds(&cur, sp);
     }
     ca_sb_release(&cur);
@@ -2379,26 +1881,26 @@ static void split_args(cl *L, const CXToken *toks, unsigned ntok, unsigned lpare
 
 static void find_pairs(cl *L)
 {
-    CXSourceLocation a = cx.clang_getLocationForOffset(L->tu, L->file, 0);
-    CXSourceLocation b = cx.clang_getLocationForOffset(L->tu, L->file, L->len);
+    CXSourceLocation a = c_cx.clang_getLocationForOffset(L->tu, L->file, 0);
+    CXSourceLocation b = c_cx.clang_getLocationForOffset(L->tu, L->file, L->len);
     CXToken *toks = NULL;
     unsigned ntok = 0;
-    cx.clang_tokenize(L->tu, cx.clang_getRange(a, b), &toks, &ntok);
+    c_cx.clang_tokenize(L->tu, c_cx.clang_getRange(a, b), &toks, &ntok);
     CA_VEC(size_t) open = {0};
     for (unsigned i = 0; i + 1 < ntok; i++) {
-        if (cx.clang_getTokenKind(toks[i]) != CXToken_Identifier) continue;
-        char *sp = cxs(L, cx.clang_getTokenSpelling(L->tu, toks[i]));
+        if (c_cx.clang_getTokenKind(toks[i]) != CXToken_Identifier) continue;
+        char *sp = cxs(L, c_cx.clang_getTokenSpelling(L->tu, toks[i]));
         int push = cat(L, CAT_C_CLEANUP_PUSH, sp) != NULL, pop = !push && cat(L, CAT_C_CLEANUP_POP, sp);
         if (!push && !pop) continue;
         unsigned off, endoff;
-        CXSourceRange r = cx.clang_getTokenExtent(L->tu, toks[i]);
-        if (!loc_off(L, cx.clang_getRangeStart(r), &off) || in_directive(L, off)) continue;
-        char *next = cxs(L, cx.clang_getTokenSpelling(L->tu, toks[i + 1]));
+        CXSourceRange r = c_cx.clang_getTokenExtent(L->tu, toks[i]);
+        if (!loc_off(L, c_cx.clang_getRangeStart(r), &off) || in_directive(L, off)) continue;
+        char *next = cxs(L, c_cx.clang_getTokenSpelling(L->tu, toks[i + 1]));
         if (strcmp(next, "(") != 0) continue;
         str_vec args = {0};
         unsigned close;
         split_args(L, toks, ntok, i + 1, &args, &close);
-        if (close >= ntok || !loc_off(L, cx.clang_getRangeEnd(cx.clang_getTokenExtent(L->tu, toks[close])), &endoff))
+        if (close >= ntok || !loc_off(L, c_cx.clang_getRangeEnd(c_cx.clang_getTokenExtent(L->tu, toks[close])), &endoff))
             endoff = off;
         if (push) {
             cl_pair p;
@@ -2431,7 +1933,7 @@ static void find_pairs(cl *L)
         i = close < ntok ? close : i;
     }
     CA_VEC_FREE(open);
-    if (toks) cx.clang_disposeTokens(L->tu, toks, ntok);
+    if (toks) c_cx.clang_disposeTokens(L->tu, toks, ntok);
 }
 
 static void add_suppression(cl *L, int line, const char *rules)
@@ -2516,19 +2018,19 @@ static void scan_comments(cl *L)
 
 static void diagnostics(cl *L)
 {
-    unsigned nd = cx.clang_getNumDiagnostics(L->tu);
+    unsigned nd = c_cx.clang_getNumDiagnostics(L->tu);
     int errors = 0;
     char *first = NULL;
     ca_sb missing = {0};
     for (unsigned i = 0; i < nd; i++) {
-        CXDiagnostic d = cx.clang_getDiagnostic(L->tu, i);
-        enum CXDiagnosticSeverity sev = cx.clang_getDiagnosticSeverity(d);
+        CXDiagnostic d = c_cx.clang_getDiagnostic(L->tu, i);
+        enum CXDiagnosticSeverity sev = c_cx.clang_getDiagnosticSeverity(d);
         if (sev >= CXDiagnostic_Error) {
             errors++;
-            char *msg = cxs(L, cx.clang_getDiagnosticSpelling(d));
+            char *msg = cxs(L, c_cx.clang_getDiagnosticSpelling(d));
             unsigned off;
             int line = 0, col = 0;
-            if (loc_off(L, cx.clang_getDiagnosticLocation(d), &off)) line_col(L, off, &line, &col);
+            if (loc_off(L, c_cx.clang_getDiagnosticLocation(d), &off)) line_col(L, off, &line, &col);
             if (line && !L->m->first_error_line) L->m->first_error_line = line;
             if (!first) {
                 /* one printable line, whatever the file held */
@@ -2550,7 +2052,7 @@ static void diagnostics(cl *L)
                 free(name);
             }
         }
-        cx.clang_disposeDiagnostic(d);
+        c_cx.clang_disposeDiagnostic(d);
     }
     L->m->parse_errors = errors;
     if (errors) {
@@ -2572,16 +2074,16 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
         m->diagnostic = ca_xstrdup("file too large to parse");
         return -1;
     }
-    pthread_once(&cx_once, cx_load);
-    if (!cx_ok) {
-        m->diagnostic = ca_xstrdup(cx_err);
+    const char *unloaded = c_libclang_load();
+    if (unloaded) {
+        m->diagnostic = ca_xstrdup(unloaded);
         return -1;
     }
-    if (!fe->index) fe->index = cx.clang_createIndex(0, 0);
-    char *abs = canonical(path);
-    const str_vec *flags = project_flags(fe->proj, path);
+    if (!fe->index) fe->index = c_cx.clang_createIndex(0, 0);
+    char *abs = c_canonical(path);
+    const str_vec *flags = c_project_flags(fe->proj, path);
     CA_VEC(const char *) argv = {0};
-    if (has_suffix(path, ".h")) {
+    if (c_is_header(path)) {
         CA_VEC_PUSH(argv, "-x");
         CA_VEC_PUSH(argv, "c");
     }
@@ -2591,7 +2093,7 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
     CA_VEC_PUSH(argv, "-fno-spell-checking");
     struct CXUnsavedFile uf = {abs, src, (unsigned long)len};
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode ec = cx.clang_parseTranslationUnit2(
+    enum CXErrorCode ec = c_cx.clang_parseTranslationUnit2(
         fe->index, abs, argv.v, (int)argv.n, &uf, 1, CXTranslationUnit_KeepGoing, &tu);
     CA_VEC_FREE(argv);
     if (ec != CXError_Success || !tu) {
@@ -2604,7 +2106,7 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
     L.cat = fe->cat;
     L.m = m;
     L.tu = tu;
-    L.file = cx.clang_getFile(tu, abs);
+    L.file = c_cx.clang_getFile(tu, abs);
     L.src = src;
     L.len = (unsigned)len;
     free(abs);
@@ -2615,8 +2117,8 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
         diagnostics(&L);
         scan_comments(&L);
         find_pairs(&L);
-        cx.clang_visitChildren(cx.clang_getTranslationUnitCursor(tu), wrap_cb, &L);
-        cx.clang_visitChildren(cx.clang_getTranslationUnitCursor(tu), top_cb, &L);
+        c_cx.clang_visitChildren(c_cx.clang_getTranslationUnitCursor(tu), wrap_cb, &L);
+        c_cx.clang_visitChildren(c_cx.clang_getTranslationUnitCursor(tu), top_cb, &L);
         check_routines(&L);
     }
     CA_VEC_FREE(L.lines);
@@ -2626,7 +2128,7 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
     CA_VEC_FREE(L.vi);
     CA_VEC_FREE(L.targets);
     CA_VEC_FREE(L.paired);
-    cx.clang_disposeTranslationUnit(tu);
+    c_cx.clang_disposeTranslationUnit(tu);
     return 0;
 }
 

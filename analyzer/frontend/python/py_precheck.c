@@ -1,0 +1,141 @@
+/*
+ * py_precheck.c — the byte checks run on a Python file before it is parsed
+ * (py_precheck.h): the async prefilter and the bracket-depth guard.
+ *
+ * Where it sits: between discovery and the parser, called by the Python
+ * frontend's ca_lang hooks (py_lang.c) on the bytes the scan read once.
+ * Needs nothing but libc, so tests/bench/parse_floor.c links it alone.
+ */
+#include "frontend/python/py_precheck.h"
+
+#include <string.h>
+
+static int ident_byte(unsigned char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c >= 0x80;
+}
+
+/* After `async` at q: the blanks and backslash-newline continuations that
+ * may stand between two tokens of one logical line, then `def` as a word. */
+static int def_follows(const char *q, const char *end)
+{
+    int gap = 0;
+    for (;;) {
+        if (q < end && (*q == ' ' || *q == '\t' || *q == '\f')) {
+            q++;
+            gap = 1;
+        } else if (q < end && *q == '\\') {
+            const char *r = q + 1;
+            if (r < end && *r == '\r') r++;
+            if (r >= end || *r != '\n') return 0;
+            q = r + 1;
+            gap = 1;
+        } else {
+            break;
+        }
+    }
+    return gap && end - q >= 3 && memcmp(q, "def", 3) == 0 && (end - q == 3 || !ident_byte((unsigned char)q[3]));
+}
+
+int py_prefilter_async(const char *buf, size_t len)
+{
+    const char *p = buf, *end = buf + len;
+    while (p && (size_t)(end - p) >= 5) {
+        p = memchr(p, 'a', (size_t)(end - p) - 4);
+        if (!p) break;
+        if (memcmp(p + 1, "sync", 4) == 0 && (p == buf || !ident_byte((unsigned char)p[-1])) &&
+            def_follows(p + 5, end))
+            return 1;
+        p++;
+    }
+    return 0;
+}
+
+/* Whether the quote at buf[i] opens an f-string: a prefix of at most two
+ * letters from [rRbBuUfF] containing f/F, standing alone as a token. */
+static int fstring_prefix(const char *buf, size_t i)
+{
+    size_t j = i;
+    int f = 0;
+    while (j > 0 && i - j < 2 && buf[j - 1] && strchr("rRbBuUfF", buf[j - 1])) {
+        if (buf[j - 1] == 'f' || buf[j - 1] == 'F') f = 1;
+        j--;
+    }
+    if (j == i || !f) return 0;
+    return j == 0 || !ident_byte((unsigned char)buf[j - 1]);
+}
+
+/* The bytes py_bracket_depth stops at, outside strings (1) and inside
+ * them (1: always; 2: brackets, which count only inside f-strings). Runs
+ * of other bytes are skipped in a tight loop. */
+static const unsigned char bd_outer[256] = {
+    ['#'] = 1, ['\''] = 1, ['"'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1, [')'] = 1, [']'] = 1, ['}'] = 1,
+};
+static const unsigned char bd_string[256] = {
+    ['\\'] = 1, ['\n'] = 1, ['\''] = 1, ['"'] = 1, ['('] = 2, ['['] = 2, ['{'] = 2, [')'] = 2, [']'] = 2, ['}'] = 2,
+};
+
+int py_bracket_depth(const char *buf, size_t len, int limit)
+{
+    if (limit < 0) limit = 0;
+    int depth = 0, maxd = 0;
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && !bd_outer[(unsigned char)buf[i]]) i++;
+        if (i >= len) break;
+        char c = buf[i];
+        if (c == '#') {
+            const char *nl = memchr(buf + i, '\n', len - i);
+            i = nl ? (size_t)(nl - buf) + 1 : len;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            int fstr = fstring_prefix(buf, i);
+            unsigned char stop = fstr ? 2 : 1; /* which marks end a run */
+            int triple = i + 2 < len && buf[i + 1] == c && buf[i + 2] == c;
+            i += triple ? 3 : 1;
+            while (i < len) {
+                while (i < len && (bd_string[(unsigned char)buf[i]] == 0 || bd_string[(unsigned char)buf[i]] > stop)) i++;
+                if (i >= len) break;
+                char ch = buf[i];
+                if (ch == '\\') {
+                    i += 2;
+                    continue;
+                }
+                if (ch == '\n' && !triple) { /* unterminated: the line ends it */
+                    i++;
+                    break;
+                }
+                if (ch == c) {
+                    if (!triple) {
+                        i++;
+                        break;
+                    }
+                    if (i + 2 < len && buf[i + 1] == c && buf[i + 2] == c) {
+                        i += 3;
+                        break;
+                    }
+                }
+                if (fstr) {
+                    if (ch == '(' || ch == '[' || ch == '{') {
+                        if (++depth > limit) return limit + 1;
+                        if (depth > maxd) maxd = depth;
+                    } else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) {
+                        depth--;
+                    }
+                }
+                i++;
+            }
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            if (++depth > limit) return limit + 1;
+            if (depth > maxd) maxd = depth;
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+        i++;
+    }
+    return maxd;
+}

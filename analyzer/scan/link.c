@@ -1,0 +1,218 @@
+/*
+ * link.c — the scan's cross-file linker: the function table of every file
+ * (lowered or reused), the name index over it, scan_resolve() (the
+ * engine's resolver: which function a call reaches, and its summary), and
+ * the digest of what a file's cross-file names resolved to, which decides
+ * whether a reused file stays reused (reuse.c). Part of the scan driver
+ * (scan.c): phase 2, and read by phase 3.
+ *
+ * A call resolves in its own module first (a method of the caller's class
+ * on `self`, a module-level function by name); else to the one function of
+ * that name in the scan's modules of the same language (a method of that
+ * name for `self.m()`: a base class's), and to nothing when there are none
+ * or several.
+ */
+#include "scan/scan_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *last_part(const char *s)
+{
+    const char *p = strrchr(s, '.');
+    return p ? p + 1 : s;
+}
+
+/* qsort has no context argument; the table is sorted on one thread. */
+static const scan_state *sort_ctx;
+
+static int cmp_by_name(const void *a, const void *b)
+{
+    const scan_state *S = sort_ctx;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(S->fns[x].f->name, S->fns[y].f->name);
+    if (c) return c;
+    return x < y ? -1 : x > y;
+}
+
+void scan_build_table(scan_state *S)
+{
+    free(S->fns);
+    free(S->by_name);
+    free(S->by_method);
+    size_t nf = 0;
+    for (size_t i = 0; i < S->njobs; i++) nf += (size_t)S->jobs[i].m.nfuncs;
+    S->fns = ca_xcalloc(nf + 1, sizeof(fn_ref));
+    S->by_name = ca_xmalloc(sizeof(size_t) * (nf + 1));
+    S->by_method = ca_xmalloc(sizeof(size_t) * (nf + 1));
+    S->nfns = S->nby_name = S->nby_method = 0;
+    for (size_t i = 0; i < S->njobs; i++)
+        for (int k = 0; k < S->jobs[i].m.nfuncs; k++) {
+            ir_func *f = S->jobs[i].m.funcs[k];
+            f->id = (int)S->nfns;
+            fn_ref *r = &S->fns[S->nfns++];
+            r->file = (int)i;
+            r->ordinal = k;
+            r->f = f;
+            r->sum = S->jobs[i].sums[k];
+            if (!f->class_name && !strstr(f->qualname, "<locals>")) S->by_name[S->nby_name++] = (size_t)f->id;
+            else if (f->class_name && f->is_method) S->by_method[S->nby_method++] = (size_t)f->id;
+        }
+    sort_ctx = S;
+    qsort(S->by_name, S->nby_name, sizeof(size_t), cmp_by_name);
+    qsort(S->by_method, S->nby_method, sizeof(size_t), cmp_by_name);
+}
+
+static int same_language(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* Names of cross-file method lookups carry this prefix in the cache's
+ * dependency list, so module functions and methods never collide. */
+#define METHOD_DEP "self."
+
+/* The one function of index idx (sorted by name) named `name` in modules of
+ * `language` (NULL: Python), or NULL (none, or several). */
+static const fn_ref *lookup_unique(const scan_state *S, const size_t *idx, size_t n, const char *name,
+                                   const char *language)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(S->fns[idx[mid]].f->name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    const fn_ref *hit = NULL;
+    for (; lo < n && strcmp(S->fns[idx[lo]].f->name, name) == 0; lo++) {
+        const fn_ref *r = &S->fns[idx[lo]];
+        if (!same_language(S->jobs[r->file].m.language, language)) continue;
+        if (hit) return NULL;
+        hit = r;
+    }
+    return hit;
+}
+
+/* A module-level function, or for a METHOD_DEP name the one method of that
+ * name in the scan. */
+static const fn_ref *lookup_global(const scan_state *S, const char *name, const char *language)
+{
+    if (strncmp(name, METHOD_DEP, strlen(METHOD_DEP)) == 0)
+        return lookup_unique(S, S->by_method, S->nby_method, name + strlen(METHOD_DEP), language);
+    return lookup_unique(S, S->by_name, S->nby_name, name, language);
+}
+
+/* What the names resolve to across files: everything of the target that
+ * scan_resolve() hands the engine (summary, parameters) and the matrix
+ * (file and position). Names in the order given. */
+uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t n)
+{
+    uint64_t h = CA_HASH_SEED;
+    for (size_t i = 0; i < n; i++) {
+        h = scan_hash_str(h, names[i]);
+        const fn_ref *r = lookup_global(S, names[i], NULL);
+        if (!r) {
+            h = scan_hash_u64(h, 0);
+            continue;
+        }
+        h = scan_hash_u64(h, 1);
+        h = scan_hash_str(h, S->jobs[r->file].df->path);
+        h = scan_hash_u64(h, (uint64_t)r->ordinal);
+        h = scan_hash_u64(h, r->sum.releases);
+        h = scan_hash_u64(h, r->sum.takes_early);
+        h = scan_hash_u64(h, r->sum.takes_late);
+        h = scan_hash_u64(h, (uint64_t)r->sum.has_checkpoint);
+        h = scan_hash_u64(h, (uint64_t)r->f->nparams);
+        for (int q = 0; q < r->f->nparams; q++) h = scan_hash_str(h, r->f->vars[q].name);
+    }
+    return h;
+}
+
+static int cmp_fn_key(const void *x, const void *y)
+{
+    const fn_key *p = x, *q = y;
+    int c = strcmp(p->a, q->a);
+    if (!c) c = strcmp(p->b, q->b);
+    if (!c) c = p->index < q->index ? -1 : p->index > q->index;
+    return c;
+}
+
+static void index_module(file_ctx *fc, const ir_module *m)
+{
+    fc->indexed = m;
+    fc->methods.n = fc->globals.n = 0;
+    for (int i = 0; i < m->nfuncs; i++) {
+        const ir_func *f = m->funcs[i];
+        if (f->class_name && f->is_method && f->name) {
+            fn_key k = {f->class_name, f->name, i};
+            CA_VEC_PUSH(fc->methods, k);
+        }
+        if (!f->class_name && f->qualname) {
+            fn_key k = {f->qualname, "", i};
+            CA_VEC_PUSH(fc->globals, k);
+        }
+    }
+    if (fc->methods.n) qsort(fc->methods.v, fc->methods.n, sizeof(fn_key), cmp_fn_key);
+    if (fc->globals.n) qsort(fc->globals.v, fc->globals.n, sizeof(fn_key), cmp_fn_key);
+}
+
+/* The first function (in module order) with keys a, b; -1 when none. */
+static int find_fn(const fn_key *v, size_t n, const char *a, const char *b)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(v[mid].a, a);
+        if (!c) c = strcmp(v[mid].b, b);
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && strcmp(v[lo].a, a) == 0 && strcmp(v[lo].b, b) == 0 ? v[lo].index : -1;
+}
+
+void scan_file_ctx_free(file_ctx *fc)
+{
+    CA_VEC_FREE(fc->deps);
+    CA_VEC_FREE(fc->methods);
+    CA_VEC_FREE(fc->globals);
+}
+
+const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller, const ir_node *call,
+                              const eng_summary **summary, int *off)
+{
+    file_ctx *fc = ctx;
+    scan_state *S = fc->S;
+    *off = 0;
+    if (!call->text) return NULL;
+    const char *name = last_part(call->text);
+    if (fc->indexed != m) index_module(fc, m);
+    if (call->flags & CALL_ON_SELF) {
+        int i = caller->class_name ? find_fn(fc->methods.v, fc->methods.n, caller->class_name, name) : -1;
+        if (i >= 0) {
+            const ir_func *f = m->funcs[i];
+            *off = 1;
+            *summary = &S->fns[f->id].sum;
+            return f;
+        }
+        /* not in the class: a base class's method, when its name is unique */
+        ca_sb dep = {0};
+        ca_sb_addf(&dep, METHOD_DEP "%s", name);
+        const char *key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&dep));
+        ca_sb_release(&dep);
+        CA_VEC_PUSH(fc->deps, key);
+        const fn_ref *r = lookup_global(S, key, m->language);
+        if (!r) return NULL;
+        *off = 1;
+        *summary = &r->sum;
+        return r->f;
+    }
+    /* a module-level function in the same module, else a unique one anywhere */
+    int i = find_fn(fc->globals.v, fc->globals.n, name, "");
+    if (i >= 0) {
+        const ir_func *f = m->funcs[i];
+        *summary = &S->fns[f->id].sum;
+        return f;
+    }
+    CA_VEC_PUSH(fc->deps, name);
+    const fn_ref *r = lookup_global(S, name, m->language);
+    if (!r) return NULL;
+    *summary = &r->sum;
+    return r->f;
+}

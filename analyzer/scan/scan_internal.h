@@ -1,0 +1,225 @@
+/*
+ * scan_internal.h — what the files of the scan driver share (scan.c,
+ * link.c, reuse.c, collect.c): the state of one scan, its jobs and its
+ * function table, and the functions one of them calls in another. Nothing
+ * outside analyzer/scan/ includes it; the public header is scan.h.
+ */
+#ifndef CA_SCAN_INTERNAL_H
+#define CA_SCAN_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "discover/discover.h"
+#include "engine/engine.h"
+#include "frontend/lang.h"
+#include "model/cache.h"
+#include "scan/scan.h"
+
+typedef struct file_job {
+    ca_disc_file *df;
+    int lang;             /* index in scan_state.langs; -1: none (not a file, or no language's) */
+    ca_file_rec rec;
+    ir_module m;          /* the file's IR (lowered) or stub functions (reused) */
+    int lowered;          /* m holds IR for phase 3 */
+    int reused;           /* rec, findings and facts come from the base scan */
+    eng_summary *sums;    /* per function of m */
+    ca_facts *facts;      /* reused: per function of m */
+    /* reused: the names the file resolved across files, and their digest */
+    const char **deps;
+    size_t ndeps;
+    uint64_t deps_digest;
+    /* the base scan's rows for this path; base NULL when there are none */
+    const ca_file_rec *base;
+    ca_function_rec *base_fns;  /* by ordinal */
+    size_t nbase_fns;
+    ca_finding *base_finds;
+    size_t nbase_finds;
+    /* phase 1, while the language's gate is undecided (CA_GATE_ASK): rec
+     * holds what the file would be if the gate opens */
+    int waiting;
+    int parked;           /* 1: src kept for lowering; 2: read again if the gate opens */
+    char *src;
+    size_t len;
+    /* phase 3 output */
+    ca_finding *findings;
+    size_t nfindings;
+} file_job;
+
+typedef struct fn_ref {
+    int file;
+    int ordinal;          /* index in its module */
+    ir_func *f;
+    eng_summary sum;
+    unsigned protections;
+    int had_window;
+    int *callees;
+    int ncallees;
+    char *facts;          /* encoded by phase 3 for an analysed function (NULL: collect encodes it) */
+} fn_ref;
+
+/* A directory of the base as its walk listed it (ca_dir_rec, decoded). */
+typedef struct prior_dir {
+    const char *path;     /* in scan_state.prior_blob, as the rest */
+    int64_t mtime_ns;     /* -1: not to be trusted */
+    const char *entries;
+    size_t len;
+    int decoded;          /* names/types filled (under scan_state.dirs_lock) */
+    const char **names;
+    unsigned char *types;
+    size_t n;
+} prior_dir;
+
+/* An mtime this close to a scan's start may share its clock tick with a
+ * change made after the scan looked (file systems stamp times from a
+ * coarse clock): only older ones prove nothing changed since. */
+#define CA_MTIME_SLACK_NS ((int64_t)20 * 1000 * 1000)
+
+typedef struct scan_state {
+    const ca_scan_opts *o;
+    file_job *jobs;
+    size_t njobs;
+    /* the jobs phase 1 works on */
+    size_t *order;
+    size_t norder;
+    atomic_size_t next;
+    atomic_size_t done;
+    atomic_uint_fast64_t done_bytes; /* of files done, by discovery's sizes: the ETA's measure */
+    uint64_t total_bytes;
+    fn_ref *fns;
+    size_t nfns;
+    /* module-level functions sorted by name for cross-file calls */
+    size_t *by_name;
+    size_t nby_name;
+    /* methods (self/cls first parameter) sorted by name, for `self.m()`
+     * calls that the caller's own class does not define (a base class) */
+    size_t *by_method;
+    size_t nby_method;
+    ca_backend_cache *backends;
+    /* the base scan of an incremental rescan (rows reused are moved out) */
+    const char *cache_key;
+    ca_results base;      /* base.scan: the base's scan row (id 0: no base) */
+    ca_results taken;     /* read_taken: the base's results, in case nothing changed */
+    /* the early writer (scan.h's sink): files and listings of `out` */
+    ca_results *out;
+    pthread_t writer;
+    int writing, writer_rc;
+    int taken_rc;
+    /* the base's directory listings (one blob), indexed by path */
+    char *prior_blob;
+    size_t prior_len;
+    struct prior_dir *prior_dirs;
+    size_t nprior;
+    /* this scan's listings (on_dir, from any walking thread); one recalled
+     * unchanged keeps its prior record (entries NULL, from set) */
+    pthread_mutex_t dirs_lock;
+    CA_VEC(ca_dir_rec) dirs;
+    CA_VEC(const prior_dir *) dirs_from;
+    int64_t base_started_ns;
+    pthread_mutex_t err_lock;
+    double t0, last_draw;
+    int redo;             /* phase 1 runs again on files whose reuse failed */
+    /* the languages (frontend/lang.h), by index: their states for this scan
+     * and their gates (CA_GATE_*) */
+    const ca_lang *const *langs;
+    size_t nlangs;
+    void **lang_state;
+    atomic_int *gate;
+    atomic_int *prepared; /* ca_lang.prepare has run (under lang_lock) */
+    pthread_mutex_t lang_lock;
+    atomic_size_t parked_bytes; /* of files waiting for a gate with their bytes */
+    int c_active;         /* rule_ctx.c_active: the languages' threads_in_scope */
+} scan_state;
+
+/* A module's functions by the keys scan_resolve() looks them up by: methods
+ * by (class, name), module-level functions by (qualname); ties keep module
+ * order, so a lookup finds the first definition as a scan would. */
+typedef struct fn_key {
+    const char *a, *b;
+    int index;
+} fn_key;
+
+/* What scan_resolve() keeps while it serves one file: the names it
+ * resolved across files (for the file's deps record), and an index of the
+ * module it was last asked about. Zero it, set S; scan_file_ctx_free. */
+typedef struct file_ctx {
+    scan_state *S;
+    CA_VEC(const char *) deps; /* names resolved across files (point into the IR) */
+    const ir_module *indexed;  /* the module the keys below are of */
+    CA_VEC(fn_key) methods;
+    CA_VEC(fn_key) globals;
+} file_ctx;
+
+/* Hashing for digests (cache key, deps): a string (NULL differs from
+ * every string) or a number into h. */
+static inline uint64_t scan_hash_str(uint64_t h, const char *s)
+{
+    return s ? ca_hash64(s, strlen(s) + 1, h) : ca_hash64("\001", 1, h);
+}
+
+static inline uint64_t scan_hash_u64(uint64_t h, uint64_t v) { return ca_hash64(&v, sizeof(v), h); }
+
+/* ---- scan.c ------------------------------------------------------------- */
+
+/* A per-file diagnostic on stderr, one line (path and message shown
+ * safely), unless the scan is quiet. */
+void scan_diag(scan_state *S, const char *path, const char *msg);
+
+/* ---- link.c: the function table and cross-file calls ------------------- */
+
+/* (Re)build S->fns and the name indexes from every job's module. */
+void scan_build_table(scan_state *S);
+/* The engine's resolver (eng_resolver.fn); ctx is a file_ctx. */
+const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller, const ir_node *call,
+                            const eng_summary **summary, int *off);
+void scan_file_ctx_free(file_ctx *fc);
+/* What the names resolve to across files, hashed, in the order given. */
+uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t n);
+
+/* ---- reuse.c: what a rescan takes from the base scan -------------------- */
+
+/* Everything besides the files that results depend on, as hex (heap). */
+char *scan_cache_key(const ca_scan_opts *o);
+/* The base scan's row (S->base.scan; id 0: none), then the rest of what
+ * per-file reuse reads. Database errors only cost speed (a line on
+ * stderr). */
+void scan_load_base(scan_state *S);
+void scan_load_base_rest(scan_state *S);
+/* j->base and the base's rows for j's path, when they can be reused. */
+void scan_attach_base(scan_state *S, file_job *j);
+/* Take the base's results for j (1), or not (0: j is as it was). */
+int scan_reuse(file_job *j);
+/* Reused files whose cross-file names resolve differently now are let go
+ * and listed in S->order for phase 1; returns how many. */
+size_t scan_check_reused(scan_state *S);
+/* Directory listings: the base's (loaded, freed), discover's on_dir and
+ * recall hooks (ctx is S), and this scan's into out (scan_free_dirs frees
+ * what was not handed over). */
+void scan_load_prior_dirs(scan_state *S);
+void scan_free_prior_dirs(scan_state *S);
+void scan_on_dir(void *ctx, const char *dir, int64_t mtime_ns, const char *const *names, const unsigned char *types,
+                 size_t n);
+int scan_recall(void *ctx, const char *dir, int64_t mtime_ns, ca_dir_names *out);
+void scan_collect_dirs(scan_state *S, ca_results *out);
+void scan_free_dirs(scan_state *S);
+/* Tree digests (heap hex, or NULL): of what discovery found, and the one
+ * this scan records (recs: its file records, in job order). */
+char *scan_found_tree_digest(scan_state *S, const ca_disc_file *files, size_t nfiles);
+char *scan_recorded_tree_digest(const scan_state *S, const ca_file_rec *recs);
+/* A thread's body (arg: S): read the base's results into S->taken. */
+void *scan_read_taken(void *arg);
+/* The base's results as this scan's, when nothing changed: 0, or -1. */
+int scan_take_base(scan_state *S, ca_results *out);
+
+/* ---- collect.c: the results --------------------------------------------- */
+
+/* A function's facts as the store keeps them (heap). */
+char *scan_encode_facts(const scan_state *S, const fn_ref *r);
+/* Move the jobs' records, findings and functions into out, with the
+ * matrix; starts the early writer when the caller gave a sink. */
+void scan_collect(scan_state *S, ca_results *out);
+
+#endif
