@@ -1,5 +1,11 @@
 /*
  * catalog.c — loading and querying the catalogs (catalog.h).
+ *
+ * The folder: catalog/ holds the library knowledge the frontends and the
+ * rules ask about (which calls acquire, release, register, shield, time
+ * out, which exceptions mean cancellation): the .cat files under rules/catalog/,
+ * embedded at build time, plus configuration extras. It sits beside the
+ * pipeline, read-only once loaded, shared by every worker.
  */
 #include "catalog/catalog.h"
 #include "util/embed.h"

@@ -3,6 +3,12 @@
  * subcommand, maps outcomes to exit codes: 0 no unsuppressed finding,
  * 1 findings, 2 usage or configuration error, 3 the run itself failed.
  * The only place that decides the process's exit status.
+ *
+ * The folder: cli/ is the front door. main.c dispatches; cli_scan.c runs
+ * `scan` and `baseline` (options, configuration, the scan driver, the
+ * reporters); cli_store.c the subcommands that read the store (matrix,
+ * report, diff, rules, explain); cli_debug.c the IR dump for developers.
+ * Nothing below cli/ exits the process or prints usage.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -2,6 +2,10 @@
  * config.c — finding, reading and validating the project configuration
  * (config.h). The TOML syntax is toml.c's business; this file knows the
  * keys, their types and which catalog category each extra feeds.
+ *
+ * The folder: config/ reads `[tool.cancelaudit]` (pyproject.toml or
+ * cancelaudit.toml) into the options a scan runs with: toml.c parses TOML
+ * 1.0, config.c validates keys. The CLI calls it before the scan starts.
  */
 #include "config/config.h"
 #include "rules/ruledoc.h"

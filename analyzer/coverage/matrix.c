@@ -1,6 +1,12 @@
 /*
  * matrix.c — building the coverage matrix (matrix.h).
  *
+ * The folder: coverage/ turns per-function facts into the backend ×
+ * boundary view (DESIGN §4): backend.c names each file's backend (from
+ * configuration globs, marker files or the file stem), matrix.c builds the
+ * cells. It runs after the rules, inside the scan, and its cells go to the
+ * store with the findings.
+ *
  * A cell's evidence is the boundary method itself plus the helpers it calls
  * that belong to the same backend (transitively, a few levels): a window in
  * `self._start_session(...)` counts for `open_session`.

@@ -4,6 +4,10 @@
  * languages claim (frontend/lang.h). What a file's bytes say (whether it is
  * worth, or safe, to parse) is its language's business, not discovery's.
  *
+ * The folder: discover/ is the first stage of the pipeline: the walk (this
+ * file) and the git questions a scan asks (git.c: the checkout revision,
+ * changed lines for --changed-since).
+ *
  * The walk uses an explicit stack (no recursion), stats entries with
  * fstatat relative to the open directory, and never opens anything but
  * directories. Directories are identified by (device, inode): each is

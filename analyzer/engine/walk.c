@@ -1,6 +1,11 @@
 /*
  * walk.c — the path walk of a function's ownership IR (engine.h).
  *
+ * The folder: engine/ is the generic analysis between the IR and the rules:
+ * walk.c follows paths and emits events, rel.c the ownership relations
+ * between a function's variables, summary.c what a function does with its
+ * parameters for its callers. It knows no rule id and no library.
+ *
  * State of a path: one byte per variable (LIVE = may be live and unowned
  * on some path reaching here; ADOPTED = owned by a context manager / exit
  * stack region), then each listener's per-path bytes, then one byte

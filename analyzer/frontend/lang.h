@@ -42,7 +42,7 @@ typedef struct ca_lang_setup {
     size_t nfiles;
     /* options only some languages read */
     const char *compile_commands;  /* C: a directory whose compile_commands.json applies to every file */
-    int cancel_scope;              /* C: CAN5xx apply 0 when the code calls pthread_cancel, 1 always, -1 never */
+    int cancel_scope;              /* C: the C rules apply 0 when the code calls pthread_cancel, 1 always, -1 never */
 } ca_lang_setup;
 
 /* A gate's answer (ca_lang.gate). */

@@ -1,5 +1,10 @@
 /*
  * ir.c — construction, dumping and lifetime of the ownership IR (ir.h).
+ *
+ * The folder: ir/ is the language-neutral form between the frontends and
+ * the engine (DESIGN §2): ir.h the types, ir.c building, visiting and
+ * dumping them, serial.c a module as one buffer (so lowering can run in
+ * another process).
  */
 #include "ir/ir.h"
 

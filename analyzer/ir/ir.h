@@ -202,7 +202,7 @@ typedef struct ir_module {
     int parse_errors;        /* ERROR/MISSING nodes */
     int first_error_line;
     char *diagnostic;        /* heap; NULL or a per-file message (e.g. nesting too deep) */
-    const char *language;    /* NULL: Python; "c": the C frontend (its rules are CAN5xx) */
+    const char *language;    /* NULL: Python; "c": the C frontend (read by the C rules) */
     int cancels_threads;     /* C: the file calls pthread_cancel (catalog c-thread-cancel) */
 } ir_module;
 

@@ -1,5 +1,10 @@
 /*
  * model.c — lifetime and ordering helpers for the scan results (model.h).
+ *
+ * The folder: model/ is what a scan produces and every later stage reads:
+ * findings, files, functions, coverage cells (model.h), and the encoded
+ * per-function facts and cross-file dependencies the store keeps for
+ * incremental rescans (cache.c).
  */
 #include "model/model.h"
 #include "util/util.h"

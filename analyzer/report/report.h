@@ -3,6 +3,12 @@
  * and `cancelaudit report`: compiler-style text, the JSON contract
  * (DESIGN §6), SARIF 2.1.0 and GitHub workflow commands.
  *
+ * The folder: report/ is the last stage. report_text/json/sarif/github/
+ * markdown.c write a scan's findings; report_matrix.c and report_issue.c
+ * the coverage matrix and issue-ready reports from the store, on top of
+ * doc.c (the document writer and its escaping), bug.c (findings grouped
+ * into bugs and their evidence) and source.c (the scanned files now).
+ *
  * Reporters sit at the end of the pipeline: they read a ca_results (from the
  * scan in memory or from the store) and never re-run analysis or change it.
  * Every string in a ca_results came from source code or paths, so each

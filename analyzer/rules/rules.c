@@ -1,6 +1,11 @@
 /*
  * rules.c — the rule table and what every rule shares (rules.h): running
  * the engine with the rules as listeners, and building a finding.
+ *
+ * The folder: rules/ turns the engine's events into findings: one file per
+ * rule family (canNNN.c), registered in rules.def; ruledoc.c serves the rule
+ * docs embedded from the top-level rules/ and decides which rules a run
+ * selects.
  */
 #include "rules/rules.h"
 

@@ -1,6 +1,9 @@
 /*
  * store.c — the SQLite system of record (store.h, DESIGN §5).
  *
+ * The folder: store/ is where scans are kept and read back: store.c the
+ * schema, migrations and rows; diff.c two scans compared by fingerprint.
+ *
  * One connection per ca_store. Schema changes are numbered migrations keyed
  * by PRAGMA user_version; PRAGMA application_id marks the file as ours so a
  * stray --db never writes tables into another program's database. Every

@@ -1,5 +1,10 @@
 /*
  * util.c — implementation of util.h: buffers, arena, hashing, file reading.
+ *
+ * The folder: util/ holds what every stage uses and that knows nothing of
+ * the analysis: growable buffers and vectors, the arena, hashes, file
+ * reading (util.c), the JSON writer and reader (json.c), the embedded files
+ * (embed.h).
  */
 #include "util/util.h"
 

@@ -74,7 +74,7 @@ int c_prefilter(const char *path, const char *src, size_t len);
 
 /* 1 when the source names a thread-cancelling function (catalog
  * c-thread-cancel, e.g. pthread_cancel) as an identifier: a cheap byte
- * scan. A scan none of whose C files does so has no CAN5xx findings unless
+ * scan. A scan none of whose C files does so has no C findings unless
  * forced, and need not parse them. */
 int c_mentions_cancel(const ca_catalog *cat, const char *src, size_t len);
 

@@ -2,7 +2,12 @@
  * c_lang.c — the C frontend behind ca_lang (frontend/lang.h): what a scan
  * asks of a .c or .h file.
  *
- * Where it sits: between the scan driver and c_lower.c. The gate: CAN5xx
+ * The folder: frontend/c/ lowers C (through libclang) for threads cancelled
+ * with pthread_cancel: c_compdb.c reads compile_commands.json, c_libclang.c
+ * loads libclang on first use, c_lower.c lowers a translation unit, this
+ * file is the ca_lang the scan driver calls.
+ *
+ * Where it sits: between the scan driver and c_lower.c. The gate: the C rules
  * are about threads that are cancelled, so unless --c-cancel-scope forces
  * it, C files are lowered only when one of them names a thread-cancelling
  * function (c_mentions_cancel, on the bytes the scan read anyway); else
@@ -11,7 +16,7 @@
  * settings (c_compdb.c) are read when --compile-commands names them (before
  * any file, so a bad one stops the scan), else before the first C file is
  * lowered (prepare). Once lowered, calls are summarised through (a wrapper of a
- * wrapper of sleep() is a cancellation point), and CAN5xx apply when a
+ * wrapper of sleep() is a cancellation point), and the C rules apply when a
  * lowered file calls pthread_cancel. C files are never reused by rescans.
  */
 #include "frontend/c/c_internal.h"

@@ -1682,20 +1682,12 @@ static void lower_seq(cl *L, const CXCursor *kids, size_t from, size_t to, unsig
 /* Functions.                                                               */
 
 /* Locks from c-lock-paired count only when the function releases them too. */
-static int block_releases_var(const ir_block *b, int v)
+static int releases_var(void *ctx, const ir_node *n)
 {
-    for (int i = 0; i < b->n; i++) {
-        const ir_node *n = b->v[i];
-        if (n->kind == IR_RELEASE && n->var == v) return 1;
-        if (block_releases_var(&n->a, v) || block_releases_var(&n->b, v) || block_releases_var(&n->c, v))
-            return 1;
-        for (int k = 0; k < n->nbranches; k++)
-            if (block_releases_var(&n->branches[k], v)) return 1;
-        for (int k = 0; k < n->nhandlers; k++)
-            if (block_releases_var(&n->handlers[k].body, v)) return 1;
-    }
-    return 0;
+    return n->kind == IR_RELEASE && n->var == *(const int *)ctx;
 }
+
+static int block_releases_var(const ir_block *b, int v) { return ir_visit(b, releases_var, &v); }
 
 static void lower_function(cl *L, CXCursor fn)
 {

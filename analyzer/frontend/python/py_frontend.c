@@ -7,6 +7,11 @@
  * (iteratively, post-order = evaluation order) and emits IR events. All
  * library knowledge comes from the catalog; the only Python names tested
  * here are the language's own (self, cls, True, list/tuple/...).
+ *
+ * The folder: frontend/python/ is the Python frontend: py_precheck.c the
+ * byte checks before parsing (prefilter, bracket depth), py_tree.c the flat
+ * copy of the tree-sitter tree, this file the lowering, py_lang.c the
+ * ca_lang that the scan driver calls.
  */
 #include "frontend/python/py_frontend.h"
 
