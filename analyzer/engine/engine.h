@@ -17,6 +17,10 @@
  *                      windows), with the handlers that would release each
  *                      but miss cancellation
  *   ENG_EV_HANDLER     a path enters a handler of a try
+ *   ENG_EV_HANDLER_EXIT a path leaves a handler: by its end (node NULL) or
+ *                      by an exception raised inside it (node: the raise,
+ *                      call or await it comes from); the event's state is
+ *                      that path's, on its way out
  *   ENG_EV_RAISE       a path reaches a raise statement (it ends there, or
  *                      goes on in a handler)
  *   ENG_EV_EXIT        a path leaves the function normally (a return, or
@@ -72,11 +76,23 @@ char *eng_limit_message(unsigned limits, const char *qualname, int line);
 
 /* What a function does with its parameters: the summary a caller applies. */
 typedef struct eng_summary {
-    uint64_t releases;      /* bit p: releases parameter p */
+    uint64_t releases;      /* bit p: releases parameter p (or, awaiting it, settles it) */
     uint64_t takes_early;   /* bit p: takes ownership of p before its first checkpoint */
     uint64_t takes_late;    /* bit p: takes ownership of p after a checkpoint */
+    uint64_t uses;          /* bit p: p (or a part of it) appears in some event: handed to a call,
+                               released, stored, awaited; a parameter the function ignores is not
+                               cleanup for it */
     int has_checkpoint;
+    int suspends;           /* an await of it can suspend: it reaches a checkpoint that can (Python,
+                               to a fixed point over the calls it awaits); eng_summarize sets it
+                               like has_checkpoint, the scan narrows it */
+    int noreturn;           /* every path raises (or the def says -> NoReturn / Never) */
+    int returns;            /* what its return values are: ENG_RET_* */
 } eng_summary;
+#define ENG_RET_UNKNOWN  0
+#define ENG_RET_RESOURCE 1  /* returns something it acquired (a resource) */
+#define ENG_RET_PLAIN    2  /* never returns a resource (annotated as a plain type, or returns only values
+                               it did not acquire) */
 
 void eng_summarize(const ir_func *f, eng_summary *out);
 
@@ -94,6 +110,20 @@ typedef struct eng_resolver {
  * releases or takes a parameter handed to it. Returns 1 when *io changed;
  * the scan driver repeats it over all functions until nothing changes. */
 int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io);
+/* Whether an await of f can suspend, given its callees' current summaries:
+ * a function that only awaits async functions of the tree that never
+ * suspend does not. Start every lowered function at suspends = 0 and call
+ * this until nothing changes (it only ever sets the flag); returns 1 when it
+ * set it. */
+int eng_suspends_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io);
+/* Can checkpoint cp of f suspend? 0 only for an await of a call that
+ * resolves to an async function of the tree whose summary says it never
+ * suspends. */
+int eng_checkpoint_suspends(const ir_module *m, const ir_func *f, const eng_resolver *r, const ir_node *cp);
+/* The parameter of callee that argument k of call n is bound to, or -1
+ * (keywords by name, positionals by position, extra ones in *args); off is
+ * the resolver's parameter offset (1 for self.m(...)). */
+int eng_call_param(const ir_node *n, int k, const ir_func *callee, int off);
 
 /* ---- the walk and its events ------------------------------------------ */
 
@@ -102,6 +132,7 @@ typedef struct eng_walk eng_walk; /* the walk in progress (opaque) */
 typedef enum eng_event_kind {
     ENG_EV_CHECKPOINT,
     ENG_EV_HANDLER,
+    ENG_EV_HANDLER_EXIT,
     ENG_EV_RAISE,
     ENG_EV_EXIT,
     ENG_EV_AWAIT_CALL,
@@ -129,7 +160,8 @@ typedef struct eng_event {
      * TAKE: that node */
     const ir_node *node;
     ir_site site;
-    const ir_handler *handler;           /* HANDLER */
+    const ir_handler *handler;           /* HANDLER, HANDLER_EXIT */
+    int by_exception;                    /* HANDLER_EXIT: left by an exception */
     const eng_window *windows;           /* CHECKPOINT */
     int nwindows;
     int shielded;                        /* inside a shield scope */

@@ -33,6 +33,7 @@ static void seen_checkpoint(sum_ctx *c)
 {
     c->seen_cp = 1;
     c->out->has_checkpoint = 1;
+    c->out->suspends = 1;
 }
 
 static int sum_node(void *ctx, const ir_node *n)
@@ -50,6 +51,11 @@ static int sum_node(void *ctx, const ir_node *n)
         break;
     case IR_RELEASE:
         sum_mark(c, n->var, 0);
+        break;
+    case IR_DONE:
+        /* a helper that awaits the task it is given settles it: the caller
+         * has nothing left to release once the call returns */
+        if (n->flags & DONE_SETTLED) sum_mark(c, n->var, 0);
         break;
     case IR_TRANSFER:
     case IR_ADOPT:
@@ -74,37 +80,56 @@ void eng_summarize(const ir_func *f, eng_summary *out)
     memset(&c, 0, sizeof(c));
     c.f = f;
     c.out = out;
+    out->uses = f->param_mentions;
     eng_rel_build(&c.rel, f);
     ir_visit(&f->body, sum_node, &c);
     eng_rel_free(&c.rel);
 }
 
-/* A function that runs a callee reaching a checkpoint reaches one too;
- * handing a parameter to a callee that releases or takes it releases or
- * takes it. */
+/* Which parameter of callee argument k of call n lands in (keyword by
+ * name, positional by position, past *args in it), or -1. */
+int eng_call_param(const ir_node *n, int k, const ir_func *callee, int off)
+{
+    if (n->kwnames && n->kwnames[k]) {
+        for (int q = 0; q < callee->nparams; q++)
+            if (strcmp(callee->vars[q].name, n->kwnames[k]) == 0) return q;
+        return -1;
+    }
+    int pos = 0;
+    for (int q = 0; q < k; q++) pos += !n->kwnames || n->kwnames[q] == NULL;
+    int p = pos + off;
+    for (int q = 0; q < callee->nparams && q < p; q++)
+        if (callee->vars[q].flags & VAR_VARARGS) return q;
+    return p < callee->nparams ? p : -1;
+}
+
+/* Handing a parameter to a callee that releases or takes it releases or
+ * takes it; a function that runs (C) a callee reaching a checkpoint
+ * reaches one too. */
 static int upd_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
     if (n->kind == IR_CHECKPOINT) c->seen_cp = 1;
-    if (n->kind != IR_CALL || !(n->flags & CALL_RUNS_CALLEE) || !c->r || !c->r->resolve) return 0;
+    if (n->kind != IR_CALL || !c->r || !c->r->resolve) return 0;
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off);
     if (!callee || !sum || callee == c->f) return 0;
     for (int k = 0; k < n->nvars; k++) {
-        int p = k + off;
-        if (n->vars[k] < 0 || p >= 64 || (n->kwnames && n->kwnames[k])) continue;
+        int p = n->vars[k] >= 0 ? eng_call_param(n, k, callee, off) : -1;
+        if (p < 0 || p >= 64) continue;
         uint64_t bit = 1ull << p;
         if (sum->releases & bit) sum_mark(c, n->vars[k], 0);
         else if ((sum->takes_early | sum->takes_late) & bit) sum_mark(c, n->vars[k], 1);
     }
-    if (sum->has_checkpoint && !callee->is_async) seen_checkpoint(c);
+    if ((n->flags & CALL_RUNS_CALLEE) && sum->has_checkpoint && !callee->is_async) seen_checkpoint(c);
     return 0;
 }
 
 int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io)
 {
     eng_summary before = *io;
+    int suspends = io->suspends; /* eng_suspends_update's business */
     sum_ctx c;
     memset(&c, 0, sizeof(c));
     c.m = m;
@@ -114,5 +139,42 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
     eng_rel_build(&c.rel, f);
     ir_visit(&f->body, upd_node, &c);
     eng_rel_free(&c.rel);
+    io->suspends = suspends;
     return memcmp(&before, io, sizeof(before)) != 0;
+}
+
+/* ---- can an await of f suspend? --------------------------------------- */
+
+typedef struct susp_ctx {
+    const ir_module *m;
+    const ir_func *f;
+    const eng_resolver *r;
+} susp_ctx;
+
+int eng_checkpoint_suspends(const ir_module *m, const ir_func *f, const eng_resolver *r, const ir_node *cp)
+{
+    if (cp->kind != IR_CHECKPOINT || !(cp->flags & CP_CALL) || !cp->ref || !r || !r->resolve) return 1;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = r->resolve(r->ctx, m, f, cp->ref, &sum, &off);
+    /* an async function of the tree that never suspends returns at once */
+    if (callee && sum && callee->is_async) return sum->suspends;
+    return 1;
+}
+
+static int susp_node(void *ctx, const ir_node *n)
+{
+    const susp_ctx *c = ctx;
+    if (n->kind == IR_WITH && (n->flags & WITH_ASYNC)) return 1;
+    if (n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR)) return 1;
+    if (n->kind == IR_CHECKPOINT) return eng_checkpoint_suspends(c->m, c->f, c->r, n);
+    return 0;
+}
+
+int eng_suspends_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io)
+{
+    if (io->suspends) return 0;
+    susp_ctx c = {m, f, r};
+    io->suspends = ir_visit(&f->body, susp_node, &c) != 0;
+    return io->suspends;
 }

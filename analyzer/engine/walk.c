@@ -64,7 +64,7 @@ char *eng_limit_message(unsigned limits, const char *qualname, int line)
 /* The walk's context.                                                      */
 
 typedef struct frame {
-    uint8_t *a, *b; /* loop: break, continue; try: exceptions */
+    uint8_t *a, *b; /* loop: break, continue; try: exceptions of the body, of its handlers and else */
 } frame;
 
 typedef struct lstn {
@@ -89,8 +89,10 @@ struct eng_walk {
     uint8_t *weak_ok, *released_any, *from_registry;
     uint32_t *last_release; /* byte offset of the last release step outside cleanup */
     CA_VEC(eng_region) regs;
+    CA_VEC(int) reg_try;    /* per region: its try's index in trys, or -1 */
     CA_VEC(frame) loops;
     CA_VEC(frame) trys;
+    int split_depth;        /* finally blocks walked apart for the exception path, nested */
     CA_VEC(int) late;       /* values released by the next checkpoint (a teardown's later steps) */
     /* scratch of a checkpoint event */
     CA_VEC(eng_window) win;
@@ -328,27 +330,65 @@ static void exit_path(eng_walk *E, uint8_t *s, const ir_node *ret, ir_site site)
     emit(E, &ev, s);
 }
 
-static void note_exc(eng_walk *E, const uint8_t *s)
+/* An exception can arise here with state s: it goes to the innermost try
+ * whose body or handlers (or else) hold this point; from a finally block it
+ * leaves that try for the next one out. */
+static void note_exc_at(eng_walk *E, const uint8_t *s, const ir_node *at)
 {
-    if (E->trys.n == 0) return;
-    /* only when inside the body of the innermost try */
     for (size_t i = E->regs.n; i-- > 0;) {
         eng_region_kind k = E->regs.v[i].kind;
-        if (k == ENG_REG_TRY_BODY) {
-            st_join(E, E->trys.v[E->trys.n - 1].a, s);
+        int ti = E->reg_try.v[i];
+        if (k == ENG_REG_TRY_BODY && ti >= 0) {
+            st_join(E, E->trys.v[ti].a, s);
             return;
         }
-        if (k == ENG_REG_HANDLER || k == ENG_REG_FINALLY || k == ENG_REG_TRY_ELSE) return;
+        if (k == ENG_REG_TRY_ELSE && ti >= 0) {
+            st_join(E, E->trys.v[ti].b, s);
+            return;
+        }
+        if (k == ENG_REG_HANDLER && ti >= 0) {
+            if (E->wants & ENG_ON(ENG_EV_HANDLER_EXIT)) {
+                /* the path leaves the handler by an exception: listeners
+                 * see (and may change) its state on the way out */
+                uint8_t *out = st_new(E);
+                st_copy(E, out, s);
+                eng_event ev;
+                memset(&ev, 0, sizeof(ev));
+                ev.kind = ENG_EV_HANDLER_EXIT;
+                ev.node = at;
+                ev.site = at ? at->site : E->regs.v[i].handler->site;
+                ev.handler = E->regs.v[i].handler;
+                ev.by_exception = 1;
+                emit(E, &ev, out);
+                st_join(E, E->trys.v[ti].b, out);
+                free(out);
+            } else {
+                st_join(E, E->trys.v[ti].b, s);
+            }
+            return;
+        }
     }
+}
+
+static void note_exc(eng_walk *E, const uint8_t *s) { note_exc_at(E, s, NULL); }
+
+static void push_reg_try(eng_walk *E, eng_region_kind k, const ir_node *n, const ir_handler *h, int ti)
+{
+    eng_region r = {k, n, h};
+    CA_VEC_PUSH(E->regs, r);
+    CA_VEC_PUSH(E->reg_try, ti);
 }
 
 static void push_reg(eng_walk *E, eng_region_kind k, const ir_node *n, const ir_handler *h)
 {
-    eng_region r = {k, n, h};
-    CA_VEC_PUSH(E->regs, r);
+    push_reg_try(E, k, n, h, -1);
 }
 
-static void pop_reg(eng_walk *E) { E->regs.n--; }
+static void pop_reg(eng_walk *E)
+{
+    E->regs.n--;
+    E->reg_try.n--;
+}
 
 /* Applies the call's ownership effects; returns 1 when the call itself is a
  * checkpoint: it runs (CALL_RUNS_CALLEE) a resolved callee that reaches one. */
@@ -368,28 +408,24 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n)
     for (int k = 0; k < n->nvars; k++) {
         int v = n->vars[k];
         if (v < 0) continue;
-        if (n->flags & CALL_IN_CLEANUP) {
-            kill(E, s, v);
+        if (callee && sum) {
+            int p = eng_call_param(n, k, callee, off);
+            uint64_t bit = p >= 0 && p < 64 ? 1ull << p : 0;
+            if ((sum->releases | sum->takes_early) & bit) kill(E, s, v);
+            else if (sum->takes_late & bit) {
+                if (n->flags & CALL_AWAITED) CA_VEC_PUSH(E->late, v);
+                else kill(E, s, v);
+            } else if ((n->flags & CALL_IN_CLEANUP) && (!bit || (sum->uses & bit))) {
+                /* in cleanup, a helper that does something with the value
+                 * hands it to cleanup (how it releases may be beyond what
+                 * the analysis sees: `docker rm` by name); one that ignores
+                 * it does not */
+                kill(E, s, v);
+            }
             continue;
         }
-        if (callee && sum) {
-            int p = -1;
-            if (n->kwnames[k]) {
-                for (int q = 0; q < callee->nparams; q++)
-                    if (strcmp(callee->vars[q].name, n->kwnames[k]) == 0) p = q;
-            } else {
-                int pos = 0;
-                for (int q = 0; q < k; q++) pos += n->kwnames[q] == NULL;
-                p = pos + off;
-            }
-            if (p >= 0 && p < 64) {
-                uint64_t bit = 1ull << p;
-                if ((sum->releases | sum->takes_early) & bit) kill(E, s, v);
-                else if (sum->takes_late & bit) {
-                    if (n->flags & CALL_AWAITED) CA_VEC_PUSH(E->late, v);
-                    else kill(E, s, v);
-                }
-            }
+        if (n->flags & CALL_IN_CLEANUP) {
+            kill(E, s, v);
             continue;
         }
         /* `_cancel_and_wait(fut, loop=loop)` releases fut, not the loop */
@@ -398,29 +434,37 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n)
     return callee && sum && sum->has_checkpoint && (n->flags & CALL_RUNS_CALLEE) && !callee->is_async;
 }
 
+/* A finally block is walked once for the paths that complete and once for
+ * those that raise, so what it releases is released on both; nested deeper
+ * than this, one walk takes both (the joined state goes on either way). */
+#define ENG_FINALLY_SPLIT_DEPTH 6
+
 static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
 {
-    frame fr = {st_new(E), NULL};
+    frame fr = {st_new(E), st_new(E)};
     /* Exceptions are noted where they can arise: after a call, at an await,
      * at a raise. A body that starts with anything else may raise before
      * its first such node, so the state at entry is noted too. */
     const ir_node *first = t->a.n ? t->a.v[0] : NULL;
     if (!first || (first->kind != IR_CALL && first->kind != IR_CHECKPOINT)) st_join(E, fr.a, s);
     CA_VEC_PUSH(E->trys, fr);
-    push_reg(E, ENG_REG_TRY_BODY, t, NULL);
+    int ti = (int)E->trys.n - 1;
+    push_reg_try(E, ENG_REG_TRY_BODY, t, NULL, ti);
     walk_block(E, &t->a, s);
     pop_reg(E);
-    uint8_t *exc = E->trys.v[--E->trys.n].a;
     if (REACH(E, s)) {
-        push_reg(E, ENG_REG_TRY_ELSE, t, NULL);
+        push_reg_try(E, ENG_REG_TRY_ELSE, t, NULL, ti);
         walk_block(E, &t->b, s);
         pop_reg(E);
     }
+    uint8_t *exc = E->trys.v[ti].a;
     REACH(E, exc) = 1;
     uint8_t *out = st_new(E);
     st_copy(E, out, s);
+    int catch_all = 0;
     for (int k = 0; k < t->nhandlers; k++) {
         const ir_handler *h = &t->handlers[k];
+        catch_all |= (h->flags & H_BASE) != 0;
         uint8_t *hs = st_new(E);
         st_copy(E, hs, exc);
         eng_event ev;
@@ -430,22 +474,46 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
         ev.site = h->site;
         ev.handler = h;
         emit(E, &ev, hs);
-        push_reg(E, ENG_REG_HANDLER, t, h);
+        push_reg_try(E, ENG_REG_HANDLER, t, h, ti);
         walk_block(E, &h->body, hs);
         pop_reg(E);
-        if (REACH(E, hs)) st_join(E, out, hs);
+        if (REACH(E, hs)) {
+            ev.kind = ENG_EV_HANDLER_EXIT;
+            ev.node = NULL;
+            ev.site = h->site;
+            emit(E, &ev, hs);
+            st_join(E, out, hs);
+        }
         free(hs);
     }
-    /* exceptions not caught here go on to an outer try */
-    note_exc(E, exc);
-    if (t->c.n) {
+    /* what leaves the try by an exception: the body's, unless a handler
+     * catches everything, and whatever its handlers and else raise */
+    uint8_t *esc = E->trys.v[ti].b;
+    if (!catch_all) st_join(E, esc, exc);
+    E->trys.n--;
+    if (!t->c.n) {
+        if (REACH(E, esc)) note_exc(E, esc);
+    } else if (E->split_depth < ENG_FINALLY_SPLIT_DEPTH) {
+        E->split_depth++;
+        push_reg(E, ENG_REG_FINALLY, t, NULL);
+        if (REACH(E, out)) walk_block(E, &t->c, out);
+        if (REACH(E, esc)) {
+            walk_block(E, &t->c, esc);
+            pop_reg(E);
+            if (REACH(E, esc)) note_exc(E, esc);
+        } else {
+            pop_reg(E);
+        }
+        E->split_depth--;
+    } else {
         uint8_t *fs = st_new(E);
         st_copy(E, fs, out);
-        st_join(E, fs, exc);
+        st_join(E, fs, esc);
         REACH(E, fs) = 1;
         push_reg(E, ENG_REG_FINALLY, t, NULL);
         walk_block(E, &t->c, fs);
         pop_reg(E);
+        if (REACH(E, fs)) note_exc(E, fs);
         int reach = REACH(E, out) && REACH(E, fs);
         st_copy(E, out, fs);
         REACH(E, out) = (uint8_t)reach;
@@ -454,6 +522,7 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
     st_copy(E, s, out);
     free(out);
     free(exc);
+    free(esc);
 }
 
 static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
@@ -600,26 +669,28 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         }
         break;
     case IR_CHECKPOINT:
-        checkpoint(E, s, n, n->site, n->vars, n->nvars);
+        /* an await of a function of the tree that never suspends is no
+         * place where cancellation can be delivered */
+        if (eng_checkpoint_suspends(E->m, E->f, E->res, n)) checkpoint(E, s, n, n->site, n->vars, n->nvars);
         for (size_t i = 0; i < E->late.n; i++) kill(E, s, E->late.v[i]);
         E->late.n = 0;
-        if (n->nvars && E->trys.n) {
+        if (n->nvars) {
             /* an await that passes cancellation into a task raises only
              * once the task is done (it raised, or was cancelled and
              * finished: wait_for's timeout cancels and waits for it) */
             uint8_t *raised = st_new(E);
             st_copy(E, raised, s);
             for (int k = 0; k < n->nvars; k++) kill(E, raised, n->vars[k]);
-            note_exc(E, raised);
+            note_exc_at(E, raised, n);
             free(raised);
         } else {
-            note_exc(E, s);
+            note_exc_at(E, s, n);
         }
         break;
     case IR_CALL:
         if (apply_call(E, s, n)) {
             checkpoint(E, s, n, n->site, NULL, 0);
-            note_exc(E, s);
+            note_exc_at(E, s, n);
         }
         break;
     case IR_AWAIT_CALL:
@@ -657,7 +728,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         break;
     case IR_RAISE:
         simple_event(E, ENG_EV_RAISE, n, s);
-        note_exc(E, s);
+        note_exc_at(E, s, n);
         memset(s, 0, (size_t)E->nslots + 1);
         break;
     case IR_BREAK:
@@ -679,7 +750,7 @@ static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s)
         if (!REACH(E, s)) return;
         walk_node(E, b->v[i], s);
         /* a call raises after its effects; an awaited one raises at its await */
-        if (b->v[i]->kind == IR_CALL && !(b->v[i]->flags & CALL_AWAITED)) note_exc(E, s);
+        if (b->v[i]->kind == IR_CALL && !(b->v[i]->flags & CALL_AWAITED)) note_exc_at(E, s, b->v[i]);
     }
 }
 
@@ -727,6 +798,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->last_release);
     free(E->ls);
     CA_VEC_FREE(E->regs);
+    CA_VEC_FREE(E->reg_try);
     CA_VEC_FREE(E->loops);
     CA_VEC_FREE(E->trys);
     CA_VEC_FREE(E->late);

@@ -63,6 +63,8 @@ typedef struct ca_lang {
      * once every file is lowered (a C wrapper of a wrapper of sleep() is a
      * cancellation point). */
     int call_summaries;
+    int await_summaries;           /* the driver works out which functions can suspend when awaited
+                                      (eng_suspends_update, to a fixed point) */
 
     /* The state for one scan: 0 with *state set (NULL allowed), or 2 with
      * *err (heap) for a usage error that stops the scan before any file is

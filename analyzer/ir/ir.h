@@ -99,6 +99,8 @@ typedef enum ir_kind {
                                    reaches a checkpoint makes this call one */
 #define CALL_ASYNC_CANCEL 0x40u /* C: made while asynchronous cancellation is enabled and not
                                    async-cancel-safe; ref = the call that enabled it */
+/* IR_DONE */
+#define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */
 /* IR_RAISE */
 #define RAISE_CANCEL      0x01u /* raises a cancellation exception (raise asyncio.CancelledError) */
 /* IR_IF */
@@ -143,7 +145,8 @@ struct ir_node {
     const char *text;        /* see ir_kind */
     const char *rkind;       /* resource kind (IR_ACQUIRE) */
     const char *callee, *cname, *recv; /* IR_AWAIT_CALL */
-    ir_node *ref;            /* IR_ADOPT: the WITH node; IR_CALL with CALL_ASYNC_CANCEL: the enabling call */
+    ir_node *ref;            /* IR_ADOPT: the WITH node; IR_CALL with CALL_ASYNC_CANCEL: the enabling call;
+                                IR_CHECKPOINT with CP_CALL: the IR_CALL it awaits, when there is one */
     int *vars;               /* IR_CHECKPOINT: pass-cancel tasks; IR_CALL: argument variables;
                                 IR_ACQUIRE: the variables its making refers to (the call's arguments
                                 and, for a local function called there, the enclosing variables the
@@ -162,6 +165,7 @@ struct ir_node {
 #define VAR_GROUP       0x04u /* a task group / nursery */
 #define VAR_EXIT_STACK  0x08u /* bound by `with ExitStack() as v` (ref = the WITH node) */
 #define VAR_ELEMENT     0x10u /* a for-loop element */
+#define VAR_VARARGS     0x20u /* a parameter *args: every later positional argument lands in it */
 
 typedef struct ir_var {
     const char *name;
@@ -182,6 +186,7 @@ typedef struct ir_func {
     int nparams;             /* vars[0..nparams-1] are the parameters, in order */
     ir_block body;
     int truncated;           /* nesting deeper than IR_MAX_DEPTH: the rest was not lowered */
+    uint64_t param_mentions; /* bit p: the body names parameter p somewhere (all bits: not known) */
     int id;                  /* scratch: the scan driver's index of this function */
 } ir_func;
 

@@ -12,7 +12,8 @@
  *   module:  path language diagnostic parse_errors first_error_line
  *            cancels_threads, suppressions (line rules)*, functions*
  *   function: name qualname class_name site is_async is_method nparams
- *            truncated, vars (name flags stack_with first_cancel)*, body
+ *            truncated param_mentions, vars (name flags stack_with
+ *            first_cancel)*, body
  *   block:   count, nodes*
  *   node:    kind site flags var var2 text rkind callee cname recv ref
  *            vars* [kwnames* for calls] a b c branches* handlers*
@@ -227,6 +228,7 @@ void ir_encode(const ir_module *m, ca_sb *out)
         put_i(sb, f->is_method);
         put_i(sb, f->nparams);
         put_i(sb, f->truncated);
+        put_u(sb, f->param_mentions);
         put_u(sb, (uint64_t)f->nvars);
         for (int i = 0; i < f->nvars; i++) {
             const ir_var *v = &f->vars[i];
@@ -478,6 +480,7 @@ int ir_decode(const char *buf, size_t len, ir_module *m)
             f->is_method = get_int(&d);
             f->nparams = get_int(&d);
             f->truncated = get_int(&d);
+            f->param_mentions = get_u(&d);
             size_t nv = get_count(&d);
             f->vars = ca_arena_alloc(&m->arena, sizeof(ir_var) * (nv ? nv : 1));
             f->cap_vars = (int)(nv ? nv : 1);

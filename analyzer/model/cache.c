@@ -135,7 +135,7 @@ static void put_str(ca_sb *sb, const char *s)
 char *ca_facts_encode(const ca_facts *f)
 {
     ca_sb sb = {0};
-    ca_sb_addf(&sb, "f1 %" PRIx64 " %" PRIx64 " %" PRIx64 " %d %d %x %d %d", f->sum.releases, f->sum.takes_early,
+    ca_sb_addf(&sb, "f2 %" PRIx64 " %" PRIx64 " %" PRIx64 " %d %d %x %d %d", f->sum.releases, f->sum.takes_early,
                f->sum.takes_late, f->sum.has_checkpoint != 0, f->is_method != 0, f->protections, f->had_window != 0,
                f->nparams);
     for (int i = 0; i < f->nparams; i++) put_str(&sb, f->params[i]);
@@ -144,6 +144,8 @@ char *ca_facts_encode(const ca_facts *f)
         ca_sb_addf(&sb, " %d", f->callee_ordinal[i]);
         put_str(&sb, f->callee_path[i]);
     }
+    ca_sb_addf(&sb, " %d %d %d %d %" PRIx64, f->varargs + 1, f->sum.suspends != 0, f->sum.noreturn != 0,
+               f->sum.returns, f->sum.uses);
     return ca_sb_detach(&sb);
 }
 
@@ -275,7 +277,9 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a)
     memset(out, 0, sizeof *out);
     if (!s) return -1;
     cursor c = {s, 0};
-    if (!tag(&c, "f1")) return -1;
+    int v2 = 0;
+    if (tag(&c, "f2")) v2 = 1;
+    else if (!tag(&c, "f1")) return -1;
     out->sum.releases = get_num(&c, 16);
     out->sum.takes_early = get_num(&c, 16);
     out->sum.takes_late = get_num(&c, 16);
@@ -297,6 +301,17 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a)
     for (int i = 0; i < out->ncallees && !c.bad; i++) {
         out->callee_ordinal[i] = get_int(&c, INT32_MAX);
         out->callee_path[i] = get_str(&c, a);
+    }
+    if (v2) {
+        out->varargs = get_int(&c, MAX_ITEMS) - 1;
+        out->sum.suspends = get_int(&c, 1);
+        out->sum.noreturn = get_int(&c, 1);
+        out->sum.returns = get_int(&c, 2);
+        out->sum.uses = get_num(&c, 16);
+    } else { /* f1: written before these were known */
+        out->varargs = -1;
+        out->sum.suspends = out->sum.has_checkpoint;
+        out->sum.uses = ~0ull;
     }
     return c.bad || *c.p ? -1 : 0;
 }

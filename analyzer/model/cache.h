@@ -43,6 +43,7 @@ typedef struct ca_facts {
     int had_window;
     int nparams;
     const char **params;       /* parameter names, in order */
+    int varargs;               /* index of the *args parameter, -1 when none */
     int ncallees;
     int *callee_ordinal;       /* position of the callee among its file's functions */
     const char **callee_path;  /* its file; NULL for the function's own file */

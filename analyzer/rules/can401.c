@@ -83,13 +83,25 @@ static void begin(rule_run *rr)
     rr->nstate = s->nh;
 }
 
+static int handler_slot(const swallow_state *s, const ir_handler *h)
+{
+    for (int i = 0; i < s->nh; i++)
+        if (s->h[i] == h) return i;
+    return -1;
+}
+
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     swallow_state *s = rr->data;
+    if (ev->kind == ENG_EV_HANDLER_EXIT) {
+        /* an exception leaves the handler: it re-raised (or turned the
+         * cancellation into another exception), it did not complete */
+        int hi = ev->by_exception ? handler_slot(s, ev->handler) : -1;
+        if (hi >= 0) ev->state[hi] = 0;
+        return;
+    }
     if (ev->kind == ENG_EV_HANDLER) {
-        int hi = -1;
-        for (int i = 0; i < s->nh; i++)
-            if (s->h[i] == ev->handler) hi = i;
+        int hi = handler_slot(s, ev->handler);
         if (hi < 0) return;
         const ir_func *f = eng_func(W);
         exempt_q eq = {f, 1};
@@ -133,7 +145,7 @@ static void end(rule_run *rr)
 const rule_def rule_can401 = {
     .ids = "CAN401",
     .language = "python",
-    .events = ENG_ON(ENG_EV_HANDLER) | ENG_ON(ENG_EV_EXIT),
+    .events = ENG_ON(ENG_EV_HANDLER) | ENG_ON(ENG_EV_HANDLER_EXIT) | ENG_ON(ENG_EV_EXIT),
     .begin = begin,
     .on_event = on_event,
     .end = end,

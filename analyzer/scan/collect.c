@@ -49,7 +49,11 @@ char *scan_encode_facts(const scan_state *S, const fn_ref *r)
     fa.had_window = r->had_window;
     fa.nparams = r->f->nparams;
     const char **params = ca_xmalloc(sizeof(char *) * ((size_t)fa.nparams + 1));
-    for (int q = 0; q < fa.nparams; q++) params[q] = r->f->vars[q].name;
+    fa.varargs = -1;
+    for (int q = 0; q < fa.nparams; q++) {
+        params[q] = r->f->vars[q].name;
+        if (r->f->vars[q].flags & VAR_VARARGS) fa.varargs = q;
+    }
     fa.params = params;
     fa.ncallees = r->ncallees;
     fa.callee_ordinal = ca_xmalloc(sizeof(int) * ((size_t)r->ncallees + 1));

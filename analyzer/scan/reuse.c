@@ -132,7 +132,7 @@ static int build_stubs(file_job *j)
         f->vars = ca_arena_alloc(&m->arena, sizeof(ir_var) * ((size_t)fa->nparams + 1));
         for (int q = 0; q < fa->nparams; q++) {
             f->vars[q].name = fa->params[q];
-            f->vars[q].flags = VAR_PARAM | (q == 0 && fa->is_method ? VAR_SELF : 0);
+            f->vars[q].flags = VAR_PARAM | (q == 0 && fa->is_method ? VAR_SELF : 0) | (q == fa->varargs ? VAR_VARARGS : 0);
             f->vars[q].first_cancel = UINT32_MAX;
         }
         j->sums[k] = fa->sum;

@@ -373,14 +373,23 @@ static void lang_summaries(scan_state *S)
     memset(&fc, 0, sizeof(fc));
     fc.S = S;
     eng_resolver res = {&fc, scan_resolve};
+    /* what calls pass on (releases, takes, checkpoints reached), and which
+     * functions can suspend when awaited: both only grow, so each settles */
+    for (size_t i = 0; i < S->nfns; i++) {
+        fn_ref *r = &S->fns[i];
+        const file_job *j = &S->jobs[r->file];
+        if (j->lowered && S->langs[j->lang]->await_summaries) r->sum.suspends = 0;
+    }
     int changed = 1;
     for (int iter = 0; changed && iter < 64; iter++) {
         changed = 0;
         for (size_t i = 0; i < S->nfns; i++) {
             fn_ref *r = &S->fns[i];
             const file_job *j = &S->jobs[r->file];
-            if (!j->lowered || !S->langs[j->lang]->call_summaries) continue;
-            changed |= eng_summary_update(&j->m, r->f, &res, &r->sum);
+            if (!j->lowered) continue;
+            const ca_lang *L = S->langs[j->lang];
+            if (L->call_summaries) changed |= eng_summary_update(&j->m, r->f, &res, &r->sum);
+            if (L->await_summaries) changed |= eng_suspends_update(&j->m, r->f, &res, &r->sum);
             fc.deps.n = 0;
         }
     }
@@ -682,11 +691,12 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     S->redo = 1;
     for (;;) {
         scan_build_table(S);
+        /* summaries settle before reused files are checked against them:
+         * what they recorded was settled too */
+        lang_summaries(S);
         if (!scan_check_reused(S)) break;
         run_pool(S, phase1, S->norder);
     }
-
-    lang_summaries(S);
 
     order_phase3(S);
     run_pool(S, phase3, S->norder);

@@ -34,7 +34,8 @@ static void test_registry(void)
     CHECK(ca_lang_by_suffix("a.py", all, 0) == NULL);
     /* only Python files are reused; only C summarises through calls */
     CHECK(py_lang.reusable && !c_lang.reusable);
-    CHECK(!py_lang.call_summaries && c_lang.call_summaries);
+    CHECK(py_lang.call_summaries && c_lang.call_summaries);
+    CHECK(py_lang.await_summaries && !c_lang.await_summaries);
 }
 
 static void test_python_hooks(void)

@@ -1692,6 +1692,7 @@ static int block_releases_var(const ir_block *b, int v) { return ir_visit(b, rel
 static void lower_function(cl *L, CXCursor fn)
 {
     ir_func *f = ir_func_new(L->m);
+    f->param_mentions = ~0ull; /* not worked out for C: every parameter counts as used */
     f->name = cxs(L, c_cx.clang_getCursorSpelling(fn));
     f->qualname = f->name;
     f->site = site_of(L, fn);

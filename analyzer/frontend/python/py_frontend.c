@@ -823,6 +823,12 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
     inner = unparen(inner);
     if (pn_is(inner, PT_call)) {
         cp->flags |= CP_CALL;
+        /* the awaited call's own node, so the engine can ask whether its
+         * callee can suspend at all */
+        for (size_t i = events_before; i < (size_t)out->n; i++)
+            if (out->v[i]->kind == IR_CALL && out->v[i]->site.start == inner->start &&
+                out->v[i]->site.end == inner->end)
+                cp->ref = out->v[i];
         call_info ci = call_of(L, inner);
         int on = !pn_isnull(ci.recv) ? root_var(L, ci.recv) : -1;
         if (on >= 0 && (L->f->vars[on].flags & (VAR_SELF | VAR_PARAM))) on = -1;
@@ -864,7 +870,7 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         n->flags = REL_AWAITED | (L->in_cleanup ? REL_IN_CLEANUP : 0);
     }
     deferred->n = 0;
-    for (size_t i = 0; i < done.n; i++) emit(L, out, IR_DONE, aw, done.v[i]);
+    for (size_t i = 0; i < done.n; i++) emit(L, out, IR_DONE, aw, done.v[i])->flags = DONE_SETTLED;
     CA_VEC_FREE(pass);
     CA_VEC_FREE(done);
 }
@@ -1240,6 +1246,13 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         char *name = text(L, left);
         int existing = ir_var_find(L->f, name);
         int v = existing >= 0 ? existing : ir_var_add(L->m, L->f, name, 0);
+        if (pn_is(r, PT_none)) {
+            /* `x = None`: the function is done with what x held (code
+             * writes it after releasing or handing x over; in a loop, the
+             * previous iteration's value) */
+            emit(L, out, IR_DONE, at, v);
+            return;
+        }
         record_ctor(L, v, right);
         int rv = var_of(L, r);
         if (rv >= 0) {
@@ -1580,9 +1593,9 @@ static cond_fact no_fact(void)
     return f;
 }
 
-/* `v`, `v is None`, `v is not None`, `v.done()`, `v.returncode is None`,
- * with `not` around them and `and`/`or` chains whose left operand is one. */
-static cond_fact cond_test(lower *L, pn cond)
+/* One test, not a chain: `v`, `v is None`, `v is not None`, `v.done()`,
+ * `v.returncode is None`, with `not` around it. */
+static cond_fact cond_atom(lower *L, pn cond)
 {
     int neg = 0;
     pn c = unparen(cond);
@@ -1591,19 +1604,7 @@ static cond_fact cond_test(lower *L, pn cond)
         c = unparen(pn_field(c, PF_argument));
     }
     cond_fact f = no_fact();
-    if (pn_is(c, PT_boolean_operator)) {
-        pn op = pn_child(c, 1);
-        /* `a and b and c` nests to the left; an inner chain yields nothing
-         * here (below), so the answer comes without the recursion that
-         * 100,000 of them would overflow the stack with */
-        if (pn_is(unparen(pn_field(c, PF_left)), PT_boolean_operator)) return no_fact();
-        cond_fact l = cond_test(L, pn_field(c, PF_left));
-        if (l.var < 0) return no_fact();
-        f.var = l.var;
-        if (pn_is(op, PT_and)) f.empty_if_true = l.empty_if_true;   /* both held */
-        else if (pn_is(op, PT_or)) f.empty_if_false = l.empty_if_false; /* neither held */
-        else return no_fact();
-    } else if (pn_is(c, PT_identifier)) {
+    if (pn_is(c, PT_identifier)) {
         f.var = var_of(L, c);
         f.empty_if_false = 1; /* a falsy value: None (or empty) */
     } else if (pn_is(c, PT_call) && pn_isnull(first_pos_arg(c, 0))) {
@@ -1623,8 +1624,7 @@ static cond_fact cond_test(lower *L, pn cond)
             f.empty_if_true = !is_not;
             f.empty_if_false = is_not;
         } else if (pn_is(a, PT_attribute) && cat(L, CAT_FINISHED_ATTR, text(L, pn_field(a, PF_attribute)))) {
-            /* `proc.returncode is not None`: finished; `is None` says nothing
-             * about it being released */
+            /* `proc.returncode is not None`: finished */
             f.var = var_of(L, pn_field(a, PF_object));
             f.empty_if_true = is_not;
             f.empty_if_false = !is_not;
@@ -1641,6 +1641,50 @@ static cond_fact cond_test(lower *L, pn cond)
         f.empty_if_false = t;
     }
     return f;
+}
+
+/* A test, or an and/or chain of tests about one variable:
+ * `t is not None and not t.done()` is false only when t holds nothing. The
+ * chain is read iteratively (100,000 operands nest that deep). Under
+ * `and`, the true branch has what any operand says of it and the false
+ * branch what every operand says; under `or` the other way round. */
+static cond_fact cond_test(lower *L, pn cond)
+{
+    pn c = unparen(cond);
+    if (!pn_is(c, PT_boolean_operator)) return cond_atom(L, c);
+    unsigned op = pn_child(c, 1)->type;
+    if (op != PT_and && op != PT_or) return no_fact();
+    cond_fact acc = no_fact();
+    int first = 1, complete = 1;
+    /* the chain nests to the left: walk down its left spine, taking each
+     * right operand, and the leftmost last */
+    for (pn cur = c;; cur = unparen(pn_field(cur, PF_left))) {
+        int is_chain = pn_is(cur, PT_boolean_operator) && pn_child(cur, 1)->type == op;
+        cond_fact f = cond_atom(L, is_chain ? pn_field(cur, PF_right) : cur);
+        if (f.var < 0 || (!first && acc.var >= 0 && f.var != acc.var)) {
+            complete = 0;
+        } else {
+            if (first || acc.var < 0) {
+                acc = f;
+            } else if (op == PT_and) {
+                acc.empty_if_true |= f.empty_if_true;
+                acc.empty_if_false &= f.empty_if_false;
+            } else {
+                acc.empty_if_true &= f.empty_if_true;
+                acc.empty_if_false |= f.empty_if_false;
+            }
+        }
+        first = 0;
+        if (!is_chain) break;
+    }
+    if (acc.var < 0) return no_fact();
+    /* an operand that says nothing may decide the branch the chain's
+     * operands do not all agree on */
+    if (!complete) {
+        if (op == PT_and) acc.empty_if_false = 0;
+        else acc.empty_if_true = 0;
+    }
+    return acc;
 }
 
 static void prepend_done(lower *L, ir_block *b, int v, ir_site at)
@@ -1886,6 +1930,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         }
         if (pn_isnull(id) || !pn_is(id, PT_identifier)) continue;
         unsigned fl = VAR_PARAM;
+        if (pn_is(p, PT_list_splat_pattern) || (!pn_is(p, PT_identifier) && pn_is(pn_first_named(p), PT_list_splat_pattern)))
+            fl |= VAR_VARARGS;
         if (f->nparams == 0 && class_name) {
             const char *pname = text(L, id);
             if (strcmp(pname, "self") == 0 || strcmp(pname, "cls") == 0) {
@@ -1897,6 +1943,15 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         f->nparams = f->nvars;
     }
     lower_block(L, pn_field(def, PF_body), &f->body);
+    /* which parameters the body names at all (the flat tree is in
+     * preorder: the body's nodes follow the def's) */
+    pn body = pn_field(def, PF_body);
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type != PT_identifier) continue;
+        int v = var_of(L, x);
+        if (v >= 0 && v < f->nparams && v < 64) f->param_mentions |= 1ull << v;
+    }
     if (L->too_deep && !L->m->diagnostic)
         L->m->diagnostic = ca_xasprintf("nesting deeper than %d levels in %s (line %d); the rest of it was not analysed",
                                         IR_MAX_DEPTH, f->qualname, f->site.line);

@@ -1,0 +1,49 @@
+"""Awaits that cannot deliver cancellation: an async function of the scanned
+tree that never suspends returns without ever giving the event loop a turn,
+so cancelling the caller cannot land there. Whether a function suspends is
+worked out through the calls it awaits. The twins await something that
+does suspend.
+"""
+
+import asyncio
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._entries: dict[str, object] = {}
+        self._lock = asyncio.Lock()
+
+    async def _record(self, key: str) -> None:
+        """async for the interface's sake: no await inside."""
+        self._entries.setdefault(key, None)
+
+    async def _record_twice(self, key: str) -> None:
+        """awaits only a function that never suspends."""
+        await self._record(key)
+        await self._record(key + "/b")
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)
+
+    # Fine: _record never suspends, so the task is registered before any
+    # cancellation can land.
+    async def start(self, key: str) -> None:
+        task = asyncio.create_task(asyncio.sleep(1))
+        await self._record_twice(key)
+        self._entries[key] = task
+
+    # Buggy twin: _flush suspends.
+    async def start_flushing(self, key: str) -> None:
+        task = asyncio.create_task(asyncio.sleep(1))
+        await self._flush()  # expect: CAN102
+        self._entries[key] = task
+
+    # Buggy twin: a function that awaits one that suspends suspends too.
+    async def _flush_all(self) -> None:
+        await self._record("all")
+        await self._flush()
+
+    async def start_flushing_all(self, key: str) -> None:
+        task = asyncio.create_task(asyncio.sleep(1))
+        await self._flush_all()  # expect: CAN102
+        self._entries[key] = task
