@@ -103,7 +103,14 @@ typedef struct eng_resolver {
     void *ctx;
     const ir_func *(*resolve)(void *ctx, const ir_module *m, const ir_func *caller, const ir_node *call,
                               const eng_summary **summary, int *param_offset);
+    /* What the scanned tree says of the class `name` (a call's callee as
+     * written, a return annotation): ENG_CLASS_* bits, 0 when it is not a
+     * class of the tree. May be NULL. */
+    unsigned (*class_of)(void *ctx, const ir_module *m, const char *name);
 } eng_resolver;
+#define ENG_CLASS_KNOWN 0x01u /* defined in the tree, and so is every base (but plain ones) */
+#define ENG_CLASS_OWNS  0x02u /* it, or a base, releases or holds a resource of its own */
+#define ENG_CLASS_DATA  0x04u /* a data model (dataclass, pydantic, NamedTuple, enum, ...) */
 
 /* Fold in what the function's CALL_RUNS_CALLEE calls do (their callees'
  * current summaries, through r): a callee that reaches a checkpoint, or that

@@ -5,6 +5,7 @@
  */
 #include "engine/engine.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/rel.h"
@@ -16,7 +17,101 @@ typedef struct sum_ctx {
     eng_rel rel;
     int seen_cp;
     eng_summary *out;
+    uint8_t *made;           /* per variable: it holds a resource this function made */
 } sum_ctx;
+
+static int is_noreturn_name(const char *t)
+{
+    if (!t) return 0;
+    const char *p = strrchr(t, '.');
+    p = p ? p + 1 : t;
+    return strcmp(p, "NoReturn") == 0 || strcmp(p, "Never") == 0;
+}
+
+/* Is acquire n of a resource, by the catalog or, through r, by what its
+ * making call returns? */
+static int made_resource(const sum_ctx *c, const ir_node *n)
+{
+    if ((n->flags & ACQ_STRONG) && !(n->flags & ACQ_HEURISTIC)) return 1;
+    const ir_node *mk = n->ref;
+    if (!mk || !mk->text || !c->r) return 0;
+    if (c->r->class_of) {
+        unsigned k = c->r->class_of(c->r->ctx, c->m, mk->text);
+        if (k & ENG_CLASS_KNOWN) return (k & ENG_CLASS_OWNS) != 0;
+    }
+    if (c->r->resolve) {
+        const eng_summary *sum = NULL;
+        int off = 0;
+        const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, mk, &sum, &off);
+        if (callee && sum && callee != c->f && sum->returns == ENG_RET_RESOURCE) return 1;
+    }
+    return 0;
+}
+
+/* ---- does a path of f ever complete normally? -------------------------- */
+
+static int callee_noreturn(const sum_ctx *c, const ir_node *n)
+{
+    if (n->kind != IR_CALL || !c->r || !c->r->resolve || (n->flags & CALL_VALUE_ONLY)) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off);
+    return callee && sum && callee != c->f && sum->noreturn;
+}
+
+static int block_never_completes(const sum_ctx *c, const ir_block *b);
+
+static int has_break(void *ctx, const ir_node *n)
+{
+    (void)ctx;
+    return n->kind == IR_BREAK;
+}
+
+static int node_never_completes(const sum_ctx *c, const ir_node *n)
+{
+    switch (n->kind) {
+    case IR_RAISE:
+        return 1;
+    case IR_CALL:
+        return callee_noreturn(c, n);
+    case IR_IF:
+        if (!(n->flags & IF_HAS_ELSE) || n->nbranches == 0) return 0;
+        for (int k = 0; k < n->nbranches; k++)
+            if (!block_never_completes(c, &n->branches[k])) return 0;
+        return 1;
+    case IR_TRY:
+        if (n->c.n && block_never_completes(c, &n->c)) return 1;
+        if (!block_never_completes(c, &n->a) && !block_never_completes(c, &n->b)) return 0;
+        for (int k = 0; k < n->nhandlers; k++)
+            if (!block_never_completes(c, &n->handlers[k].body)) return 0;
+        return 1;
+    case IR_LOOP:
+        /* `while True:` without a break of its own (a break inside a nested
+         * loop counts too: conservative) */
+        return (n->flags & LOOP_INFINITE) && !ir_visit(&n->a, has_break, NULL);
+    default:
+        return 0;
+    }
+}
+
+static int block_never_completes(const sum_ctx *c, const ir_block *b)
+{
+    for (int i = 0; i < b->n; i++)
+        if (node_never_completes(c, b->v[i])) return 1;
+    return 0;
+}
+
+static int is_return(void *ctx, const ir_node *n)
+{
+    (void)ctx;
+    return n->kind == IR_RETURN;
+}
+
+static int never_returns(const sum_ctx *c)
+{
+    if (is_noreturn_name(c->f->ret_type)) return 1;
+    return !ir_visit(&c->f->body, is_return, NULL) && block_never_completes(c, &c->f->body);
+}
 
 static void sum_mark(sum_ctx *c, int x, int take)
 {
@@ -40,6 +135,9 @@ static int sum_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
     switch (n->kind) {
+    case IR_ACQUIRE:
+        if (n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
+        break;
     case IR_CHECKPOINT:
         seen_checkpoint(c);
         break;
@@ -58,6 +156,10 @@ static int sum_node(void *ctx, const ir_node *n)
         if (n->flags & DONE_SETTLED) sum_mark(c, n->var, 0);
         break;
     case IR_TRANSFER:
+        if ((n->flags & XFER_RETURN) && n->var >= 0 && c->made[n->var] && c->out->returns == ENG_RET_UNKNOWN)
+            c->out->returns = ENG_RET_RESOURCE;
+        sum_mark(c, n->var, 1);
+        break;
     case IR_ADOPT:
         sum_mark(c, n->var, 1);
         break;
@@ -81,9 +183,24 @@ void eng_summarize(const ir_func *f, eng_summary *out)
     c.f = f;
     c.out = out;
     out->uses = f->param_mentions;
+    if (f->fflags & FN_RET_PLAIN) out->returns = ENG_RET_PLAIN;
+    c.made = ca_xcalloc((size_t)f->nvars + 1, 1);
     eng_rel_build(&c.rel, f);
     ir_visit(&f->body, sum_node, &c);
+    out->noreturn = never_returns(&c);
     eng_rel_free(&c.rel);
+    free(c.made);
+}
+
+static int ret_node(void *ctx, const ir_node *n)
+{
+    sum_ctx *c = ctx;
+    if (n->kind == IR_ACQUIRE && n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
+    if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0 && c->made[n->var]) {
+        c->out->returns = ENG_RET_RESOURCE;
+        return 1;
+    }
+    return 0;
 }
 
 /* Which parameter of callee argument k of call n lands in (keyword by
@@ -110,7 +227,7 @@ static int upd_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
     if (n->kind == IR_CHECKPOINT) c->seen_cp = 1;
-    if (n->kind != IR_CALL || !c->r || !c->r->resolve) return 0;
+    if (n->kind != IR_CALL || (n->flags & CALL_VALUE_ONLY) || !c->r || !c->r->resolve) return 0;
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off);
@@ -138,6 +255,20 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
     c.out = io;
     eng_rel_build(&c.rel, f);
     ir_visit(&f->body, upd_node, &c);
+    if (io->returns == ENG_RET_UNKNOWN) {
+        /* an annotation naming a class of the tree, or a value made by a
+         * call that returns a resource */
+        /* (a class of the tree that owns nothing is no evidence either way:
+         * a plain record is often the handle to a remote sandbox) */
+        unsigned k = r && r->class_of && f->ret_type ? r->class_of(r->ctx, m, f->ret_type) : 0;
+        if ((k & ENG_CLASS_KNOWN) && (k & ENG_CLASS_OWNS)) io->returns = ENG_RET_RESOURCE;
+        else {
+            c.made = ca_xcalloc((size_t)f->nvars + 1, 1);
+            ir_visit(&f->body, ret_node, &c);
+            free(c.made);
+        }
+    }
+    if (!io->noreturn) io->noreturn = never_returns(&c);
     eng_rel_free(&c.rel);
     io->suspends = suspends;
     return memcmp(&before, io, sizeof(before)) != 0;

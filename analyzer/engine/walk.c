@@ -86,7 +86,7 @@ struct eng_walk {
     const ir_node **acq;
     const ir_node **adopt;
     const char **pending_read;
-    uint8_t *weak_ok, *released_any, *from_registry;
+    uint8_t *weak_ok, *released_any, *from_registry, *stored_any;
     uint32_t *last_release; /* byte offset of the last release step outside cleanup */
     CA_VEC(eng_region) regs;
     CA_VEC(int) reg_try;    /* per region: its try's index in trys, or -1 */
@@ -146,6 +146,12 @@ static int prepass(void *ctx, const ir_node *n)
 {
     eng_walk *E = ctx;
     switch (n->kind) {
+    case IR_TRANSFER:
+    case IR_ADOPT:
+        /* handed to an owner (stored, registered, entered, returned to the
+         * caller): the author keeps it as something that needs one */
+        if (n->var >= 0) E->stored_any[n->var] = 1;
+        break;
     case IR_RELEASE:
         if (n->var >= 0 && !(n->flags & REL_IN_CLEANUP) && n->site.start > E->last_release[n->var])
             E->last_release[n->var] = n->site.start;
@@ -159,6 +165,7 @@ static int prepass(void *ctx, const ir_node *n)
         for (int k = 0; k < n->nvars; k++) {
             int v = n->vars[k];
             if (v < 0) continue;
+            if ((n->flags & CALL_NAME_REGISTERS) && !n->kwnames[k]) E->stored_any[v] = 1;
             if (n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) {
                 E->released_any[v] = 1;
                 if (E->rel.element_of[v] >= 0) E->released_any[E->rel.element_of[v]] = 1;
@@ -392,8 +399,9 @@ static void pop_reg(eng_walk *E)
 
 /* Applies the call's ownership effects; returns 1 when the call itself is a
  * checkpoint: it runs (CALL_RUNS_CALLEE) a resolved callee that reaches one. */
-static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n)
+static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n, int *noreturn)
 {
+    if (n->flags & CALL_VALUE_ONLY) return 0;
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *callee = E->res && E->res->resolve ? E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off) : NULL;
@@ -431,6 +439,9 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n)
         /* `_cancel_and_wait(fut, loop=loop)` releases fut, not the loop */
         if ((n->flags & (CALL_NAME_RELEASES | CALL_NAME_REGISTERS)) && !n->kwnames[k]) kill(E, s, v);
     }
+    /* an awaited call raises at its await: the checkpoint that follows
+     * ends the path there (its IR_CALL comes first) */
+    *noreturn = callee && sum && sum->noreturn && callee != E->f && !(n->flags & CALL_AWAITED);
     return callee && sum && sum->has_checkpoint && (n->flags & CALL_RUNS_CALLEE) && !callee->is_async;
 }
 
@@ -446,7 +457,9 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
      * at a raise. A body that starts with anything else may raise before
      * its first such node, so the state at entry is noted too. */
     const ir_node *first = t->a.n ? t->a.v[0] : NULL;
-    if (!first || (first->kind != IR_CALL && first->kind != IR_CHECKPOINT)) st_join(E, fr.a, s);
+    int notes_first = first && ((first->kind == IR_CALL && !(first->flags & CALL_VALUE_ONLY)) ||
+                                first->kind == IR_CHECKPOINT);
+    if (!notes_first) st_join(E, fr.a, s);
     CA_VEC_PUSH(E->trys, fr);
     int ti = (int)E->trys.n - 1;
     push_reg_try(E, ENG_REG_TRY_BODY, t, NULL, ti);
@@ -601,6 +614,50 @@ static void simple_event(eng_walk *E, eng_event_kind k, const ir_node *n, uint8_
     emit(E, &ev, s);
 }
 
+/* Is v, or something that holds it (a record it was put in), marked in by?
+ * For a value whose name says resource: put in a record that is released
+ * or stored, it goes with the record. */
+static int used_as_resource(eng_walk *E, int v, const uint8_t *by)
+{
+    if (by[v]) return 1;
+    for (int x = 0; x < E->nvars; x++)
+        if (by[x] && x != v && covers(E, x, v)) return 1;
+    return 0;
+}
+
+/* Does checkpoint cp await an async helper of the tree that always raises? */
+static int awaits_noreturn(eng_walk *E, const ir_node *cp)
+{
+    if (!(cp->flags & CP_CALL) || !cp->ref || !E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, cp->ref, &sum, &off);
+    return callee && sum && callee != E->f && sum->noreturn;
+}
+
+/* What the scanned tree says of the value an acquire's call makes: 1 a
+ * resource (a class of the tree that owns one, a function whose summary
+ * returns one), -1 none (a class that owns nothing, a data model, a
+ * function that returns plain data), 0 nothing known. */
+static int making_evidence(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || !mk->text || !E->res) return 0;
+    if (E->res->class_of) {
+        unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
+        if (c & ENG_CLASS_KNOWN) return (c & ENG_CLASS_OWNS) ? 1 : -1;
+        if (c & ENG_CLASS_DATA) return -1;
+    }
+    if (E->res->resolve) {
+        const eng_summary *sum = NULL;
+        int off = 0;
+        const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
+        if (callee && sum && sum->returns == ENG_RET_RESOURCE) return 1;
+        if (callee && sum && sum->returns == ENG_RET_PLAIN) return -1;
+    }
+    return 0;
+}
+
 static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
 {
     switch (n->kind) {
@@ -609,6 +666,20 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         if (v < 0) break;
         int ok = (n->flags & ACQ_STRONG) || ((n->flags & ACQ_WEAK) && E->weak_ok[v]) ||
                  ((n->flags & ACQ_REGISTRY_TAKE) && E->released_any[v]);
+        if (n->flags & (ACQ_HEURISTIC | ACQ_WEAK)) {
+            /* No catalog says so. A function that releases the value on an
+             * error path treats it as a resource whatever it is (a handle
+             * to a remote sandbox is often a plain record); otherwise what
+             * the tree says of the making call decides, and a name that
+             * only sounds like a resource needs the function to release or
+             * store it somewhere. */
+            int ev = making_evidence(E, n);
+            if (E->weak_ok[v]) ok = 1;
+            else if (!(n->flags & ACQ_HEURISTIC)) ok = 0; /* a plain call result: only by its release */
+            else if (ev != 0) ok = ev > 0;
+            else ok = used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->stored_any) ||
+                      used_as_resource(E, v, E->weak_ok);
+        }
         if (n->flags & ACQ_REGISTRY_READ) {
             E->pending_read[v] = n->text;
             E->acq[v] = n;
@@ -686,13 +757,22 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         } else {
             note_exc_at(E, s, n);
         }
+        if (awaits_noreturn(E, n)) memset(s, 0, (size_t)E->nslots + 1); /* it always raises */
         break;
-    case IR_CALL:
-        if (apply_call(E, s, n)) {
+    case IR_CALL: {
+        int noreturn = 0;
+        if (apply_call(E, s, n, &noreturn)) {
             checkpoint(E, s, n, n->site, NULL, 0);
             note_exc_at(E, s, n);
         }
+        if (noreturn) {
+            /* a helper that always raises: the path goes on only as an
+             * exception (`_raise_exec_error(...)` at the end of a handler) */
+            note_exc_at(E, s, n);
+            memset(s, 0, (size_t)E->nslots + 1);
+        }
         break;
+    }
     case IR_AWAIT_CALL:
         simple_event(E, ENG_EV_AWAIT_CALL, n, s);
         break;
@@ -750,7 +830,7 @@ static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s)
         if (!REACH(E, s)) return;
         walk_node(E, b->v[i], s);
         /* a call raises after its effects; an awaited one raises at its await */
-        if (b->v[i]->kind == IR_CALL && !(b->v[i]->flags & CALL_AWAITED)) note_exc_at(E, s, b->v[i]);
+        if (b->v[i]->kind == IR_CALL && !(b->v[i]->flags & (CALL_AWAITED | CALL_VALUE_ONLY))) note_exc_at(E, s, b->v[i]);
     }
 }
 
@@ -771,6 +851,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->weak_ok = ca_xcalloc(nv, 1);
     E->released_any = ca_xcalloc(nv, 1);
     E->from_registry = ca_xcalloc(nv, 1);
+    E->stored_any = ca_xcalloc(nv, 1);
     E->last_release = ca_xcalloc(nv, sizeof(uint32_t));
     ir_visit(&f->body, prepass, E);
     E->ls = ca_xcalloc((size_t)nls + 1, sizeof(lstn));
@@ -795,6 +876,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->weak_ok);
     free(E->released_any);
     free(E->from_registry);
+    free(E->stored_any);
     free(E->last_release);
     free(E->ls);
     CA_VEC_FREE(E->regs);

@@ -74,6 +74,20 @@ ir_func *ir_func_new(ir_module *m)
     return f;
 }
 
+ir_class *ir_class_new(ir_module *m)
+{
+    ir_class *c = ca_arena_alloc(&m->arena, sizeof(*c));
+    if (m->nclasses == m->cap_classes) {
+        int cap = m->cap_classes ? m->cap_classes * 2 : 8;
+        ir_class **v = ca_arena_alloc(&m->arena, sizeof(*v) * (size_t)cap);
+        if (m->nclasses) memcpy(v, m->classes, sizeof(*v) * (size_t)m->nclasses);
+        m->classes = v;
+        m->cap_classes = cap;
+    }
+    m->classes[m->nclasses++] = c;
+    return c;
+}
+
 void ir_module_free(ir_module *m)
 {
     if (!m) return;

@@ -65,6 +65,10 @@ typedef enum ir_kind {
 #define ACQ_REGISTRY_READ 0x04u /* read from registry `text`: becomes a take at IR_TAKE of that registry */
 #define ACQ_REGISTRY_TAKE 0x08u /* taken out of a registry (pop) */
 #define ACQ_EXECUTOR      0x10u /* produced by thread work (run_in_executor / to_thread) */
+#define ACQ_HEURISTIC     0x20u /* with ACQ_STRONG: a naming-heuristic hit (create*, open*, ...), a resource only
+                                   with evidence; ref = the making call (IR_CALL), for any acquire from a call */
+/* IR_TRANSFER flags */
+#define XFER_RETURN       0x01u /* returned or yielded, not stored anywhere */
 /* IR_RELEASE flags */
 #define REL_IN_CLEANUP    0x01u /* inside a handler or finally */
 #define REL_SHIELDED      0x02u /* the releasing call runs under a shield */
@@ -99,6 +103,7 @@ typedef enum ir_kind {
                                    reaches a checkpoint makes this call one */
 #define CALL_ASYNC_CANCEL 0x40u /* C: made while asynchronous cancellation is enabled and not
                                    async-cancel-safe; ref = the call that enabled it */
+#define CALL_VALUE_ONLY   0x80u /* recorded only as the making call of an acquire (ref): no effects */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */
 /* IR_RAISE */
@@ -174,6 +179,12 @@ typedef struct ir_var {
     uint32_t first_cancel;  /* byte offset of the first v.cancel() call, UINT32_MAX when none */
 } ir_var;
 
+/* ir_func.fflags */
+#define FN_RELEASES_SELF  0x01u /* releases something held by self (self.x.close(), os.close(self._fd)) */
+#define FN_HOLDS_RESOURCE 0x02u /* stores a catalogued resource on self */
+#define FN_RET_PLAIN      0x04u /* annotated to return plain data (str, bool, dict, None, ...) */
+#define FN_ABSTRACT       0x08u /* decorated @abstractmethod */
+
 typedef struct ir_func {
     const char *name;
     const char *qualname;    /* Class.method, outer.<locals>.inner */
@@ -187,8 +198,25 @@ typedef struct ir_func {
     ir_block body;
     int truncated;           /* nesting deeper than IR_MAX_DEPTH: the rest was not lowered */
     uint64_t param_mentions; /* bit p: the body names parameter p somewhere (all bits: not known) */
+    unsigned fflags;         /* FN_* */
+    const char *ret_type;    /* the one class the return annotation names (dotted, resolved), or NULL */
     int id;                  /* scratch: the scan driver's index of this function */
 } ir_func;
+
+/* ir_class.flags */
+#define CLASS_DATA        0x01u /* a data model: dataclass, pydantic model, TypedDict, NamedTuple, enum */
+#define CLASS_PROTOCOL    0x02u /* a typing.Protocol */
+#define CLASS_ABSTRACT    0x04u /* an abc.ABC (base or metaclass) */
+
+/* A class defined in the module: what the scan's class table is built from. */
+typedef struct ir_class {
+    const char *name;
+    const char *qualname;    /* Outer.Inner, f.<locals>.C */
+    const char **bases;      /* as written, resolved through imports ("abc.ABC", "BaseSession") */
+    int nbases;
+    ir_site site;
+    unsigned flags;          /* CLASS_* */
+} ir_class;
 
 typedef struct ir_suppress {
     int line;
@@ -202,6 +230,8 @@ typedef struct ir_module {
     size_t len;
     ir_func **funcs;
     int nfuncs, cap_funcs;
+    ir_class **classes;
+    int nclasses, cap_classes;
     ir_suppress *supp;
     int nsupp, cap_supp;
     int parse_errors;        /* ERROR/MISSING nodes */
@@ -217,6 +247,7 @@ void ir_block_push(ir_module *m, ir_block *b, ir_node *n);
 int ir_var_add(ir_module *m, ir_func *f, const char *name, unsigned flags);
 int ir_var_find(const ir_func *f, const char *name);
 ir_func *ir_func_new(ir_module *m);
+ir_class *ir_class_new(ir_module *m);
 void ir_module_free(ir_module *m);
 
 /* Visiting the IR. Every walk over a function's blocks takes a node's child

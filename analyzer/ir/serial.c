@@ -10,10 +10,11 @@
  *   strings: count, then each as length + bytes (index k+1 in the body;
  *            0 stands for NULL)
  *   module:  path language diagnostic parse_errors first_error_line
- *            cancels_threads, suppressions (line rules)*, functions*
+ *            cancels_threads, suppressions (line rules)*, functions*,
+ *            classes (name qualname site flags bases*)*
  *   function: name qualname class_name site is_async is_method nparams
- *            truncated param_mentions, vars (name flags stack_with
- *            first_cancel)*, body
+ *            truncated param_mentions fflags ret_type, vars (name flags
+ *            stack_with first_cancel)*, body
  *   block:   count, nodes*
  *   node:    kind site flags var var2 text rkind callee cname recv ref
  *            vars* [kwnames* for calls] a b c branches* handlers*
@@ -229,6 +230,8 @@ void ir_encode(const ir_module *m, ca_sb *out)
         put_i(sb, f->nparams);
         put_i(sb, f->truncated);
         put_u(sb, f->param_mentions);
+        put_u(sb, f->fflags);
+        put_s(&e, f->ret_type);
         put_u(sb, (uint64_t)f->nvars);
         for (int i = 0; i < f->nvars; i++) {
             const ir_var *v = &f->vars[i];
@@ -238,6 +241,16 @@ void ir_encode(const ir_module *m, ca_sb *out)
             put_u(sb, v->first_cancel);
         }
         put_block(&e, &f->body);
+    }
+    put_u(sb, (uint64_t)m->nclasses);
+    for (int k = 0; k < m->nclasses; k++) {
+        const ir_class *c = m->classes[k];
+        put_s(&e, c->name);
+        put_s(&e, c->qualname);
+        put_site(sb, c->site);
+        put_u(sb, c->flags);
+        put_u(sb, (uint64_t)c->nbases);
+        for (int i = 0; i < c->nbases; i++) put_s(&e, c->bases[i]);
     }
     ca_sb_add(out, IR_MAGIC, 4);
     put_u(out, IR_VERSION);
@@ -481,6 +494,8 @@ int ir_decode(const char *buf, size_t len, ir_module *m)
             f->nparams = get_int(&d);
             f->truncated = get_int(&d);
             f->param_mentions = get_u(&d);
+            f->fflags = get_u32(&d);
+            f->ret_type = get_s(&d);
             size_t nv = get_count(&d);
             f->vars = ca_arena_alloc(&m->arena, sizeof(ir_var) * (nv ? nv : 1));
             f->cap_vars = (int)(nv ? nv : 1);
@@ -498,6 +513,21 @@ int ir_decode(const char *buf, size_t len, ir_module *m)
             }
             if (!f->name || !f->qualname || f->nparams < 0 || f->nparams > f->nvars) d.bad = 1;
             if (!d.bad) get_block(&d, &f->body);
+        }
+        size_t nc = d.bad ? 0 : get_count(&d);
+        for (size_t k = 0; k < nc && !d.bad; k++) {
+            ir_class *c = ir_class_new(m);
+            c->name = get_s(&d);
+            c->qualname = get_s(&d);
+            c->site = get_site(&d);
+            c->flags = get_u32(&d);
+            size_t nb = get_count(&d);
+            c->bases = ca_arena_alloc(&m->arena, sizeof(char *) * (nb ? nb : 1));
+            for (size_t i = 0; i < nb && !d.bad; i++) {
+                c->bases[c->nbases] = get_s(&d);
+                if (!c->bases[c->nbases++]) d.bad = 1;
+            }
+            if (!c->name || !c->qualname) d.bad = 1;
         }
     }
     if (!d.bad && d.p != d.end) d.bad = 1;

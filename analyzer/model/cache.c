@@ -144,16 +144,26 @@ char *ca_facts_encode(const ca_facts *f)
         ca_sb_addf(&sb, " %d", f->callee_ordinal[i]);
         put_str(&sb, f->callee_path[i]);
     }
-    ca_sb_addf(&sb, " %d %d %d %d %" PRIx64, f->varargs + 1, f->sum.suspends != 0, f->sum.noreturn != 0,
-               f->sum.returns, f->sum.uses);
+    ca_sb_addf(&sb, " %d %d %d %d %" PRIx64 " %u", f->varargs + 1, f->sum.suspends != 0, f->sum.noreturn != 0,
+               f->sum.returns, f->sum.uses, f->fflags);
+    put_str(&sb, f->ret_type);
     return ca_sb_detach(&sb);
 }
 
-char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n)
+char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n, const ir_module *m)
 {
     ca_sb sb = {0};
-    ca_sb_addf(&sb, "d1 %016" PRIx64 " %zu", digest, n);
+    ca_sb_addf(&sb, "d2 %016" PRIx64 " %zu", digest, n);
     for (size_t i = 0; i < n; i++) put_str(&sb, names[i]);
+    int nc = m ? m->nclasses : 0;
+    ca_sb_addf(&sb, " %d", nc);
+    for (int k = 0; k < nc; k++) {
+        const ir_class *c = m->classes[k];
+        put_str(&sb, c->name);
+        put_str(&sb, c->qualname);
+        ca_sb_addf(&sb, " %d %u %d", c->site.line, c->flags, c->nbases);
+        for (int i = 0; i < c->nbases; i++) put_str(&sb, c->bases[i]);
+    }
     return ca_sb_detach(&sb);
 }
 
@@ -308,6 +318,8 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a)
         out->sum.noreturn = get_int(&c, 1);
         out->sum.returns = get_int(&c, 2);
         out->sum.uses = get_num(&c, 16);
+        out->fflags = (unsigned)get_int(&c, INT32_MAX);
+        out->ret_type = get_str(&c, a);
     } else { /* f1: written before these were known */
         out->varargs = -1;
         out->sum.suspends = out->sum.has_checkpoint;
@@ -316,13 +328,15 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a)
     return c.bad || *c.p ? -1 : 0;
 }
 
-int ca_deps_decode(const char *s, uint64_t *digest, const char ***names, size_t *n, ca_arena *a)
+int ca_deps_decode(const char *s, uint64_t *digest, const char ***names, size_t *n, ir_module *m)
 {
     *names = NULL;
     *n = 0;
     if (!s) return -1;
+    ca_arena *a = &m->arena;
     cursor c = {s, 0};
-    if (!tag(&c, "d1")) return -1;
+    int v2 = tag(&c, "d2");
+    if (!v2 && !tag(&c, "d1")) return -1;
     *digest = get_num(&c, 16);
     size_t count = (size_t)get_int(&c, MAX_ITEMS);
     if (c.bad) return -1;
@@ -330,6 +344,21 @@ int ca_deps_decode(const char *s, uint64_t *digest, const char ***names, size_t 
     for (size_t i = 0; i < count && !c.bad; i++) {
         v[i] = get_str(&c, a);
         if (!v[i]) c.bad = 1;
+    }
+    int nc = v2 ? get_int(&c, MAX_ITEMS) : 0;
+    for (int k = 0; k < nc && !c.bad; k++) {
+        ir_class *cl = ir_class_new(m);
+        cl->name = get_str(&c, a);
+        cl->qualname = get_str(&c, a);
+        cl->site.line = get_int(&c, INT32_MAX);
+        cl->flags = (unsigned)get_int(&c, INT32_MAX);
+        int nb = get_int(&c, MAX_ITEMS);
+        cl->bases = ca_arena_alloc(a, sizeof(char *) * ((size_t)nb + 1));
+        for (int i = 0; i < nb && !c.bad; i++) {
+            cl->bases[cl->nbases] = get_str(&c, a);
+            if (!cl->bases[cl->nbases++]) c.bad = 1;
+        }
+        if (!cl->name || !cl->qualname) c.bad = 1;
     }
     if (c.bad || *c.p) return -1;
     *names = v;

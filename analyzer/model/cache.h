@@ -44,6 +44,8 @@ typedef struct ca_facts {
     int nparams;
     const char **params;       /* parameter names, in order */
     int varargs;               /* index of the *args parameter, -1 when none */
+    unsigned fflags;           /* ir_func.fflags */
+    const char *ret_type;      /* ir_func.ret_type */
     int ncallees;
     int *callee_ordinal;       /* position of the callee among its file's functions */
     const char **callee_path;  /* its file; NULL for the function's own file */
@@ -55,9 +57,11 @@ char *ca_facts_encode(const ca_facts *f);
  * allocated in a. Returns 0, or -1 when s is NULL or malformed. */
 int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a);
 
-/* The text form of a file's cross-file lookups: their digest and the names
- * looked up (heap; the caller frees). */
-char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n);
+/* The text form of what a reused file brings to a scan besides its
+ * functions: the digest and names of its cross-file lookups, and the
+ * classes its module defines (classes of m; m may be NULL). Heap; the caller
+ * frees. */
+char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n, const ir_module *m);
 
 /* A scan's directory listings as one blob (the store keeps one per scan):
  * "ca-dirs 1\n", then per directory its path, a NUL, its mtime (8 bytes,
@@ -69,8 +73,8 @@ char *ca_dirs_encode(const ca_dir_rec *dirs, size_t n, size_t *len);
  * pointers into blob; 0 at the end; -1 when the blob does not decode. */
 int ca_dirs_next(const char *blob, size_t len, size_t *at, const char **path, int64_t *mtime_ns,
                  const char **entries, size_t *elen);
-/* Parse text made by ca_deps_encode; names are allocated in a. Returns 0,
- * or -1 when s is NULL or malformed. */
-int ca_deps_decode(const char *s, uint64_t *digest, const char ***names, size_t *n, ca_arena *a);
+/* Parse text made by ca_deps_encode; names are allocated in m's arena and
+ * the classes added to m. Returns 0, or -1 when s is NULL or malformed. */
+int ca_deps_decode(const char *s, uint64_t *digest, const char ***names, size_t *n, ir_module *m);
 
 #endif

@@ -50,6 +50,8 @@ char *scan_encode_facts(const scan_state *S, const fn_ref *r)
     fa.nparams = r->f->nparams;
     const char **params = ca_xmalloc(sizeof(char *) * ((size_t)fa.nparams + 1));
     fa.varargs = -1;
+    fa.fflags = r->f->fflags;
+    fa.ret_type = r->f->ret_type;
     for (int q = 0; q < fa.nparams; q++) {
         params[q] = r->f->vars[q].name;
         if (r->f->vars[q].flags & VAR_VARARGS) fa.varargs = q;

@@ -107,6 +107,12 @@ uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t 
     uint64_t h = CA_HASH_SEED;
     for (size_t i = 0; i < n; i++) {
         h = scan_hash_str(h, names[i]);
+        if (strncmp(names[i], CLASS_DEP, strlen(CLASS_DEP)) == 0) {
+            const cls_ref *c = scan_find_class(S, NULL, names[i] + strlen(CLASS_DEP));
+            h = scan_hash_u64(h, c ? 1 + c->flags : 0);
+            if (c) h = scan_hash_str(h, S->jobs[c->file].df->path);
+            continue;
+        }
         const fn_ref *r = lookup_global(S, names[i], NULL);
         if (!r) {
             h = scan_hash_u64(h, 0);

@@ -112,7 +112,7 @@ static int build_stubs(file_job *j)
     ir_module *m = &j->m;
     memset(m, 0, sizeof(*m));
     m->path = j->df->path;
-    if (ca_deps_decode(j->base->deps, &j->deps_digest, &j->deps, &j->ndeps, &m->arena) != 0) goto fail;
+    if (ca_deps_decode(j->base->deps, &j->deps_digest, &j->deps, &j->ndeps, m) != 0) goto fail;
     j->facts = ca_xcalloc(j->nbase_fns + 1, sizeof(ca_facts));
     j->sums = ca_xcalloc(j->nbase_fns + 1, sizeof(eng_summary));
     for (size_t k = 0; k < j->nbase_fns; k++) {
@@ -128,6 +128,8 @@ static int build_stubs(file_job *j)
         f->site.end_line = r->end_line;
         f->is_async = r->is_async;
         f->is_method = fa->is_method;
+        f->fflags = fa->fflags;
+        f->ret_type = fa->ret_type;
         f->nparams = f->nvars = f->cap_vars = fa->nparams;
         f->vars = ca_arena_alloc(&m->arena, sizeof(ir_var) * ((size_t)fa->nparams + 1));
         for (int q = 0; q < fa->nparams; q++) {

@@ -372,7 +372,7 @@ static void lang_summaries(scan_state *S)
     file_ctx fc;
     memset(&fc, 0, sizeof(fc));
     fc.S = S;
-    eng_resolver res = {&fc, scan_resolve};
+    eng_resolver res = {&fc, scan_resolve, scan_class_of};
     /* what calls pass on (releases, takes, checkpoints reached), and which
      * functions can suspend when awaited: both only grow, so each settles */
     for (size_t i = 0; i < S->nfns; i++) {
@@ -408,7 +408,7 @@ static void analyse_file(scan_state *S, size_t fi)
     file_ctx fc;
     memset(&fc, 0, sizeof(fc));
     fc.S = S;
-    eng_resolver res = {&fc, scan_resolve};
+    eng_resolver res = {&fc, scan_resolve, scan_class_of};
     rule_ctx rc;
     memset(&rc, 0, sizeof(rc));
     rc.m = &j->m;
@@ -454,7 +454,7 @@ static void analyse_file(scan_state *S, size_t fi)
     if (fc.deps.n) qsort(fc.deps.v, fc.deps.n, sizeof(char *), cmp_cstr);
     for (size_t i = 0; i < fc.deps.n; i++)
         if (n == 0 || strcmp(fc.deps.v[n - 1], fc.deps.v[i]) != 0) fc.deps.v[n++] = fc.deps.v[i];
-    j->rec.deps = ca_deps_encode(scan_deps_digest(S, fc.deps.v, n), fc.deps.v, n);
+    j->rec.deps = ca_deps_encode(scan_deps_digest(S, fc.deps.v, n), fc.deps.v, n, &j->m);
     scan_file_ctx_free(&fc);
 }
 
@@ -568,6 +568,8 @@ static void scan_state_free(scan_state *S)
     free(S->fns);
     free(S->by_name);
     free(S->by_method);
+    free(S->classes);
+    free(S->cls_by_name);
     free(S->jobs);
     free(S->order);
     ca_results_free(&S->base);
@@ -691,6 +693,7 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     S->redo = 1;
     for (;;) {
         scan_build_table(S);
+        scan_build_classes(S);
         /* summaries settle before reused files are checked against them:
          * what they recorded was settled too */
         lang_summaries(S);

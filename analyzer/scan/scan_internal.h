@@ -61,6 +61,13 @@ typedef struct fn_ref {
     char *facts;          /* encoded by phase 3 for an analysed function (NULL: collect encodes it) */
 } fn_ref;
 
+/* A class of the scan's modules and what the tree says of it. */
+typedef struct cls_ref {
+    const ir_class *c;
+    int file;
+    unsigned flags;       /* ENG_CLASS_* */
+} cls_ref;
+
 /* A directory of the base as its walk listed it (ca_dir_rec, decoded). */
 typedef struct prior_dir {
     const char *path;     /* in scan_state.prior_blob, as the rest */
@@ -98,6 +105,10 @@ typedef struct scan_state {
      * calls that the caller's own class does not define (a base class) */
     size_t *by_method;
     size_t nby_method;
+    /* classes of every module, and sorted by name */
+    cls_ref *classes;
+    size_t nclasses;
+    size_t *cls_by_name;
     ca_backend_cache *backends;
     /* the base scan of an incremental rescan (rows reused are moved out) */
     const char *cache_key;
@@ -176,6 +187,14 @@ void scan_build_table(scan_state *S);
 const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller, const ir_node *call,
                             const eng_summary **summary, int *off);
 void scan_file_ctx_free(file_ctx *fc);
+/* The class table (classes.c), after scan_build_table; and the resolver's
+ * class_of (ctx is a file_ctx). */
+void scan_build_classes(scan_state *S);
+unsigned scan_class_of(void *ctx, const ir_module *m, const char *name);
+/* A class looked up across files is recorded in the deps under this prefix. */
+#define CLASS_DEP "class."
+/* The class of that name in m, else the one of that name in the scan, or NULL. */
+const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const char *name);
 /* What the names resolve to across files, hashed, in the order given. */
 uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t n);
 

@@ -142,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         eng_summarize(m.funcs[i], &fm.sums[i]);
     }
 
-    eng_resolver res = {&fm, fuzz_resolve};
+    eng_resolver res = {&fm, fuzz_resolve, NULL};
     rule_ctx rc;
     memset(&rc, 0, sizeof rc);
     rc.m = &m;

@@ -89,6 +89,8 @@ typedef struct lower {
     int depth;
     int in_cleanup;
     int too_deep;
+    int plain_bind;             /* binding a target annotated as plain data: no acquisition */
+    CA_VEC(int) strong;         /* variables given a catalogued resource in this function */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
 } lower;
 
@@ -606,6 +608,8 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     if (ci.name && !pn_isnull(ci.recv) &&
         (cat(L, CAT_RELEASE_METHOD, ci.name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, ci.name))) {
         int rv = root_var(L, ci.recv);
+        if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && !pn_is(unparen(ci.recv), PT_identifier))
+            L->f->fflags |= FN_RELEASES_SELF; /* self._ws.close(): the object holds something */
         if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF)) {
             int target = rv;
             pn r = unparen(ci.recv);
@@ -629,7 +633,10 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         int_vec vs = {0};
         pn a0 = first_pos_arg(call, 0);
         if (!pn_isnull(a0)) ref_vars(L, a0, &vs);
-        for (size_t i = 0; i < vs.n; i++) emit_release(L, out, call, vs.v[i], relf, NULL);
+        for (size_t i = 0; i < vs.n; i++) {
+            if (L->f->vars[vs.v[i]].flags & VAR_SELF) L->f->fflags |= FN_RELEASES_SELF; /* os.close(self._fd) */
+            emit_release(L, out, call, vs.v[i], relf, NULL);
+        }
         CA_VEC_FREE(vs);
         handled = 1;
     }
@@ -937,7 +944,7 @@ static void lower_expr(lower *L, ir_block *out, pn expr, pn stmt)
         } else if (n->type == PT_yield) {
             int_vec vs = {0};
             PN_FOR_NAMED(y, n) value_vars(L, y, &vs);
-            for (size_t i = 0; i < vs.n; i++) emit(L, out, IR_TRANSFER, n, vs.v[i]);
+            for (size_t i = 0; i < vs.n; i++) emit(L, out, IR_TRANSFER, n, vs.v[i])->flags = XFER_RETURN;
             CA_VEC_FREE(vs);
         }
         /* release still-deferred element releases (no enclosing await) */
@@ -1013,13 +1020,14 @@ typedef struct rhs_info {
     const char *registry;  /* for registry reads/takes */
     int adopt_stack;       /* exit stack var adopting the result */
     int is_call;
+    pn call;               /* the call that makes the value (wrappers taken off), or null */
 } rhs_info;
 
 static const char *builtin_wrappers[] = {"list", "tuple", "sorted", "set", "dict", "reversed", NULL};
 
 static rhs_info classify_rhs(lower *L, pn right)
 {
-    rhs_info ri = {0, NULL, -1, -1, NULL, -1, 0};
+    rhs_info ri = {0, NULL, -1, -1, NULL, -1, 0, &pt_null};
     pn r = unparen(right);
     int awaited = 0;
     if (pn_is(r, PT_await)) {
@@ -1057,6 +1065,7 @@ static rhs_info classify_rhs(lower *L, pn right)
     }
     if (!pn_is(r, PT_call)) return ri;
     ri.is_call = 1;
+    ri.call = r;
     call_info ci = call_of(L, r);
     /* list(self._reg.values()) */
     if (ci.dotted && !pn_isnull(first_pos_arg(r, 0))) {
@@ -1072,6 +1081,9 @@ static rhs_info classify_rhs(lower *L, pn right)
             }
         }
     }
+    /* `key = str(message.id)`: plain data (after the registry reads above:
+     * `list(self._reg.values())` is a read of the registry) */
+    if (ci.dotted && cat(L, CAT_PLAIN_CALL, ci.dotted)) return ri;
     int group_spawn = ci.name && !pn_isnull(ci.recv) && cat(L, CAT_GROUP_SPAWN, ci.name) &&
                       recv_is_group(L, ci.recv);
     if (group_spawn) return ri;
@@ -1131,7 +1143,7 @@ static rhs_info classify_rhs(lower *L, pn right)
     if (awaited && ci.name) {
         const ca_cat_entry *p = cat(L, CAT_ACQUIRE_PREFIX, bare_name(ci.name));
         if (p && !cat(L, CAT_NOT_REMOTE, bare_name(ci.name))) {
-            ri.acq = ACQ_STRONG;
+            ri.acq = ACQ_STRONG | ACQ_HEURISTIC;
             ri.rkind = p->kind;
             return ri;
         }
@@ -1202,10 +1214,30 @@ static void making_refs(lower *L, pn right, int_vec *out)
     }
 }
 
+/* The IR_CALL lowered for call node c (lowering emits it before the
+ * binding), made now when lowering had no reason to: the engine asks the
+ * callee what it returns. */
+static ir_node *making_call(lower *L, ir_block *out, pn c)
+{
+    for (int i = out->n - 1; i >= 0; i--)
+        if (out->v[i]->kind == IR_CALL && out->v[i]->site.start == c->start && out->v[i]->site.end == c->end)
+            return out->v[i];
+    call_info ci = call_of(L, c);
+    ir_node *n = emit(L, out, IR_CALL, c, -1);
+    n->text = ci.dotted ? ci.dotted : text(L, ci.fn);
+    n->flags = CALL_VALUE_ONLY;
+    n->vars = ca_arena_alloc(&L->m->arena, sizeof(int));
+    n->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *));
+    return n;
+}
+
 static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *ri, pn right)
 {
-    if (v < 0) return;
+    if (v < 0 || L->plain_bind) return;
+    ir_node *mk = !pn_isnull(ri->call) ? making_call(L, out, ri->call) : NULL;
     ir_node *n = emit(L, out, IR_ACQUIRE, at, v);
+    n->ref = mk;
+    if ((ri->acq & ACQ_STRONG) && !(ri->acq & ACQ_HEURISTIC)) CA_VEC_PUSH(L->strong, v);
     n->flags = ri->acq;
     n->rkind = ri->rkind ? ri->rkind : "resource";
     n->var2 = ri->parent == v ? -1 : ri->parent;
@@ -1303,6 +1335,14 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         owner_kind o = owner_of(L, left, &cv);
         int_vec vs = {0};
         value_vars(L, right, &vs);
+        if (o == OWN_SELF) {
+            /* the object holds a catalogued resource: its class owns one */
+            rhs_info ri = classify_rhs(L, right);
+            int held = (ri.acq & ACQ_STRONG) && !(ri.acq & ACQ_HEURISTIC);
+            for (size_t i = 0; i < vs.n && !held; i++)
+                for (size_t k = 0; k < L->strong.n; k++) held |= L->strong.v[k] == vs.v[i];
+            if (held) L->f->fflags |= FN_HOLDS_RESOURCE;
+        }
         for (size_t i = 0; i < vs.n; i++) {
             if (o == OWN_LOCAL && vs.v[i] != cv) {
                 ir_node *n = emit(L, out, IR_ALIAS, at, vs.v[i]);
@@ -1324,6 +1364,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
 
 static void lower_block(lower *L, pn block, ir_block *out);
 static void lower_stmt(lower *L, pn s, ir_block *out);
+static int annot_plain(lower *L, pn t, const char **one);
 
 static void classify_handler(lower *L, pn types, ir_handler *h)
 {
@@ -1781,7 +1822,11 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
                 }
                 if (!pn_isnull(cur)) {
                     lower_expr(L, out, cur, s);
+                    /* `x: str = await start_task()`: annotated as plain data */
+                    pn ty = pn_field(e, PF_type);
+                    L->plain_bind = !pn_isnull(ty) && annot_plain(L, ty, NULL);
                     for (int k = 0; k < nt; k++) bind_target(L, out, targets[k], cur, s);
+                    L->plain_bind = 0;
                 }
             } else if (pn_is(e, PT_augmented_assignment)) {
                 lower_expr(L, out, pn_field(e, PF_right), s);
@@ -1796,7 +1841,7 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             lower_expr(L, out, e, s);
             int_vec vs = {0};
             value_vars(L, e, &vs);
-            for (size_t k = 0; k < vs.n; k++) emit(L, out, IR_TRANSFER, s, vs.v[k]);
+            for (size_t k = 0; k < vs.n; k++) emit(L, out, IR_TRANSFER, s, vs.v[k])->flags = XFER_RETURN;
             CA_VEC_FREE(vs);
         }
         emit(L, out, IR_RETURN, s, -1);
@@ -1898,6 +1943,119 @@ static void lower_block(lower *L, pn block, ir_block *out)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Annotations, decorators and classes.                                     */
+
+/* What an annotation says: 1 when every type it allows is plain data
+ * (catalog plain-type: `str`, `dict[str, Any]`, `bool | None`,
+ * `Optional[int]`), 0 otherwise; *one (when not NULL) receives the one
+ * class it names, when it names exactly one besides None. Bounded depth. */
+static int annot_plain_d(lower *L, pn t, const char **one, int *nclass, int depth)
+{
+    t = unparen(t);
+    if (pn_isnull(t) || depth > 8) return 0;
+    if (pn_is(t, PT_type)) return annot_plain_d(L, pn_first_named(t), one, nclass, depth + 1);
+    if (pn_is(t, PT_none)) return 1;
+    if (pn_is(t, PT_union_type) || pn_is(t, PT_binary_operator)) {
+        int plain = 1;
+        PN_FOR_NAMED(x, t) plain &= annot_plain_d(L, x, one, nclass, depth + 1);
+        return plain;
+    }
+    pn head = t;
+    pn args = &pt_null;
+    if (pn_is(t, PT_subscript)) {
+        head = pn_field(t, PF_value);
+        args = t;
+    } else if (pn_is(t, PT_generic_type)) {
+        head = pn_first_named(t);
+        args = t;
+    }
+    char *d = dotted(L, head);
+    if (!d) return 0;
+    if (strcmp(d, "None") == 0) return 1;
+    int wrapper = strcmp(d, "typing.Optional") == 0 || strcmp(d, "Optional") == 0 ||
+                  strcmp(d, "typing.Union") == 0 || strcmp(d, "Union") == 0;
+    if (wrapper && !pn_isnull(args)) {
+        int plain = 1;
+        PN_FOR_NAMED(x, args) if (x != head) plain &= annot_plain_d(L, x, one, nclass, depth + 1);
+        return plain;
+    }
+    if (cat(L, CAT_PLAIN_TYPE, d)) {
+        /* a container of plain data (or of anything: `dict[str, Any]` is data) */
+        int plain = 1;
+        if (!pn_isnull(args))
+            PN_FOR_NAMED(x, args) {
+                if (x == head) continue;
+                pn xx = unparen(pn_is(x, PT_type) ? pn_first_named(x) : x);
+                char *xd = dotted(L, xx);
+                if (xd && (strcmp(xd, "typing.Any") == 0 || strcmp(xd, "Any") == 0)) continue;
+                if (pn_is(xx, PT_none)) continue;
+                plain &= annot_plain_d(L, xx, NULL, NULL, depth + 1);
+            }
+        return plain;
+    }
+    if (nclass && (*nclass)++ == 0 && one) *one = d;
+    return 0;
+}
+
+static int annot_plain(lower *L, pn t, const char **one)
+{
+    int n = 0;
+    const char *c = NULL;
+    int plain = annot_plain_d(L, t, &c, &n, 0);
+    if (one) *one = n == 1 ? c : NULL;
+    return plain;
+}
+
+/* The dotted names of a definition's decorators (`@dataclass(frozen=True)`
+ * names `dataclass`), through the decorated_definition around it. */
+static int has_decorator(lower *L, pn def, ca_cat_kind k, const char *exact)
+{
+    pn parent = pn_parent(def);
+    if (pn_isnull(parent) || !pn_is(parent, PT_decorated_definition)) return 0;
+    PN_FOR_NAMED(dec, parent) {
+        if (!pn_is(dec, PT_decorator)) continue;
+        pn e = unparen(pn_first_named(dec));
+        if (pn_is(e, PT_call)) e = unparen(pn_field(e, PF_function));
+        char *d = dotted(L, e);
+        if (!d) continue;
+        if (exact && strcmp(last_component(d), exact) == 0) return 1;
+        if (!exact && cat(L, k, d)) return 1;
+    }
+    return 0;
+}
+
+/* A class definition as an ir_class: its bases and what they make it. */
+static void record_class(lower *L, pn cls, const char *qualname)
+{
+    ir_class *c = ir_class_new(L->m);
+    c->name = text(L, pn_field(cls, PF_name));
+    c->qualname = qualname;
+    c->site = site_of(L, cls);
+    pn sup = pn_field(cls, PF_superclasses);
+    int n = pn_isnull(sup) ? 0 : (int)pn_named_count(sup);
+    c->bases = ca_arena_alloc(&L->m->arena, sizeof(char *) * (size_t)(n ? n : 1));
+    if (!pn_isnull(sup))
+        PN_FOR_NAMED(b, sup) {
+            pn e = b;
+            int meta = 0;
+            if (pn_is(b, PT_keyword_argument)) {
+                meta = strcmp(text(L, pn_field(b, PF_name)), "metaclass") == 0;
+                if (!meta) continue;
+                e = pn_field(b, PF_value);
+            }
+            e = unparen(e);
+            if (pn_is(e, PT_subscript)) e = pn_field(e, PF_value); /* Generic[T], Protocol[T] */
+            char *d = dotted(L, e);
+            if (!d) continue;
+            if (cat(L, CAT_DATA_BASE, d)) c->flags |= CLASS_DATA;
+            if (cat(L, CAT_PROTOCOL_BASE, d)) c->flags |= CLASS_PROTOCOL;
+            if (cat(L, CAT_ABSTRACT_BASE, d)) c->flags |= CLASS_ABSTRACT;
+            if (!meta) c->bases[c->nbases++] = d;
+        }
+    if (has_decorator(L, cls, CAT_DATA_DECORATOR, NULL)) c->flags |= CLASS_DATA;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Functions and module facts.                                              */
 
 static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
@@ -1913,6 +2071,15 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     f->site = site_of(L, def);
     f->is_async = has_token(def, PT_async);
     L->f = f;
+    pn rt = pn_field(def, PF_return_type);
+    if (!pn_isnull(rt)) {
+        const char *one = NULL;
+        /* `-> NoReturn`/`Never` is a plain answer about the value too, but
+         * a different fact: kept in ret_type for the summaries */
+        if (annot_plain(L, rt, &one)) f->fflags |= FN_RET_PLAIN;
+        else f->ret_type = one;
+    }
+    if (has_decorator(L, def, CAT__COUNT, "abstractmethod")) f->fflags |= FN_ABSTRACT;
     L->class_name = class_name;
     L->locals_ctor.n = 0;
     L->global_decl.n = 0;
@@ -1920,6 +2087,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->in_cleanup = 0;
     L->too_deep = 0;
     L->cancelled.n = 0;
+    L->strong.n = 0;
     pn params = pn_field(def, PF_parameters);
     PN_FOR_NAMED(p, params) {
         pn id = p;
@@ -2271,6 +2439,7 @@ static void collect_toplevel(lower *L, pn root)
                 /* class qualname without trailing dot */
                 const char *cq = ca_arena_strndup(&L->m->arena, np, strlen(np) - 1);
                 collect_class_attrs(L, ch, cq);
+                record_class(L, ch, cq);
                 if (sp < 511) {
                     stack[sp] = pn_field(ch, PF_body);
                     prefixes[sp] = np;
@@ -2514,6 +2683,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
             ca_sb_release(&sb);
             const char *cq = ca_arena_strndup(&m->arena, np, strlen(np) - 1);
             collect_class_attrs(&L, p.node, cq);
+            record_class(&L, p.node, cq);
             PN_FOR_NAMED(kid, pn_field(p.node, PF_body)) {
                 pn ch = kid;
                 if (pn_is(ch, PT_decorated_definition)) ch = pn_field(ch, PF_definition);
@@ -2533,6 +2703,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.cancelled);
+    CA_VEC_FREE(L.strong);
     py_tree_trim(flat, PY_FLAT_KEEP);
     if (crfixed) {
         m->src = NULL; /* the caller's buffer is the one that outlives m */

@@ -62,7 +62,9 @@
     X(return_statement, "return_statement") X(set, "set") X(set_comprehension, "set_comprehension")      \
     X(subscript, "subscript") X(true, "true") X(try_statement, "try_statement") X(tuple, "tuple")        \
     X(tuple_pattern, "tuple_pattern") X(while_statement, "while_statement") X(with_clause, "with_clause") \
-    X(with_item, "with_item") X(with_statement, "with_statement") X(yield, "yield")
+    X(with_item, "with_item") X(with_statement, "with_statement") X(yield, "yield")                      \
+    X(decorator, "decorator") X(generic_type, "generic_type") X(union_type, "union_type")                \
+    X(binary_operator, "binary_operator") X(type, "type") X(member_type, "member_type") X(string, "string")
 
 /* Field names the frontend asks for. X(id, "name"). */
 #define PT_FIELD_LIST(X)                                                                              \
@@ -70,7 +72,8 @@
     X(arguments, "arguments") X(left, "left") X(right, "right") X(attribute, "attribute")              \
     X(alias, "alias") X(definition, "definition") X(consequence, "consequence")                        \
     X(condition, "condition") X(alternative, "alternative") X(parameters, "parameters")                \
-    X(module_name, "module_name") X(guard, "guard") X(argument, "argument")
+    X(module_name, "module_name") X(guard, "guard") X(argument, "argument") X(type, "type")          \
+    X(return_type, "return_type") X(superclasses, "superclasses")
 
 enum {
     PT_NULL = 0, /* the "no node" sentinel */
