@@ -79,6 +79,8 @@ typedef struct eng_summary {
     uint64_t releases;      /* bit p: releases parameter p (or, awaiting it, settles it) */
     uint64_t takes_early;   /* bit p: takes ownership of p before its first checkpoint */
     uint64_t takes_late;    /* bit p: takes ownership of p after a checkpoint */
+    uint64_t passes;        /* bit p: it awaits p (a task, a generator's step): a cancellation of the
+                               call is delivered into p */
     uint64_t uses;          /* bit p: p (or a part of it) appears in some event: handed to a call,
                                released, stored, awaited; a parameter the function ignores is not
                                cleanup for it */
@@ -93,6 +95,7 @@ typedef struct eng_summary {
 #define ENG_RET_RESOURCE 1  /* returns something it acquired (a resource) */
 #define ENG_RET_PLAIN    2  /* never returns a resource (annotated as a plain type, or returns only values
                                it did not acquire) */
+#define ENG_RET_BORROWED 3  /* returns something it (or self) keeps: the caller is not its owner */
 
 void eng_summarize(const ir_func *f, eng_summary *out);
 

@@ -18,6 +18,8 @@ typedef struct sum_ctx {
     int seen_cp;
     eng_summary *out;
     uint8_t *made;           /* per variable: it holds a resource this function made */
+    uint8_t *stored;         /* per variable: stored somewhere (not only returned) */
+    int borrowed;            /* some return hands out what is kept elsewhere */
 } sum_ctx;
 
 static int is_noreturn_name(const char *t)
@@ -56,7 +58,9 @@ static int callee_noreturn(const sum_ctx *c, const ir_node *n)
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off);
-    return callee && sum && callee != c->f && sum->noreturn;
+    /* a coroutine or generator function runs nothing when called (an
+     * awaited one is judged at its await, which comes next) */
+    return callee && sum && callee != c->f && sum->noreturn && !callee->is_async && !(callee->fflags & FN_GENERATOR);
 }
 
 static int block_never_completes(const sum_ctx *c, const ir_block *b);
@@ -74,6 +78,15 @@ static int node_never_completes(const sum_ctx *c, const ir_node *n)
         return 1;
     case IR_CALL:
         return callee_noreturn(c, n);
+    case IR_CHECKPOINT:
+        /* `await self._raise_for(...)`: an async helper that always raises */
+        if ((n->flags & CP_CALL) && n->ref && c->r && c->r->resolve) {
+            const eng_summary *sum = NULL;
+            int off = 0;
+            const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n->ref, &sum, &off);
+            return callee && sum && callee != c->f && sum->noreturn && !(callee->fflags & FN_GENERATOR);
+        }
+        return 0;
     case IR_IF:
         if (!(n->flags & IF_HAS_ELSE) || n->nbranches == 0) return 0;
         for (int k = 0; k < n->nbranches; k++)
@@ -139,6 +152,10 @@ static int sum_node(void *ctx, const ir_node *n)
         if (n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
         break;
     case IR_CHECKPOINT:
+        /* the parameters it passes cancellation into */
+        for (int k = 0; k < n->nvars; k++)
+            for (int p = 0; p < c->f->nparams && p < 64; p++)
+                if (n->vars[k] >= 0 && eng_rel_covers(&c->rel, p, n->vars[k])) c->out->passes |= 1ull << p;
         seen_checkpoint(c);
         break;
     case IR_WITH:
@@ -156,8 +173,12 @@ static int sum_node(void *ctx, const ir_node *n)
         if (n->flags & DONE_SETTLED) sum_mark(c, n->var, 0);
         break;
     case IR_TRANSFER:
-        if ((n->flags & XFER_RETURN) && n->var >= 0 && c->made[n->var] && c->out->returns == ENG_RET_UNKNOWN)
-            c->out->returns = ENG_RET_RESOURCE;
+        if (n->var >= 0 && !(n->flags & XFER_RETURN)) c->stored[n->var] = 1;
+        if ((n->flags & XFER_RETURN) && n->var >= 0 && c->out->returns == ENG_RET_UNKNOWN) {
+            /* what it stores as well as returns, the caller only borrows */
+            if (c->stored[n->var]) c->borrowed = 1;
+            else if (c->made[n->var]) c->out->returns = ENG_RET_RESOURCE;
+        }
         sum_mark(c, n->var, 1);
         break;
     case IR_ADOPT:
@@ -185,18 +206,23 @@ void eng_summarize(const ir_func *f, eng_summary *out)
     out->uses = f->param_mentions;
     if (f->fflags & FN_RET_PLAIN) out->returns = ENG_RET_PLAIN;
     c.made = ca_xcalloc((size_t)f->nvars + 1, 1);
+    c.stored = ca_xcalloc((size_t)f->nvars + 1, 1);
     eng_rel_build(&c.rel, f);
     ir_visit(&f->body, sum_node, &c);
+    if (out->returns == ENG_RET_UNKNOWN && (c.borrowed || (f->fflags & FN_RETURNS_BORROWED)))
+        out->returns = ENG_RET_BORROWED;
     out->noreturn = never_returns(&c);
     eng_rel_free(&c.rel);
     free(c.made);
+    free(c.stored);
 }
 
 static int ret_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
     if (n->kind == IR_ACQUIRE && n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
-    if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0 && c->made[n->var]) {
+    if (n->kind == IR_TRANSFER && n->var >= 0 && !(n->flags & XFER_RETURN)) c->stored[n->var] = 1;
+    if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0 && c->made[n->var] && !c->stored[n->var]) {
         c->out->returns = ENG_RET_RESOURCE;
         return 1;
     }
@@ -264,8 +290,10 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
         if ((k & ENG_CLASS_KNOWN) && (k & ENG_CLASS_OWNS)) io->returns = ENG_RET_RESOURCE;
         else {
             c.made = ca_xcalloc((size_t)f->nvars + 1, 1);
+            c.stored = ca_xcalloc((size_t)f->nvars + 1, 1);
             ir_visit(&f->body, ret_node, &c);
             free(c.made);
+            free(c.stored);
         }
     }
     if (!io->noreturn) io->noreturn = never_returns(&c);

@@ -327,6 +327,31 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
     CA_VEC_FREE(all);
 }
 
+/* A checkpoint of an await: the values it passes cancellation into are
+ * no window there — its own (tasks awaited, generators stepped, arguments
+ * a call takes over) and the arguments of a helper of the tree that passes
+ * cancellation into the parameter they land in. */
+static void checkpoint_call(eng_walk *E, uint8_t *s, const ir_node *cp)
+{
+    const ir_node *call = (cp->flags & CP_CALL) ? cp->ref : NULL;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = call && E->res && E->res->resolve ? E->res->resolve(E->res->ctx, E->m, E->f, call, &sum, &off)
+                                                              : NULL;
+    if (!callee || !sum || !sum->passes) {
+        checkpoint(E, s, cp, cp->site, cp->vars, cp->nvars);
+        return;
+    }
+    CA_VEC(int) ex = {0};
+    for (int k = 0; k < cp->nvars; k++) CA_VEC_PUSH(ex, cp->vars[k]);
+    for (int k = 0; k < call->nvars; k++) {
+        int p = call->vars[k] >= 0 ? eng_call_param(call, k, callee, off) : -1;
+        if (p >= 0 && p < 64 && (sum->passes & (1ull << p))) CA_VEC_PUSH(ex, call->vars[k]);
+    }
+    checkpoint(E, s, cp, cp->site, ex.v, (int)ex.n);
+    CA_VEC_FREE(ex);
+}
+
 static void exit_path(eng_walk *E, uint8_t *s, const ir_node *ret, ir_site site)
 {
     eng_event ev;
@@ -441,7 +466,9 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n, int *noreturn)
     }
     /* an awaited call raises at its await: the checkpoint that follows
      * ends the path there (its IR_CALL comes first) */
-    *noreturn = callee && sum && sum->noreturn && callee != E->f && !(n->flags & CALL_AWAITED);
+    /* (calling a coroutine or generator function runs nothing yet) */
+    *noreturn = callee && sum && sum->noreturn && callee != E->f && !(n->flags & CALL_AWAITED) && !callee->is_async &&
+                !(callee->fflags & FN_GENERATOR);
     return callee && sum && sum->has_checkpoint && (n->flags & CALL_RUNS_CALLEE) && !callee->is_async;
 }
 
@@ -457,8 +484,10 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
      * at a raise. A body that starts with anything else may raise before
      * its first such node, so the state at entry is noted too. */
     const ir_node *first = t->a.n ? t->a.v[0] : NULL;
+    /* (a release that raises still counts: `try: await x.aclose()` notes
+     * its state after the release, at its await) */
     int notes_first = first && ((first->kind == IR_CALL && !(first->flags & CALL_VALUE_ONLY)) ||
-                                first->kind == IR_CHECKPOINT);
+                                first->kind == IR_CHECKPOINT || first->kind == IR_RELEASE);
     if (!notes_first) st_join(E, fr.a, s);
     CA_VEC_PUSH(E->trys, fr);
     int ti = (int)E->trys.n - 1;
@@ -588,7 +617,7 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
             E->adopt[v] = w;
         }
     }
-    if (w->flags & WITH_ASYNC) checkpoint(E, s, w, w->site, NULL, 0);
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_ENTER)) checkpoint(E, s, w, w->site, NULL, 0);
     if ((w->flags & WITH_OWNS) && w->var >= 0) {
         s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);
         E->adopt[w->var] = w;
@@ -632,7 +661,7 @@ static int awaits_noreturn(eng_walk *E, const ir_node *cp)
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, cp->ref, &sum, &off);
-    return callee && sum && callee != E->f && sum->noreturn;
+    return callee && sum && callee != E->f && sum->noreturn && !(callee->fflags & FN_GENERATOR);
 }
 
 /* What the scanned tree says of the value an acquire's call makes: 1 a
@@ -653,7 +682,7 @@ static int making_evidence(eng_walk *E, const ir_node *acq)
         int off = 0;
         const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
         if (callee && sum && sum->returns == ENG_RET_RESOURCE) return 1;
-        if (callee && sum && sum->returns == ENG_RET_PLAIN) return -1;
+        if (callee && sum && (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_BORROWED)) return -1;
     }
     return 0;
 }
@@ -742,7 +771,8 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
     case IR_CHECKPOINT:
         /* an await of a function of the tree that never suspends is no
          * place where cancellation can be delivered */
-        if (eng_checkpoint_suspends(E->m, E->f, E->res, n)) checkpoint(E, s, n, n->site, n->vars, n->nvars);
+        if (!(n->flags & CP_NO_SUSPEND) && eng_checkpoint_suspends(E->m, E->f, E->res, n))
+            checkpoint_call(E, s, n);
         for (size_t i = 0; i < E->late.n; i++) kill(E, s, E->late.v[i]);
         E->late.n = 0;
         if (n->nvars) {

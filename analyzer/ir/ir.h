@@ -87,6 +87,7 @@ typedef enum ir_kind {
 #define CP_AWAITS_CANCELLED 0x100u /* awaits a task the function cancelled before */
 #define CP_ON_VAR         0x200u /* the awaited call works on variable `var` (receiver or argument) */
 #define CP_TIMEOUT        0x400u /* awaited under a timeout call (wait_for(x, t)): the wait is bounded */
+#define CP_NO_SUSPEND     0x800u /* the awaited call cannot deliver cancellation (catalog) */
 /* IR_AWAIT_CALL / IR_EXECUTOR flags */
 #define REM_TIMEOUT       0x01u /* under a timeout call (wait_for) */
 #define REM_SHIELDED      0x02u
@@ -121,6 +122,7 @@ typedef enum ir_kind {
 #define WITH_EXIT_STACK   0x10u
 #define WITH_GROUP        0x20u /* task group / nursery */
 #define WITH_OWNS         0x40u /* the context manager owns the bound variable */
+#define WITH_NONSUSP_ENTER 0x80u /* its enter never suspends (task groups, exit stacks, cancel scopes) */
 /* handler catch flags */
 #define H_CANCEL          0x01u /* catches cancellation */
 #define H_BASE            0x02u /* BaseException or bare: catches everything */
@@ -184,6 +186,8 @@ typedef struct ir_var {
 #define FN_HOLDS_RESOURCE 0x02u /* stores a catalogued resource on self */
 #define FN_RET_PLAIN      0x04u /* annotated to return plain data (str, bool, dict, None, ...) */
 #define FN_ABSTRACT       0x08u /* decorated @abstractmethod */
+#define FN_RETURNS_BORROWED 0x10u /* returns something held by self (`return self._ws`) */
+#define FN_GENERATOR      0x20u /* contains yield: calling it makes a generator, runs nothing */
 
 typedef struct ir_func {
     const char *name;

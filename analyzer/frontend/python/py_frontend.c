@@ -15,6 +15,7 @@
  */
 #include "frontend/python/py_frontend.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -666,6 +667,22 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             handled = 1;
         }
     }
+    /* setattr(obj, name, v): a store on obj */
+    if (!handled && ci.dotted && pn_isnull(ci.recv) && cat(L, CAT_STORE_CALL, ci.dotted)) {
+        pn obj = first_pos_arg(call, 0), val = first_pos_arg(call, 2);
+        if (!pn_isnull(obj) && !pn_isnull(val)) {
+            int cv;
+            owner_kind o = owner_of(L, obj, &cv);
+            int_vec vs = {0};
+            value_vars(L, val, &vs);
+            for (size_t i = 0; i < vs.n; i++) {
+                if (o == OWN_LOCAL && vs.v[i] != cv) emit(L, out, IR_ALIAS, call, vs.v[i])->var2 = cv;
+                else if (o != OWN_NONE && o != OWN_LOCAL) emit(L, out, IR_TRANSFER, call, vs.v[i]);
+            }
+            CA_VEC_FREE(vs);
+            handled = 1;
+        }
+    }
     /* containers: self._reg.add(v) transfers; local.append(v) aliases */
     if (!handled && ci.name && !pn_isnull(ci.recv) && cat(L, CAT_REGISTER_METHOD, ci.name)) {
         int cv;
@@ -837,6 +854,23 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                 out->v[i]->site.end == inner->end)
                 cp->ref = out->v[i];
         call_info ci = call_of(L, inner);
+        /* the value the awaited call is the cancellation's way into: a step
+         * of a generator (its own cleanup runs), a value's own setup
+         * (`await cm.__aenter__()`, `await lock.acquire()`), an argument a
+         * call takes over and closes on failure (start_tls) */
+        if (ci.name && !pn_isnull(ci.recv) &&
+            (cat(L, CAT_GENERATOR_STEP, ci.name) || cat(L, CAT_SETUP_METHOD, ci.name)))
+            push_unique(&pass, var_of(L, ci.recv));
+        if (ci.dotted && pn_isnull(ci.recv) && cat(L, CAT_GENERATOR_STEP, ci.dotted))
+            push_unique(&pass, var_of(L, first_pos_arg(inner, 0)));
+        const ca_cat_entry *ce = ci.dotted ? cat(L, CAT_CONSUMES, ci.dotted) : NULL;
+        if (ce && ce->arg) {
+            pn a = isdigit((unsigned char)ce->arg[0]) ? first_pos_arg(inner, atoi(ce->arg)) : kw_arg(L, inner, ce->arg);
+            int cv = pn_isnull(a) ? -1 : var_of(L, a);
+            push_unique(&pass, cv);
+            push_unique(&done, cv);
+        }
+        if (ci.dotted && cat(L, CAT_NONSUSPENDING_AWAIT, ci.dotted)) cp->flags |= CP_NO_SUSPEND;
         int on = !pn_isnull(ci.recv) ? root_var(L, ci.recv) : -1;
         if (on >= 0 && (L->f->vars[on].flags & (VAR_SELF | VAR_PARAM))) on = -1;
         if (on < 0) {
@@ -942,6 +976,7 @@ static void lower_expr(lower *L, ir_block *out, pn expr, pn stmt)
         } else if (n->type == PT_named_expression) {
             bind_target(L, out, pn_field(n, PF_name), pn_field(n, PF_value), n);
         } else if (n->type == PT_yield) {
+            L->f->fflags |= FN_GENERATOR;
             int_vec vs = {0};
             PN_FOR_NAMED(y, n) value_vars(L, y, &vs);
             for (size_t i = 0; i < vs.n; i++) emit(L, out, IR_TRANSFER, n, vs.v[i])->flags = XFER_RETURN;
@@ -1432,6 +1467,25 @@ static int nonsuspending_ctx(lower *L, pn expr)
     return 0;
 }
 
+/* Is the context manager of `async with expr` made by a call of catalog
+ * category k: `X(...)` itself, or a local or module name assigned from one
+ * (`client = httpx.AsyncClient(); async with client:`)? */
+static int ctx_matches(lower *L, pn expr, ca_cat_kind k)
+{
+    pn e = unparen(expr);
+    if (pn_is(e, PT_call)) {
+        char *d = dotted(L, pn_field(e, PF_function));
+        return d && cat(L, k, d) != NULL;
+    }
+    if (pn_is(e, PT_identifier)) {
+        char *name = text(L, e);
+        const char *ctor = ir_var_find(L->f, name) >= 0 ? map_get(L->locals_ctor.v, L->locals_ctor.n, name)
+                                                        : map_get(L->globals.v, L->globals.n, name);
+        return ctor && cat(L, k, ctor) != NULL;
+    }
+    return 0;
+}
+
 static void lower_with(lower *L, pn s, ir_block *out)
 {
     int is_async = has_token(s, PT_async);
@@ -1468,6 +1522,7 @@ static void lower_with(lower *L, pn s, ir_block *out)
         pn e = unparen(expr);
         char *d = pn_is(e, PT_call) ? dotted(L, pn_field(e, PF_function)) : NULL;
         if (nonsuspending_ctx(L, expr)) w->flags |= WITH_NONSUSP_EXIT;
+        if (ctx_matches(L, expr, CAT_NONSUSPENDING_ENTER)) w->flags |= WITH_NONSUSP_ENTER;
         if (d) {
             const ca_cat_entry *sh = cat(L, CAT_SHIELD_SCOPE, d);
             if (sh) {
@@ -1839,6 +1894,9 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
     if (t == PT_return_statement) {
         PN_FOR_NAMED(e, s) {
             lower_expr(L, out, e, s);
+            pn re = unparen(e);
+            int rv;
+            if (pn_is(re, PT_attribute) && owner_of(L, re, &rv) == OWN_SELF) L->f->fflags |= FN_RETURNS_BORROWED;
             int_vec vs = {0};
             value_vars(L, e, &vs);
             for (size_t k = 0; k < vs.n; k++) emit(L, out, IR_TRANSFER, s, vs.v[k])->flags = XFER_RETURN;
