@@ -21,6 +21,7 @@
  *                      by an exception raised inside it (node: the raise,
  *                      call or await it comes from); the event's state is
  *                      that path's, on its way out
+ *   ENG_EV_BRANCH      a path enters a branch of an if (node, branch)
  *   ENG_EV_RAISE       a path reaches a raise statement (it ends there, or
  *                      goes on in a handler)
  *   ENG_EV_EXIT        a path leaves the function normally (a return, or
@@ -28,6 +29,11 @@
  *   ENG_EV_AWAIT_CALL  a call is awaited (remote creates are judged here)
  *   ENG_EV_EXECUTOR    thread work produces a value
  *   ENG_EV_TAKE        values are taken out of a registry
+ *
+ * Besides ownership, a path carries what it knows of variables bound to
+ * True/False/None (IR_BIND) and tested (an if's atoms): a branch whose
+ * test cannot hold on a path is not walked by it (`registered = True` ...
+ * `if not registered:`).
  *
  * A listener may keep per-path state: nstate bytes that travel with every
  * path (copied at branches, OR-ed at joins, gone when a path ends) and are
@@ -143,6 +149,7 @@ typedef enum eng_event_kind {
     ENG_EV_CHECKPOINT,
     ENG_EV_HANDLER,
     ENG_EV_HANDLER_EXIT,
+    ENG_EV_BRANCH,
     ENG_EV_RAISE,
     ENG_EV_EXIT,
     ENG_EV_AWAIT_CALL,
@@ -172,6 +179,7 @@ typedef struct eng_event {
     ir_site site;
     const ir_handler *handler;           /* HANDLER, HANDLER_EXIT */
     int by_exception;                    /* HANDLER_EXIT: left by an exception */
+    int branch;                          /* BRANCH: which (an if without else: nbranches for its fall-through) */
     const eng_window *windows;           /* CHECKPOINT */
     int nwindows;
     int shielded;                        /* inside a shield scope */

@@ -23,6 +23,11 @@
 
 #define ST_LIVE    0x01u
 #define ST_ADOPTED 0x02u
+/* what a variable's value can be on this path (all three: nothing known) */
+#define ST_TRUE    0x10u
+#define ST_FALSE   0x20u
+#define ST_NONE    0x40u
+#define ST_VALUE   (ST_TRUE | ST_FALSE | ST_NONE)
 
 const char *eng_protection_name(unsigned b)
 {
@@ -687,6 +692,58 @@ static int making_evidence(eng_walk *E, const ir_node *acq)
     return 0;
 }
 
+/* The values a TEST_* allows, or 0 when it says nothing of the value. */
+static unsigned test_allows(int test, int negated)
+{
+    unsigned a;
+    switch (test) {
+    case TEST_TRUTHY: a = ST_TRUE; break;
+    case TEST_FALSY: a = ST_FALSE | ST_NONE; break;
+    case TEST_NONE: a = ST_NONE; break;
+    case TEST_NOT_NONE: a = ST_TRUE | ST_FALSE; break;
+    case TEST_FALSE: a = ST_FALSE; break;
+    default: return 0;
+    }
+    return negated ? (ST_VALUE & ~a) : a;
+}
+
+/* A path enters branch k of if n (k == nbranches: the fall-through of an
+ * if without else). Returns 0 when the branch's test cannot hold on it
+ * (the path does not go there); else narrows what the path knows and tells
+ * the listeners. */
+static int enter_branch(eng_walk *E, const ir_node *n, int k, uint8_t *s)
+{
+    if (n->kind == IR_IF && n->tests && n->nvars) {
+        if (k == 0) {
+            for (int i = 0; i < n->nvars; i++) {
+                int v = n->vars[i];
+                unsigned a = test_allows(n->tests[i], 0);
+                if (v < 0 || !a) continue;
+                if (!(s[v] & a)) return 0;
+                s[v] = (uint8_t)((s[v] & ~ST_VALUE) | (s[v] & a));
+            }
+        } else if (n->flags & IF_ONE_TEST) {
+            int v = n->vars[0];
+            unsigned a = test_allows(n->tests[0], 1);
+            if (v >= 0 && a) {
+                if (!(s[v] & a)) return 0;
+                s[v] = (uint8_t)((s[v] & ~ST_VALUE) | (s[v] & a));
+            }
+        }
+    }
+    if (E->wants & ENG_ON(ENG_EV_BRANCH)) {
+        eng_event ev;
+        memset(&ev, 0, sizeof(ev));
+        ev.kind = ENG_EV_BRANCH;
+        ev.node = n;
+        ev.site = n->site;
+        ev.branch = k;
+        emit(E, &ev, s);
+        if (!REACH(E, s)) return 0;
+    }
+    return 1;
+}
+
 static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
 {
     switch (n->kind) {
@@ -814,15 +871,28 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         for (int k = 0; k < n->nbranches; k++) {
             uint8_t *bs = st_new(E);
             st_copy(E, bs, s);
-            walk_block(E, &n->branches[k], bs);
+            if (enter_branch(E, n, k, bs)) walk_block(E, &n->branches[k], bs);
             if (REACH(E, bs)) st_join(E, out, bs);
             free(bs);
         }
-        if (!(n->flags & IF_HAS_ELSE)) st_join(E, out, s);
+        if (!(n->flags & IF_HAS_ELSE)) {
+            /* the fall-through: the test failed */
+            uint8_t *bs = st_new(E);
+            st_copy(E, bs, s);
+            if (enter_branch(E, n, n->nbranches, bs)) st_join(E, out, bs);
+            free(bs);
+        }
         st_copy(E, s, out);
         free(out);
         break;
     }
+    case IR_BIND:
+        if (n->var >= 0) {
+            unsigned v = (n->flags & BIND_TRUE ? ST_TRUE : 0) | (n->flags & BIND_FALSE ? ST_FALSE : 0) |
+                         (n->flags & BIND_NONE ? ST_NONE : 0);
+            s[n->var] = (uint8_t)((s[n->var] & ~ST_VALUE) | v);
+        }
+        break;
     case IR_LOOP:
         walk_loop(E, n, s);
         break;
@@ -896,6 +966,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->nslots = offset;
     uint8_t *s = st_new(E);
     REACH(E, s) = 1;
+    for (int v = 0; v < E->nvars; v++) s[v] = ST_VALUE; /* nothing known of any value yet */
     walk_block(E, &f->body, s);
     if (REACH(E, s)) exit_path(E, s, NULL, f->site);
     if (E->rel.limit_hit) out->limits |= ENG_LIMIT_OWNER;

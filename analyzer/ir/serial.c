@@ -17,7 +17,7 @@
  *            stack_with first_cancel)*, body
  *   block:   count, nodes*
  *   node:    kind site flags var var2 text rkind callee cname recv ref
- *            vars* [kwnames* for calls] a b c branches* handlers*
+ *            vars* [tests* | kwnames*] a b c branches* handlers*
  *   handler: site flags catches exc_var body
  *
  * Pointers between nodes (ir_node.ref, ir_var.stack_with) are written as
@@ -176,9 +176,15 @@ static void put_node(enc *e, const ir_node *n)
     put_u(sb, ptr_idx(e, n->ref));
     put_u(sb, (uint64_t)(n->nvars > 0 ? n->nvars : 0));
     for (int i = 0; i < n->nvars; i++) put_i(sb, n->vars[i]);
-    put_u(sb, n->kwnames != NULL);
-    if (n->kwnames)
-        for (int i = 0; i < n->nvars; i++) put_s(e, n->kwnames[i]);
+    if (n->kind == IR_IF) { /* tests and kwnames share their storage */
+        put_u(sb, n->tests != NULL);
+        if (n->tests)
+            for (int i = 0; i < n->nvars; i++) put_u(sb, n->tests[i]);
+    } else {
+        put_u(sb, n->kwnames != NULL);
+        if (n->kwnames)
+            for (int i = 0; i < n->nvars; i++) put_s(e, n->kwnames[i]);
+    }
     put_block(e, &n->a);
     put_block(e, &n->b);
     put_block(e, &n->c);
@@ -355,7 +361,7 @@ static ir_node *get_node(dec *d)
 {
     ir_module *m = d->m;
     uint64_t kind = get_u(d);
-    if (kind > IR_CONTINUE) d->bad = 1;
+    if (kind > IR_BIND) d->bad = 1;
     ir_node *n = ir_node_new(m, (ir_kind)kind, get_site(d));
     CA_VEC_PUSH(d->nodes, n);
     n->flags = get_u32(d);
@@ -375,7 +381,17 @@ static ir_node *get_node(dec *d)
     n->nvars = (int)nv;
     n->vars = ca_arena_alloc(&m->arena, sizeof(int) * (nv ? nv : 1));
     for (size_t i = 0; i < nv && !d->bad; i++) n->vars[i] = get_int(d);
-    if (get_u(d)) {
+    if (n->kind == IR_IF) {
+        if (get_u(d)) {
+            uint8_t *t = ca_arena_alloc(&m->arena, nv ? nv : 1);
+            for (size_t i = 0; i < nv && !d->bad; i++) {
+                uint64_t x = get_u(d);
+                if (x > 255) d->bad = 1;
+                t[i] = (uint8_t)x;
+            }
+            n->tests = t;
+        }
+    } else if (get_u(d)) {
         n->kwnames = ca_arena_alloc(&m->arena, sizeof(char *) * (nv ? nv : 1));
         for (size_t i = 0; i < nv && !d->bad; i++) n->kwnames[i] = get_s(d);
     }
