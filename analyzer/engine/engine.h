@@ -184,6 +184,9 @@ typedef struct eng_event {
     int nwindows;
     int shielded;                        /* inside a shield scope */
     int in_timeout;                      /* inside a timeout scope */
+    uint32_t exc_from;                   /* CHECKPOINT on a path entered by an exception (a handler, or a
+                                            finally walked for raising paths): where the innermost such
+                                            region starts; 0 on ordinary paths */
     uint8_t *state;                      /* this listener's per-path bytes (NULL when nstate is 0) */
 } eng_event;
 

@@ -98,6 +98,8 @@ struct eng_walk {
     CA_VEC(frame) loops;
     CA_VEC(frame) trys;
     int split_depth;        /* finally blocks walked apart for the exception path, nested */
+    uint32_t exc_from;      /* on a path entered by an exception: where its innermost handler or finally
+                               starts (0: on none) */
     CA_VEC(int) late;       /* values released by the next checkpoint (a teardown's later steps) */
     /* scratch of a checkpoint event */
     CA_VEC(eng_window) win;
@@ -277,6 +279,7 @@ static unsigned protection(eng_walk *E, int v)
 /* The walk.                                                                */
 
 static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s);
+static int returns_through_finally(eng_walk *E, uint8_t *s);
 
 static void kill(eng_walk *E, uint8_t *s, int x)
 {
@@ -327,6 +330,7 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
     ev.nwindows = (int)E->win.n;
     ev.shielded = shielded_scope;
     ev.in_timeout = in_scope(E, WITH_TIMEOUT);
+    ev.exc_from = E->exc_from;
     emit(E, &ev, s);
     CA_VEC_FREE(offs);
     CA_VEC_FREE(all);
@@ -522,7 +526,10 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
         ev.handler = h;
         emit(E, &ev, hs);
         push_reg_try(E, ENG_REG_HANDLER, t, h, ti);
+        uint32_t from = E->exc_from;
+        E->exc_from = h->site.start;
         walk_block(E, &h->body, hs);
+        E->exc_from = from;
         pop_reg(E);
         if (REACH(E, hs)) {
             ev.kind = ENG_EV_HANDLER_EXIT;
@@ -545,7 +552,10 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
         push_reg(E, ENG_REG_FINALLY, t, NULL);
         if (REACH(E, out)) walk_block(E, &t->c, out);
         if (REACH(E, esc)) {
+            uint32_t from = E->exc_from;
+            E->exc_from = t->c.v[0]->site.start;
             walk_block(E, &t->c, esc);
+            E->exc_from = from;
             pop_reg(E);
             if (REACH(E, esc)) note_exc(E, esc);
         } else {
@@ -903,7 +913,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         walk_with(E, n, s);
         break;
     case IR_RETURN:
-        exit_path(E, s, n, n->site);
+        if (returns_through_finally(E, s)) exit_path(E, s, n, n->site);
         memset(s, 0, (size_t)E->nslots + 1);
         break;
     case IR_RAISE:
@@ -922,6 +932,43 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
     default:
         break;
     }
+}
+
+/* A return inside a try with a finally runs that finally (each one out to
+ * the function, innermost first) before it leaves, on the ordinary path:
+ * a value still live there is released there or across its awaits. Each
+ * finally is walked where it stands, with the regions inside its try set
+ * aside. Returns 0 when a finally ends the path (raises, or returns by
+ * itself: then it has left already). */
+static int returns_through_finally(eng_walk *E, uint8_t *s)
+{
+    for (size_t i = E->regs.n; i-- > 0;) {
+        const eng_region r = E->regs.v[i];
+        /* (inside a finally, its try's other regions are gone already) */
+        if ((r.kind != ENG_REG_TRY_BODY && r.kind != ENG_REG_TRY_ELSE && r.kind != ENG_REG_HANDLER) ||
+            !r.node->c.n)
+            continue;
+        size_t n = E->regs.n - i;
+        eng_region *saved = ca_xmalloc(sizeof(*saved) * n);
+        int *saved_try = ca_xmalloc(sizeof(*saved_try) * n);
+        memcpy(saved, E->regs.v + i, sizeof(*saved) * n);
+        memcpy(saved_try, E->reg_try.v + i, sizeof(*saved_try) * n);
+        E->regs.n = i;
+        E->reg_try.n = i;
+        push_reg(E, ENG_REG_FINALLY, r.node, NULL);
+        walk_block(E, &r.node->c, s);
+        pop_reg(E);
+        E->regs.n = i;
+        E->reg_try.n = i;
+        for (size_t k = 0; k < n; k++) {
+            CA_VEC_PUSH(E->regs, saved[k]);
+            CA_VEC_PUSH(E->reg_try, saved_try[k]);
+        }
+        free(saved);
+        free(saved_try);
+        if (!REACH(E, s)) return 0;
+    }
+    return 1;
 }
 
 static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s)

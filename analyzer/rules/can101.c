@@ -72,7 +72,29 @@ static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(rule_windows))
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     (void)W;
-    rule_windows_add(rr->data, ev);
+    if (!ev->exc_from) {
+        rule_windows_add(rr->data, ev);
+        return;
+    }
+    /* On a path entered by an exception, a value live since before it is
+     * being cleaned up: cancelling that cleanup takes the failure (or
+     * cancellation) that led here and then a cancellation landing in it —
+     * CAN302's repeated cancellation, not a window of its own. A value
+     * made on the cleanup path itself has its windows like any other. */
+    eng_window keep[64];
+    eng_event sub = *ev;
+    sub.nwindows = 0;
+    sub.windows = keep;
+    for (int i = 0; i < ev->nwindows; i++) {
+        const eng_window *w = &ev->windows[i];
+        if (w->acquired && w->acquired->site.start < ev->exc_from) continue;
+        if (sub.nwindows == (int)(sizeof(keep) / sizeof(keep[0]))) {
+            rule_windows_add(rr->data, &sub);
+            sub.nwindows = 0;
+        }
+        keep[sub.nwindows++] = *w;
+    }
+    if (sub.nwindows) rule_windows_add(rr->data, &sub);
 }
 
 static void end(rule_run *rr)
