@@ -683,15 +683,30 @@ static int awaits_noreturn(eng_walk *E, const ir_node *cp)
  * resource (a class of the tree that owns one, a function whose summary
  * returns one), -1 none (a class that owns nothing, a data model, a
  * function that returns plain data), 0 nothing known. */
+static int class_evidence(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
+    unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
+    if (c & ENG_CLASS_KNOWN) return (c & ENG_CLASS_OWNS) ? 1 : -1;
+    if (c & ENG_CLASS_DATA) return -1;
+    return 0;
+}
+
+static int owns_nothing(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
+    unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
+    return (c & ENG_CLASS_KNOWN) && !(c & (ENG_CLASS_OWNS | ENG_CLASS_DATA));
+}
+
 static int making_evidence(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
     if (!mk || !mk->text || !E->res) return 0;
-    if (E->res->class_of) {
-        unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
-        if (c & ENG_CLASS_KNOWN) return (c & ENG_CLASS_OWNS) ? 1 : -1;
-        if (c & ENG_CLASS_DATA) return -1;
-    }
+    int c = class_evidence(E, acq);
+    if (c) return c;
     if (E->res->resolve) {
         const eng_summary *sum = NULL;
         int off = 0;
@@ -770,7 +785,11 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
              * only sounds like a resource needs the function to release or
              * store it somewhere. */
             int ev = making_evidence(E, n);
-            if (E->weak_ok[v]) ok = 1;
+            /* (but an object built here of a class of the tree that owns
+             * nothing and is no record holds nothing, whatever a cleanup
+             * does with it: a record may name a remote resource) */
+            if (owns_nothing(E, n)) ok = 0;
+            else if (E->weak_ok[v]) ok = 1;
             else if (!(n->flags & ACQ_HEURISTIC)) ok = 0; /* a plain call result: only by its release */
             else if (ev != 0) ok = ev > 0;
             else ok = used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->stored_any) ||
