@@ -216,6 +216,8 @@ typedef struct ir_var {
 #define FN_GENERATOR      0x20u /* contains yield: calling it makes a generator, runs nothing */
 #define FN_OWN_TASK       0x40u /* the module starts it as a task: its outermost frame is the task (a
                                    cancellation caught there is the task's own shutdown) */
+#define FN_UNCANCELLED    0x80u /* runs only as a task of the module that nothing can cancel (held where it is
+                                   only tested, shielded or waited for) */
 
 typedef struct ir_func {
     const char *name;

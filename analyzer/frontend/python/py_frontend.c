@@ -94,7 +94,8 @@ typedef struct lower {
     int plain_bind;             /* binding a target annotated as plain data: no acquisition */
     CA_VEC(int) strong;         /* variables given a catalogued resource in this function */
     CA_VEC(const char *) flags; /* names the function assigns True/False/None to: their values are followed */
-    CA_VEC(const char *) own_tasks; /* names of functions the module runs as tasks it cancels */
+    CA_VEC(const char *) own_tasks;   /* names of functions the module runs as tasks */
+    CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
 } lower;
 
@@ -2334,6 +2335,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     if (has_decorator(L, def, CAT__COUNT, "abstractmethod")) f->fflags |= FN_ABSTRACT;
     for (size_t k = 0; k < L->own_tasks.n; k++)
         if (strcmp(L->own_tasks.v[k], name) == 0) f->fflags |= FN_OWN_TASK;
+    for (size_t k = 0; k < L->uncancelled.n; k++)
+        if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
     L->class_name = class_name;
     L->locals_ctor.n = 0;
     L->global_decl.n = 0;
@@ -2610,12 +2613,115 @@ static int spawns_task(lower *L, const call_info *ci, const char *const *wrapper
     return 0;
 }
 
+/* A task start: which function, where, and whether what holds the task
+ * can cancel it. */
+typedef struct task_start {
+    const char *fn;
+    pn call;
+    int uncancelled;
+} task_start;
+
+/* Can a use u of the task's holder cancel the task? A method call on it
+ * other than cancel(), a test of it, a new value for it, or a call that
+ * keeps tasks without cancelling them (asyncio.shield, asyncio.wait) do
+ * not; anything else may: cancel(), an await of it (the awaiting task's
+ * cancellation goes into it), gather or wait_for, a helper, a copy. */
+static int use_may_cancel(lower *L, pn u)
+{
+    pn p = pn_parent(u);
+    while (pn_is(p, PT_parenthesized_expression)) {
+        u = p;
+        p = pn_parent(p);
+    }
+    if (pn_is(p, PT_attribute) && pn_field(p, PF_object) == u) {
+        pn attr = pn_field(p, PF_attribute);
+        return strcmp(text(L, attr), "cancel") == 0 || strcmp(text(L, attr), "cancelling") == 0;
+    }
+    if (pn_is(p, PT_assignment)) return pn_field(p, PF_left) != u; /* `self._t = None` is fine; a copy is not */
+    if (pn_is(p, PT_comparison_operator) || pn_is(p, PT_not_operator) || pn_is(p, PT_boolean_operator) ||
+        pn_is(p, PT_if_statement) || pn_is(p, PT_elif_clause) || pn_is(p, PT_while_statement) ||
+        pn_is(p, PT_conditional_expression))
+        return 0;
+    /* asyncio.wait([t]), asyncio.shield(t) */
+    if (pn_is(p, PT_list) || pn_is(p, PT_set) || pn_is(p, PT_tuple)) p = pn_parent(p);
+    if (pn_is(p, PT_argument_list)) {
+        pn c = pn_parent(p);
+        if (pn_is(c, PT_call)) {
+            char *d = dotted(L, pn_field(c, PF_function));
+            if (d && cat(L, CAT_KEEPS_TASK, d)) return 0;
+        }
+    }
+    return 1;
+}
+
+/* The plain task start x (`h = asyncio.create_task(self._run())`): is it
+ * held where no use can cancel it? Its holder is what the start is
+ * assigned to (an attribute of self, read module-wide, or a local name,
+ * read in its function); a start held by nothing, or by something else,
+ * may be cancelled by whoever gets it. */
+static int uncancelled_start(lower *L, pn x)
+{
+    pn p = pn_parent(x);
+    if (!pn_is(p, PT_assignment) || pn_field(p, PF_right) != x) return 0;
+    pn left = unparen(pn_field(p, PF_left));
+    int attr = pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier) &&
+               strcmp(text(L, unparen(pn_field(left, PF_object))), "self") == 0;
+    if (!attr && !pn_is(left, PT_identifier)) return 0;
+    const char *h = norm_text(L, left, 200);
+    pn scope = pn_root(L->T);
+    if (!attr) {
+        for (scope = pn_parent(x); !pn_isnull(scope) && !pn_is(scope, PT_function_definition);)
+            scope = pn_parent(scope);
+        if (pn_isnull(scope)) return 0; /* a module-level task: anyone may import it */
+    }
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn u = scope; u < endp && (u == scope || u->start < scope->end); u++) {
+        if (u == left || (u->type != PT_attribute && u->type != PT_identifier)) continue;
+        if (attr != (u->type == PT_attribute)) continue;
+        /* (an identifier that is an attribute's name is not the holder) */
+        pn up = pn_parent(u);
+        if (!attr && pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
+        if (u->end - u->start > 200 || strcmp(norm_text(L, u, 200), h) != 0) continue;
+        if (use_may_cancel(L, u)) return 0;
+    }
+    return 1;
+}
+
+/* Is function fn only ever started as a task by starts (never called or
+ * passed anywhere else in the module, where it could run in a cancellable
+ * caller)? */
+static int only_started(lower *L, pn root, const char *fn, const task_start *starts, size_t n)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn u = root; u < endp; u++) {
+        if (u->type != PT_identifier || u->end - u->start != strlen(fn) ||
+            memcmp(L->src + u->start, fn, u->end - u->start) != 0)
+            continue;
+        pn p = pn_parent(u);
+        if (pn_is(p, PT_function_definition) && pn_field(p, PF_name) == u) continue;
+        /* self._run or _run, called: the call must be a start's argument */
+        pn ref = pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u ? p : u;
+        pn c = pn_parent(ref);
+        int ok = 0;
+        if (pn_is(c, PT_call) && pn_field(c, PF_function) == ref) {
+            pn args = pn_parent(c);
+            pn sc = pn_is(args, PT_argument_list) ? pn_parent(args) : &pt_null;
+            for (size_t k = 0; k < n && !ok; k++) ok = starts[k].call == sc && strcmp(starts[k].fn, fn) == 0;
+        }
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
 /* Which functions of the module run as tasks the module itself starts: a
  * coroutine handed to a task spawner (see spawns_task). Their outermost
  * frame is the task: a cancellation it catches there is the task's own
- * shutdown (asyncio.run's teardown, an owner's cancel, a group's). By
- * text, module-wide: a first read, before any function is lowered; its
- * texts go to a scratch arena, only the names found are kept. */
+ * shutdown (asyncio.run's teardown, an owner's cancel, a group's). And
+ * which of those nothing in the module can cancel (L->uncancelled): every
+ * start of it is a plain task whose holder is only tested, shielded or
+ * waited for, and it is never called otherwise. By text, module-wide: a
+ * first read, before any function is lowered; its texts go to a scratch
+ * arena, only the names found are kept. */
 static void collect_own_tasks(lower *L, pn root)
 {
     /* no spawner in the text, no task to find (most modules) */
@@ -2651,20 +2757,52 @@ static void collect_own_tasks(lower *L, pn root)
             }
         }
     }
+    CA_VEC(task_start) starts = {0};
     for (pn x = root; x < endp; x++) {
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
-        if (!ci.name || !spawns_task(L, &ci, wrappers.v, wrappers.n)) continue;
+        if (!ci.name) continue;
         pn a0 = first_pos_arg(x, 0);
-        const char *fn = pn_isnull(a0) ? NULL : spawned_name(L, a0);
-        if (fn) CA_VEC_PUSH(found, fn);
+        if (pn_isnull(a0)) continue;
+        if (spawns_task(L, &ci, wrappers.v, wrappers.n)) {
+            const char *fn = spawned_name(L, a0);
+            if (!fn) continue;
+            CA_VEC_PUSH(found, fn);
+            /* a plain task (not a group's, not a main task) may be one
+             * nobody cancels: see below */
+            const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
+            int plain = pn_is(unparen(a0), PT_call) && e && e->kind && strcmp(e->kind, "task") == 0;
+            task_start t = {fn, x, plain ? uncancelled_start(L, x) : 0};
+            CA_VEC_PUSH(starts, t);
+        } else if (ci.dotted && cat(L, CAT_KEEPS_TASK, ci.dotted) && cat(L, CAT_SHIELD_CALL, ci.dotted) &&
+                   pn_is(unparen(a0), PT_call)) {
+            /* `await asyncio.shield(self._start())`: the task shield makes
+             * of it is held by nothing else */
+            const char *fn = spawned_name(L, a0);
+            if (!fn) continue;
+            task_start t = {fn, x, 1};
+            CA_VEC_PUSH(starts, t);
+        }
+    }
+    CA_VEC(const char *) uncancelled = {0};
+    for (size_t i = 0; i < starts.n; i++) {
+        const char *fn = starts.v[i].fn;
+        int ok = 1, seen = 0;
+        for (size_t k = 0; k < starts.n; k++)
+            if (strcmp(starts.v[k].fn, fn) == 0) ok &= starts.v[k].uncancelled;
+        for (size_t k = 0; k < uncancelled.n; k++) seen |= strcmp(uncancelled.v[k], fn) == 0;
+        if (ok && !seen && only_started(L, root, fn, starts.v, starts.n)) CA_VEC_PUSH(uncancelled, fn);
     }
     ca_arena scratch = L->m->arena;
     L->m->arena = keep;
     for (size_t i = 0; i < found.n; i++) CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, found.v[i]));
+    for (size_t i = 0; i < uncancelled.n; i++)
+        CA_VEC_PUSH(L->uncancelled, ca_arena_strdup(&L->m->arena, uncancelled.v[i]));
     ca_arena_free(&scratch);
     CA_VEC_FREE(found);
     CA_VEC_FREE(wrappers);
+    CA_VEC_FREE(starts);
+    CA_VEC_FREE(uncancelled);
 }
 
 /* One pass over the whole tree: imports, module globals, comments
@@ -3066,6 +3204,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.strong);
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
+    CA_VEC_FREE(L.uncancelled);
     py_tree_trim(flat, PY_FLAT_KEEP);
     if (crfixed) {
         m->src = NULL; /* the caller's buffer is the one that outlives m */
