@@ -188,6 +188,8 @@ typedef struct ir_var {
 #define FN_ABSTRACT       0x08u /* decorated @abstractmethod */
 #define FN_RETURNS_BORROWED 0x10u /* returns something held by self (`return self._ws`) */
 #define FN_GENERATOR      0x20u /* contains yield: calling it makes a generator, runs nothing */
+#define FN_DELEGATES      0x40u /* only awaits the same-named method of something held by self (a proxy's
+                                   method); set by the scan (coverage/family.h), not by frontends */
 
 typedef struct ir_func {
     const char *name;
