@@ -493,17 +493,22 @@ static int declared(graph *g, int b, draft *d)
     return draft_backends(d) >= 2 && d->bounds.n > 0;
 }
 
-/* Is every backend class of a among those of b? */
+/* Are most of a's backend classes (more than half) among b's? Then a
+ * describes b's backends (a capability protocol, an intermediate base) and
+ * is folded into b; its few others are classes of another kind (the
+ * library's own API class that happens to have the same method). */
 static int backends_within(const draft *a, const draft *b)
 {
+    size_t n = 0, in = 0;
     for (size_t i = 0; i < a->cand.n; i++) {
         if (a->role[i] != CA_ROLE_BACKEND) continue;
+        n++;
         int found = 0;
         for (size_t j = 0; j < b->cand.n && !found; j++)
             found = b->cand.v[j] == a->cand.v[i] && b->role[j] == CA_ROLE_BACKEND;
-        if (!found) return 0;
+        in += found;
     }
-    return 1;
+    return 2 * in > n;
 }
 
 static const graph *order_g;
@@ -535,9 +540,8 @@ static int cmp_draft(const void *pa, const void *pb)
     return a->base < b->base ? -1 : a->base > b->base;
 }
 
-/* Duck-typed siblings among the classes no declared family has as a
- * backend: grouped by the last word of their names. */
-static void implicit(graph *g, const unsigned char *taken, draft_vec *out)
+/* Duck-typed siblings, grouped by the last word of their names. */
+static void implicit(graph *g, draft_vec *out)
 {
     typedef struct keyed {
         const char *word;
@@ -547,7 +551,7 @@ static void implicit(graph *g, const unsigned char *taken, draft_vec *out)
     CA_VEC(keyed) ks = {0};
     for (size_t c = 0; c < g->nc; c++) {
         const ca_fam_class *cl = &g->c[c];
-        if (taken[c] || !is_public(cl->name) || (cl->flags & (CLASS_PROTOCOL | CLASS_ABSTRACT))) continue;
+        if (!is_public(cl->name) || (cl->flags & (CLASS_PROTOCOL | CLASS_ABSTRACT))) continue;
         int any = 0;
         for (size_t k = g->first[c]; k < g->first[c + 1] && !any; k++)
             any = g->m[g->by_cls[k]].is_async && is_public(g->m[g->by_cls[k]].name);
@@ -760,12 +764,10 @@ void ca_families_find(const ca_fam_class *classes, size_t nclasses, const ca_fam
             for (size_t k = 0; k < ds.v[i].bounds.n; k++) add_name(&ds.v[j].bounds, ds.v[i].bounds.v[k]);
             ds.v[i].dropped = 1;
         }
-    unsigned char *taken = ca_xcalloc(nclasses + 1, 1);
-    for (size_t i = 0; i < ds.n; i++)
-        for (size_t k = 0; !ds.v[i].dropped && k < ds.v[i].cand.n; k++)
-            if (ds.v[i].role[k] == CA_ROLE_BACKEND) taken[ds.v[i].cand.v[k]] = 1;
-    implicit(&g, taken, &ds);
-    free(taken);
+    /* duck typing is how a tree without a declared interface has one */
+    size_t declared_kept = 0;
+    for (size_t i = 0; i < ds.n; i++) declared_kept += !ds.v[i].dropped;
+    if (!declared_kept) implicit(&g, &ds);
     for (size_t i = 0; i < ds.n; i++) {
         if (ds.v[i].dropped) continue;
         ca_fam f;

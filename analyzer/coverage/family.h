@@ -15,20 +15,21 @@
  *      public method it declares (subclasses or not). Its boundaries are the
  *      public async methods the base declares, and those that two or more
  *      of its members define.
- *   2. implicit (duck-typed siblings): classes in no declared family whose
- *      names end in the same word (`HarborProvider`, `LumenProvider`) and
- *      that define common public async methods, in two files or more; the
- *      boundaries are the methods two or more of them define.
+ *   2. implicit (duck-typed siblings), in a tree that declares no family:
+ *      classes whose names end in the same word (`HarborProvider`,
+ *      `LumenProvider`) and that define common public async methods, in two
+ *      files or more; the boundaries are the methods two or more of them
+ *      define. A tree that declares its interfaces has its families there;
+ *      duck typing is how a tree without one has them.
  * A member is a backend unless it is abstract (a Protocol or ABC itself, an
  * @abstractmethod of its own, or an abstract method of its bases it leaves
  * unimplemented), a proxy (for most of the boundaries it has code of its
  * own for, two at least, that code only awaits a wrapped object's method
  * of the same name: a tracing wrapper), or private (its name starts with
- * `_`). A family needs two
- * backends. A family whose backends all belong to a larger one is folded
- * into it (its boundaries join the larger family's): a Protocol that an
- * ABC's subclasses implement, an abstract intermediate class, a capability
- * protocol (`SupportsPty`) some providers implement.
+ * `_`). A family needs two backends. A family most of whose backends (more than half) belong to a
+ * larger one is folded into it (its boundaries join the larger family's):
+ * a Protocol that an ABC's subclasses implement, an abstract intermediate
+ * class, a capability protocol (`SupportsPty`) some providers implement.
  *
  * Backend names: the class name without the words all the family's backends
  * share at its start and end (`DockerSandboxSession` → `docker`,
