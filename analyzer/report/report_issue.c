@@ -37,6 +37,30 @@ static int add_unique(str_list *l, const char *s)
     return 1;
 }
 
+/* A cell whose code has a gap: a gap, or inherited code with one. */
+static int gap_cell(const ca_coverage *c)
+{
+    return str_eq(c->status, "gap") || (str_eq(c->status, "inherited") && c->rules && *c->rules);
+}
+
+/* Who a finding's code belongs to, for prose: its backend, or for code of no
+ * backend (a base class others inherit) the class or file it is in. */
+static void owner_val(doc_writer *d, const ca_finding *f)
+{
+    if (f->backend && *f->backend) {
+        doc_val(d, f->backend);
+        return;
+    }
+    const char *q = nz(f->function), *dot = strchr(q, '.');
+    if (dot) {
+        char *cls = ca_xstrndup(q, (size_t)(dot - q));
+        doc_code(d, cls);
+        free(cls);
+    } else {
+        doc_code(d, f->path);
+    }
+}
+
 /* ---- which bugs ------------------------------------------------------------------ */
 
 /* Findings of r that t names, unsuppressed unless named by fingerprint,
@@ -60,8 +84,7 @@ static size_t select_findings(const ca_results *r, const ca_finding *sorted, con
         else if (t->boundary) {
             for (size_t k = 0; k < r->ncoverage && !take; k++) {
                 const ca_coverage *c = &r->coverage[k];
-                take = !f->suppressed && str_eq(c->boundary, t->boundary) && str_eq(c->status, "gap") &&
-                       rs_finding_in_cell(c, f);
+                take = !f->suppressed && str_eq(c->boundary, t->boundary) && gap_cell(c) && rs_finding_in_cell(c, f);
             }
         }
         if (take) v[n++] = f;
@@ -75,8 +98,7 @@ static size_t group_cells(const ca_results *r, const bug_group *g, const ca_cove
 {
     size_t n = 0;
     for (size_t k = 0; k < r->ncoverage && n < max; k++)
-        if (str_eq(r->coverage[k].status, "gap") && rs_finding_in_cell(&r->coverage[k], g->f[0]))
-            out[n++] = &r->coverage[k];
+        if (gap_cell(&r->coverage[k]) && rs_finding_in_cell(&r->coverage[k], g->f[0])) out[n++] = &r->coverage[k];
     return n;
 }
 
@@ -90,7 +112,7 @@ static const char *short_name(const char *qualname)
 static void group_title(doc_writer *d, const bug_group *g, int with_backend)
 {
     if (with_backend) {
-        doc_val(d, g->f[0]->backend);
+        owner_val(d, g->f[0]);
         doc_lit(d, ": ");
     }
     bug_phrase(d, g);
@@ -509,23 +531,24 @@ static void write_title(doc_writer *d, const ca_results *r, const rs_target *t, 
             if (!str_eq(c->boundary, t->boundary)) continue;
             int gappy = 0;
             for (size_t k = 0; k < r->ncoverage && !gappy; k++)
-                gappy = str_eq(r->coverage[k].boundary, t->boundary) && str_eq(r->coverage[k].status, "gap") &&
+                gappy = str_eq(r->coverage[k].boundary, t->boundary) && gap_cell(&r->coverage[k]) &&
                         str_eq(nz(r->coverage[k].family), nz(c->family));
             if (!gappy) continue;
             total++;
-            gaps += str_eq(c->status, "gap");
+            gaps += gap_cell(c);
         }
         doc_code(d, t->boundary);
         doc_litf(d, " leaks resources on cancellation in %zu of %zu backends: ", gaps, total);
         size_t k = 0;
         for (size_t i = 0; i < r->ncoverage; i++)
-            if (str_eq(r->coverage[i].boundary, t->boundary) && str_eq(r->coverage[i].status, "gap")) {
+            if (str_eq(r->coverage[i].boundary, t->boundary) && gap_cell(&r->coverage[i])) {
                 doc_sep(d, k++, gaps);
                 doc_val(d, r->coverage[i].backend);
             }
         return;
     }
-    doc_val(d, t->backend ? t->backend : f0->backend);
+    if (t->backend) doc_val(d, t->backend);
+    else owner_val(d, f0);
     doc_lit(d, ": ");
     if (groups->n == 1) {
         bug_phrase(d, &groups->v[0]);
@@ -593,10 +616,13 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
     if (t->boundary) {
         doc_lit(d, " in implementations of ");
         doc_code(d, t->boundary);
-    } else {
+    } else if (t->backend || *nz(groups.v[0].f[0]->backend)) {
         doc_lit(d, " in the ");
         doc_val(d, t->backend ? t->backend : groups.v[0].f[0]->backend);
         doc_lit(d, " backend");
+    } else {
+        doc_lit(d, " in ");
+        owner_val(d, groups.v[0].f[0]);
     }
     doc_lit(d, " where a resource has no owner across a point where the task can be cancelled (an ");
     doc_code(d, "await");
