@@ -374,15 +374,20 @@ static size_t draft_backends(const draft *d)
     return n;
 }
 
+/* Does a candidate of this role count when wanted (-1: any that is not
+ * abstract or private)? */
+static int role_counts(unsigned char role, int wanted)
+{
+    return wanted >= 0 ? role == wanted : role != CA_ROLE_ABSTRACT && role != CA_ROLE_PRIVATE;
+}
+
 /* Public async methods defined in the candidates' own bodies by two or
- * more of the given role (-1: any not abstract or private). */
+ * more of the given role (role_counts). */
 static void add_shared_bounds(graph *g, draft *d, int role_wanted)
 {
     str_vec names = {0};
     for (size_t i = 0; i < d->cand.n; i++) {
-        if (role_wanted >= 0 ? d->role[i] != role_wanted
-                             : (d->role[i] == CA_ROLE_ABSTRACT || d->role[i] == CA_ROLE_PRIVATE))
-            continue;
+        if (!role_counts(d->role[i], role_wanted)) continue;
         int c = d->cand.v[i];
         for (size_t k = g->first[c]; k < g->first[c + 1]; k++) {
             const ca_fam_method *m = &g->m[g->by_cls[k]];
@@ -397,11 +402,9 @@ static void add_shared_bounds(graph *g, draft *d, int role_wanted)
          * body may define it twice: count classes, not definitions */
         size_t classes = 0;
         for (size_t i2 = 0; i2 < d->cand.n; i2++) {
-            if (role_wanted >= 0 ? d->role[i2] != role_wanted
-                                 : (d->role[i2] == CA_ROLE_ABSTRACT || d->role[i2] == CA_ROLE_PRIVATE))
-                continue;
-            classes += own_method(g, d->cand.v[i2], names.v[i]) >= 0 &&
-                       g->m[own_method(g, d->cand.v[i2], names.v[i])].is_async;
+            if (!role_counts(d->role[i2], role_wanted)) continue;
+            int m = own_method(g, d->cand.v[i2], names.v[i]);
+            classes += m >= 0 && g->m[m].is_async;
         }
         if (classes >= 2) add_name(&d->bounds, names.v[i]);
         i = j;
@@ -484,12 +487,18 @@ static int declared(graph *g, int b, draft *d)
     }
     if (d->cand.n < 2) return 0;
     first_roles(g, d);
-    for (size_t k = g->first[b]; k < g->first[b + 1]; k++) {
-        const ca_fam_method *m = &g->m[g->by_cls[k]];
-        if (m->is_async && is_public(m->name)) add_name(&d->bounds, m->name);
+    /* the boundaries twice: a proxy is told by what it does for them, and
+     * then is not among the members whose shared methods are boundaries */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k < d->bounds.n; k++) free(d->bounds.v[k]);
+        d->bounds.n = 0;
+        for (size_t k = g->first[b]; k < g->first[b + 1]; k++) {
+            const ca_fam_method *m = &g->m[g->by_cls[k]];
+            if (m->is_async && is_public(m->name)) add_name(&d->bounds, m->name);
+        }
+        add_shared_bounds(g, d, pass ? CA_ROLE_BACKEND : -1);
+        if (!pass) proxy_roles(g, d);
     }
-    add_shared_bounds(g, d, -1);
-    proxy_roles(g, d);
     return draft_backends(d) >= 2 && d->bounds.n > 0;
 }
 

@@ -1246,7 +1246,8 @@ static void matrix_doc(ca_sb *sb, const ca_results *r, const mset *s, const rs_o
         return;
     }
     size_t **gapno = ca_xcalloc(s->n + 1, sizeof(size_t *));
-    size_t next = 0, ngaps = 0, one = s->ndrawn == 1 && !named;
+    size_t next = 0, ngaps = 0;
+    int one = s->ndrawn == 1 && !named; /* an old scan's one unnamed grid: no section of its own */
     for (size_t i = 0; i < s->n; i++) {
         const mview *v = &s->v[i];
         if (!v->drawn) continue;
