@@ -188,8 +188,9 @@ typedef struct ir_var {
 #define FN_ABSTRACT       0x08u /* decorated @abstractmethod */
 #define FN_RETURNS_BORROWED 0x10u /* returns something held by self (`return self._ws`) */
 #define FN_GENERATOR      0x20u /* contains yield: calling it makes a generator, runs nothing */
-#define FN_DELEGATES      0x40u /* only awaits the same-named method of something held by self (a proxy's
-                                   method); set by the scan (coverage/family.h), not by frontends */
+#define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
+                                     method); set by the scan (coverage/family.h), not by frontends; a high
+                                     bit, clear of the frontends' flags */
 
 typedef struct ir_func {
     const char *name;
