@@ -1211,9 +1211,14 @@ static void matrix_doc(ca_sb *sb, const ca_results *r, const mset *s, const rs_o
         doc_litf(&d, "%zu backend%s × %zu boundar%s (async methods that two or more backends define).", s->v[0].nb,
                  s->v[0].nb == 1 ? "" : "s", s->v[0].nbd, s->v[0].nbd == 1 ? "y" : "ies");
     } else if (s->n) {
-        doc_litf(&d, "%zu famil%s of backends", s->n, s->n == 1 ? "y" : "ies");
-        if (s->ndrawn < s->n) doc_litf(&d, ", %zu drawn", s->ndrawn);
-        doc_lit(&d, ": ");
+        if (o->boundary) {
+            doc_code(&d, o->boundary);
+            doc_litf(&d, " is a boundary of %zu famil%s: ", s->n, s->n == 1 ? "y" : "ies");
+        } else {
+            doc_litf(&d, "%zu famil%s of backends", s->n, s->n == 1 ? "y" : "ies");
+            if (s->ndrawn < s->n) doc_litf(&d, ", %zu drawn", s->ndrawn);
+            doc_lit(&d, ": ");
+        }
         size_t k = 0;
         for (size_t i = 0; i < s->n; i++) {
             const mview *v = &s->v[i];
