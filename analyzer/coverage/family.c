@@ -832,8 +832,17 @@ static size_t dir_len(const char *p)
     return s ? (size_t)(s - p) : 0;
 }
 
+/* Is directory a[0..an) b[0..bn) or below it, or b below a? */
+static int nested(const char *a, size_t an, const char *b, size_t bn)
+{
+    size_t n = an < bn ? an : bn;
+    if (strncmp(a, b, n) != 0) return 0;
+    const char *longer = an > bn ? a : b;
+    return an == bn || n == 0 || longer[n] == '/';
+}
+
 const char *ca_families_owner(const ca_fam_set *s, const ca_fam_class *classes, size_t nclasses, int cls,
-                              const char *path)
+                              const char *path, const char *dir_name)
 {
     if (cls >= 0 && (size_t)cls < nclasses)
         for (size_t i = 0; i < s->n; i++)
@@ -841,15 +850,19 @@ const char *ca_families_owner(const ca_fam_set *s, const ca_fam_class *classes, 
                 if (s->v[i].members[k].cls == cls) return s->v[i].members[k].backend;
     if (!path) return NULL;
     size_t dl = dir_len(path);
-    /* pass 0: the same file; pass 1: the same directory */
+    /* pass 0: the same file; pass 1: the same backend directory by the
+     * directory rule (lumen/mounts.py beside lumen/provider.py), not merely
+     * the same directory: a package's other modules are no backend's */
     for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && (!dir_name || !*dir_name)) break;
         const char *one = NULL;
         int clash = 0;
         for (size_t i = 0; i < s->n && !clash; i++)
             for (size_t k = 0; k < s->v[i].nbackends && !clash; k++) {
-                const char *cp = classes[s->v[i].members[k].cls].path;
-                int here = pass == 0 ? strcmp(cp, path) == 0
-                                     : dir_len(cp) == dl && strncmp(cp, path, dl) == 0;
+                const ca_fam_class *c = &classes[s->v[i].members[k].cls];
+                int here = pass == 0 ? strcmp(c->path, path) == 0
+                                     : c->dir_name && strcmp(c->dir_name, dir_name) == 0 &&
+                                           nested(c->path, dir_len(c->path), path, dl);
                 if (!here) continue;
                 const char *b = s->v[i].members[k].backend;
                 if (one && strcmp(one, b) != 0) clash = 1;

@@ -117,12 +117,15 @@ void ca_families_find(const ca_fam_class *classes, size_t nclasses, const ca_fam
 void ca_fam_set_free(ca_fam_set *s);
 
 /* Which backend the code of a function belongs to, given the class that
- * holds it (index, -1 for module-level code) and its file: the backend a
- * member class is (in the first family that has it as a backend); else
- * the one backend whose member classes are defined in the same file, else
- * in the same directory; else none (NULL). The string is the set's. */
+ * holds it (index, -1 for module-level code), its file and the file's
+ * directory-rule name (backend.h): the backend a member class is (in the
+ * first family that has it as a backend); else the one backend whose
+ * member classes are defined in the same file; else the one whose classes'
+ * files have the same directory-rule name in the same directory tree
+ * (lumen/mounts.py beside lumen/provider.py); else none (NULL). The
+ * string is the set's. */
 const char *ca_families_owner(const ca_fam_set *s, const ca_fam_class *classes, size_t nclasses, int cls,
-                              const char *path);
+                              const char *path, const char *dir_name);
 
 /* A digest of everything ca_families_find reads: the class graph (names,
  * files, flags, resolved bases, the names it falls back to) and the

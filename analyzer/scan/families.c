@@ -111,7 +111,7 @@ const char *scan_families_owner(const scan_state *S, const scan_families *F, int
 {
     const char *path = S->jobs[file].df->path;
     if (F->set.n) {
-        const char *b = ca_families_owner(&F->set, F->classes, F->nclasses, cls, path);
+        const char *b = ca_families_owner(&F->set, F->classes, F->nclasses, cls, path, F->dir_name[file]);
         return b ? b : "";
     }
     if (F->configured) {

@@ -243,7 +243,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!names) abort();
         for (size_t b = 0; b < f->nbackends; b++) {
             names[b] = f->members[b].backend;
-            (void)ca_families_owner(&fams, fc, (size_t)nc, f->members[b].cls, path);
+            (void)ca_families_owner(&fams, fc, (size_t)nc, f->members[b].cls, path, "fuzz");
         }
         grids[i] = (ca_matrix_family){f->name, names, f->nbackends, (const char *const *)f->boundaries,
                                       f->nboundaries, f->impl, f->inherited};

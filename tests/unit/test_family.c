@@ -178,12 +178,17 @@ static void check_subclasses(void)
     /* an abstract method is no implementation: a backend without exec is absent */
     CHECK_EQ(impl(f, "docker", "stop", &inh), 1001);
     CHECK_EQ(inh, 1);
-    /* whose code: a member's, its file's, its directory's, nobody's */
-    CHECK_STR_EQ(ca_families_owner(&s, g.c, g.nc, docker, "s/docker.py"), "docker");
-    CHECK_STR_EQ(ca_families_owner(&s, g.c, g.nc, -1, "s/docker.py"), "docker");
-    CHECK_STR_EQ(ca_families_owner(&s, g.c, g.nc, -1, "e2b/mounts.py"), "e2b");
-    CHECK(ca_families_owner(&s, g.c, g.nc, -1, "s/util.py") == NULL); /* docker and unix_local live in s/ */
-    CHECK(ca_families_owner(&s, g.c, g.nc, b, "s/base.py") == NULL);
+    /* whose code: a member's, its file's, its backend directory's, nobody's */
+    g.c[e2b].dir_name = "e2b"; /* e2b/ holds a marker file: the directory rule names it */
+    g.c[docker].dir_name = "docker";
+    g.c[unix_local].dir_name = "unix_local";
+    CHECK_STR_EQ(ca_families_owner(&s, g.c, g.nc, docker, "s/docker.py", "docker"), "docker");
+    CHECK_STR_EQ(ca_families_owner(&s, g.c, g.nc, -1, "s/docker.py", "docker"), "docker");
+    CHECK_STR_EQ(ca_families_owner(&s, g.c, g.nc, -1, "e2b/mounts.py", "e2b"), "e2b");
+    CHECK_STR_EQ(ca_families_owner(&s, g.c, g.nc, -1, "e2b/sub/pty.py", "e2b"), "e2b");
+    CHECK(ca_families_owner(&s, g.c, g.nc, -1, "other/e2b/x.py", "e2b") == NULL); /* another tree */
+    CHECK(ca_families_owner(&s, g.c, g.nc, -1, "s/util.py", "util") == NULL); /* beside docker: no backend's */
+    CHECK(ca_families_owner(&s, g.c, g.nc, b, "s/base.py", "base") == NULL);
     ca_fam_set_free(&s);
 
     /* configured: names from the globs, and a member no glob maps is no backend */
