@@ -11,10 +11,11 @@
  * reads syntax, and only ca_family_delegates() reads IR.
  *
  * What a family is, in the order they are found:
- *   1. declared: a class of the tree with its subclasses at any depth, or a typing.Protocol with the classes that define every
- *      public method it declares (subclasses or not). Its boundaries are the
- *      public async methods the base declares, and those that two or more
- *      of its members define.
+ *   1. declared: a class of the tree with its subclasses at any depth, or
+ *      a typing.Protocol with the classes that define every public method
+ *      it declares (subclasses or not). Its boundaries are the public async
+ *      methods the base declares, and those that two or more of its
+ *      backends define.
  *   2. implicit (duck-typed siblings), in a tree that declares no family:
  *      classes whose names end in the same word (`HarborProvider`,
  *      `LumenProvider`) and that define common public async methods, in two
@@ -26,10 +27,11 @@
  * unimplemented), a proxy (for most of the boundaries it has code of its
  * own for, two at least, that code only awaits a wrapped object's method
  * of the same name: a tracing wrapper), or private (its name starts with
- * `_`). A family needs two backends. A family most of whose backends (more than half) belong to a
- * larger one is folded into it (its boundaries join the larger family's):
- * a Protocol that an ABC's subclasses implement, an abstract intermediate
- * class, a capability protocol (`SupportsPty`) some providers implement.
+ * `_`). A family needs two backends. A family most of whose backends (more
+ * than half) belong to a larger one is folded into it (its boundaries join
+ * the larger family's): a Protocol that an ABC's subclasses implement, an
+ * abstract intermediate class, a capability protocol (`SupportsPty`) some
+ * providers implement.
  *
  * Backend names: the class name without the words all the family's backends
  * share at its start and end (`DockerSandboxSession` → `docker`,
@@ -40,6 +42,14 @@
  * a member whose file a glob maps takes that glob's name, and a member
  * whose file none maps is no backend: configuration defines the backends
  * wholly.
+ *
+ * Known problems: bases resolve by name (scan_find_class), so a base whose
+ * name two classes of the tree share is not followed; the proxy rule is a
+ * heuristic (a provider whose methods mostly hand the call to an SDK
+ * object of the same method names reads as a proxy); a base method that
+ * only raises NotImplementedError is no abstract method, so a subclass
+ * without its own shows `inherited`, not `absent`; a two-letter acronym in
+ * the middle of a name stays a word (`AdvancedSQLite` → `advanced_sq_lite`).
  *
  * Memory: everything in a ca_fam_set is heap-owned by it
  * (ca_fam_set_free); the input arrays are only read.
