@@ -33,6 +33,7 @@ void cli_usage(FILE *out)
             "                   [--exclude GLOB]... [--max-size BYTES] [--no-cache] [--no-config]\n"
             "                   [--compile-commands DIR] [--quiet] [--no-progress]\n"
             "  cancelaudit matrix   [--db PATH] [--scan ID] [--select RULES] [--format text|markdown|json|html] [--output FILE]\n"
+            "                       [--family NAME] [--boundary NAME]\n"
             "  cancelaudit report   [--db PATH] [--scan ID] (--finding FP | --backend NAME | --boundary NAME)\n"
             "                       [--format markdown|html] [--output FILE]\n"
             "  cancelaudit diff     [--db PATH] [--format text|json] OLD_SCAN NEW_SCAN\n"

@@ -232,14 +232,24 @@ static int check_format(const store_args *a, const char *dflt, unsigned allowed,
 
 /* ---- matrix ---------------------------------------------------------------- */
 
+/* What matrix takes besides the common options. */
+typedef struct matrix_args {
+    const char *select, *family, *boundary;
+} matrix_args;
+
 static int matrix_extra(int argc, char **argv, int *i, void *ctx)
 {
-    const char **select = ctx;
-    if (!cli_is_opt(argv[*i], "--select")) return 0;
-    const char *v = cli_opt_value(argc, argv, i, "--select");
-    if (!v) return -1;
-    *select = v;
-    return 1;
+    matrix_args *m = ctx;
+    const char *names[] = {"--select", "--family", "--boundary"};
+    const char **slots[] = {&m->select, &m->family, &m->boundary};
+    for (int k = 0; k < 3; k++) {
+        if (!cli_is_opt(argv[*i], names[k])) continue;
+        const char *v = cli_opt_value(argc, argv, i, names[k]);
+        if (!v) return -1;
+        *slots[k] = v;
+        return 1;
+    }
+    return 0;
 }
 
 typedef struct matrix_job {
@@ -257,9 +267,10 @@ static int matrix_render(FILE *out, void *ctx)
 int cli_matrix(int argc, char **argv)
 {
     store_args a = {.db = CA_DEFAULT_DB};
-    const char *select = NULL;
+    matrix_args m = {0};
     rs_format fmt;
-    int rc = parse_common(argc, argv, &a, matrix_extra, &select, NULL, 0, NULL);
+    int rc = parse_common(argc, argv, &a, matrix_extra, &m, NULL, 0, NULL);
+    const char *select = m.select;
     if (rc) return rc;
     if ((rc = check_format(&a, "text", 1u << RS_TEXT | 1u << RS_MARKDOWN | 1u << RS_JSON | 1u << RS_HTML,
                            "text, markdown, json, html", &fmt))) return rc;
@@ -273,7 +284,14 @@ int cli_matrix(int argc, char **argv)
     if ((rc = read_scan(a.db, a.scan, &r))) return rc;
     if (select) report_matrix_select(&r, select);
 
-    rs_opts o = {.reproducible = reproducible(), .select = select};
+    rs_opts o = {.reproducible = reproducible(), .select = select, .family = m.family, .boundary = m.boundary};
+    char *why = NULL;
+    if (!report_matrix_check(&r, &o, &why)) {
+        fprintf(stderr, "cancelaudit: %s\n", why ? why : "nothing to show");
+        free(why);
+        ca_results_free(&r);
+        return 2;
+    }
     o.color = fmt == RS_TEXT && !a.output && isatty(1) && !getenv("NO_COLOR");
     o.width = term_width();
     char *buf;

@@ -70,6 +70,7 @@ void ca_finding_copy(ca_finding *dst, const ca_finding *src)
 void ca_coverage_copy(ca_coverage *dst, const ca_coverage *src)
 {
     *dst = *src;
+    dst->family = dup_or_null(src->family);
     dst->backend = dup_or_null(src->backend);
     dst->boundary = dup_or_null(src->boundary);
     dst->status = dup_or_null(src->status);
@@ -80,11 +81,23 @@ void ca_coverage_copy(ca_coverage *dst, const ca_coverage *src)
     dst->lines = dup_or_null(src->lines);
 }
 
+void ca_family_free(ca_family *f)
+{
+    free(f->name); free(f->kind); free(f->base); free(f->path);
+    for (size_t i = 0; i < f->nmembers; i++) {
+        ca_family_member *m = &f->members[i];
+        free(m->backend); free(m->class_name); free(m->path); free(m->role);
+    }
+    free(f->members);
+    memset(f, 0, sizeof(*f));
+}
+
 void ca_results_free(ca_results *r)
 {
     ca_scan_meta *m = &r->scan;
     free(m->started); free(m->finished); free(m->root); free(m->git_rev);
     free(m->version); free(m->args); free(m->status); free(m->cache_key); free(m->tree_digest);
+    free(m->class_digest);
     for (size_t i = 0; i < r->nfiles; i++) {
         ca_file_rec *f = &r->files[i];
         free(f->path); free(f->hash); free(f->diagnostic); free(f->backend); free(f->language);
@@ -106,10 +119,12 @@ void ca_results_free(ca_results *r)
     free(r->dirs);
     for (size_t i = 0; i < r->ncoverage; i++) {
         ca_coverage *c = &r->coverage[i];
-        free(c->backend); free(c->boundary); free(c->status); free(c->rules);
+        free(c->family); free(c->backend); free(c->boundary); free(c->status); free(c->rules);
         free(c->protection); free(c->path); free(c->function); free(c->lines);
     }
     free(r->coverage);
+    for (size_t i = 0; i < r->nfamilies; i++) ca_family_free(&r->families[i]);
+    free(r->families);
     memset(r, 0, sizeof(*r));
 }
 
@@ -131,6 +146,7 @@ static int cmp_cov(const void *pa, const void *pb)
 {
     const ca_coverage *a = pa, *b = pb;
     int c;
+    if ((c = cmp_str(a->family, b->family))) return c;
     if ((c = cmp_str(a->boundary, b->boundary))) return c;
     return cmp_str(a->backend, b->backend);
 }

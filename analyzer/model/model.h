@@ -85,16 +85,39 @@ typedef struct ca_function_rec {
 
 /* One matrix cell (DESIGN §4). */
 typedef struct ca_coverage {
+    char *family;        /* the family's name (ca_family.name); NULL in scans stored before families */
     char *backend;
     char *boundary;
-    char *status;        /* "gap" | "covered" | "no-window" | "absent" */
-    char *rules;         /* "CAN101,CAN102" for gaps, "" otherwise */
+    char *status;        /* "gap" | "covered" | "no-window" | "inherited" | "absent" */
+    char *rules;         /* "CAN101,CAN102" for gaps (and inherited code with gaps), "" otherwise */
     char *protection;    /* "except BaseException + shield", ..., "" when not covered */
-    char *path;          /* file holding the method; NULL when absent */
+    char *path;          /* file holding the method (for inherited: the other class's); NULL when absent */
     char *function;      /* qualname; NULL when absent */
     int line;            /* the method's line, or the first gap line; 0 when absent */
     char *lines;         /* gap lines "14,17" ; "" otherwise */
 } ca_coverage;
+
+/* A class of a family (DESIGN §4): a backend, or a member that is none. */
+typedef struct ca_family_member {
+    char *backend;       /* the backend's name; NULL when the class is no backend */
+    char *class_name;    /* its qualname; NULL for backends by directory or configuration */
+    char *path;          /* its file; NULL as class_name */
+    int line;
+    char *role;          /* "backend" | "abstract" | "proxy" | "private" */
+} ca_family_member;
+
+/* A family of backends: the implementations of one base class or protocol,
+ * duck-typed siblings, or (a tree without either) backends by directory or
+ * configuration. Its cells are the coverage cells that name it. */
+typedef struct ca_family {
+    char *name;          /* "BaseSandboxSession", "*Provider", "directories", "configured" */
+    char *kind;          /* "subclasses" | "protocol" | "duck-typed" | "directory" | "configured" */
+    char *base;          /* the base's qualname; NULL for the other kinds */
+    char *path;          /* the base's file; NULL as base */
+    int line;
+    ca_family_member *members; /* backends first, by name */
+    size_t nmembers;
+} ca_family;
 
 /* A directory as the scan's walk listed it: what lets the next scan take
  * an unchanged directory's entries without reading it (scan.c). */
@@ -124,6 +147,7 @@ typedef struct ca_scan_meta {
                           * in which nothing changed; 0 = the scan's own rows */
     char *tree_digest;   /* the tree as the scan found it: every file's path, size, mtime, language and
                           * backend; NULL when its results cannot be reused whole (scan.c) */
+    char *class_digest;  /* the class graph the families were found in (family.h); NULL: not recorded */
 } ca_scan_meta;
 
 typedef struct ca_results {
@@ -135,6 +159,7 @@ typedef struct ca_results {
     ca_function_rec *functions; size_t nfunctions;
     ca_finding *findings;     size_t nfindings;
     ca_coverage *coverage;    size_t ncoverage;
+    ca_family *families;      size_t nfamilies; /* in the order the matrix draws them: largest first */
     ca_dir_rec *dirs;         size_t ndirs;    /* the directories walked, by path */
     int stored_parts;         /* the scan wrote files and dirs into an open transaction (scan.h's sink) */
 } ca_results;
@@ -144,8 +169,10 @@ void ca_finding_free(ca_finding *f);
 /* Deep copies, for moving a finding or cell between result sets. */
 void ca_finding_copy(ca_finding *dst, const ca_finding *src);
 void ca_coverage_copy(ca_coverage *dst, const ca_coverage *src);
+void ca_family_free(ca_family *f);
 
-/* Stable output order: path, line, column, rule (then function, resource). */
+/* Stable output order: findings by path, line, column, rule (then function,
+ * resource); cells by family, boundary, backend. Families keep theirs. */
 void ca_results_sort(ca_results *r);
 
 /* Tool version string, e.g. "0.1.0". */

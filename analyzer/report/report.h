@@ -50,14 +50,19 @@ int report_text(FILE *out, const ca_results *r, const report_opts *o);
  * errors, baselined}; findings[{rule, severity, path, line, column,
  * end_line, end_column, function, backend, resource, resource_kind,
  * acquired_line, handlers[{line, catches}], message, fingerprint,
- * suppressed}]; coverage[{backend, boundary, status, rules[ids],
- * protection, path, line}]. A NULL string is written as null; a coverage
- * cell's line is null when 0 (absent method). */
+ * suppressed}]; coverage[{family, backend, boundary, status, rules[ids],
+ * protection, path, line}]; families[{name, kind, base, path, line,
+ * backends[{name, class, path, line}], excluded[{class, role, path,
+ * line}]}]. A NULL string is written as null; a line is null when 0 (an
+ * absent method; a family without a base). */
 int report_json(FILE *out, const ca_results *r, const report_opts *o);
 /* One finding as the JSON contract's object (DESIGN §6), for every document
  * that lists findings (scan output, diffs). */
 struct ca_json_writer;
 void report_json_finding(struct ca_json_writer *w, const ca_finding *f);
+/* One family's fields as the object above has them (scan output, the JSON
+ * matrix); the caller opens and closes the object. */
+void report_json_family_fields(struct ca_json_writer *w, const ca_family *f);
 
 /* SARIF 2.1.0, one run: driver metadata and every rule doc (ruledoc.h),
  * results with related locations (acquisition, handlers), partial

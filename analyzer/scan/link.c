@@ -49,6 +49,8 @@ void scan_build_table(scan_state *S)
     for (size_t i = 0; i < S->njobs; i++)
         for (int k = 0; k < S->jobs[i].m.nfuncs; k++) {
             ir_func *f = S->jobs[i].m.funcs[k];
+            /* what the families read of a body (a reused stub keeps it in its facts) */
+            if (S->jobs[i].lowered && ca_family_delegates(f)) f->fflags |= FN_DELEGATES;
             f->id = (int)S->nfns;
             fn_ref *r = &S->fns[S->nfns++];
             r->file = (int)i;

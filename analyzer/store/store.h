@@ -31,7 +31,7 @@
 typedef struct ca_store ca_store;
 
 /* The schema version this build writes and understands (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Open or create the database at path (":memory:" works too). A missing
  * parent directory is created (mkdir -p); a parent directory named
@@ -59,8 +59,8 @@ void store_close(ca_store *st);
  * meta->status to "running" (meta keeps owning its strings). */
 int store_begin_scan(ca_store *st, ca_scan_meta *meta, char **err);
 
-/* Write r's files, functions, findings (with handlers) and coverage under
- * scan_id, then mark the scan `complete` with r->scan's counts and finished
+/* Write r's files, functions, findings (with handlers), coverage and
+ * families (with their members) under scan_id, then mark the scan `complete` with r->scan's counts and finished
  * time (now when NULL) — all in one transaction. When r->scan.rows_of names
  * a complete scan holding its own rows, and as many files, findings and
  * cells as r (a rescan in which nothing changed), no rows are copied: the
@@ -85,7 +85,9 @@ void store_write_abort(ca_store *st);
 
 /* Load scan scan_id (0: the latest complete scan) into *out, which the
  * caller zeroed: meta (status "complete", "running" or "partial"), files,
- * functions, findings with handlers and coverage, in ca_results_sort order.
+ * functions, findings with handlers, coverage and families (none for a
+ * scan stored before schema 4: its cells name no family), in
+ * ca_results_sort order.
  * Returns 0; 1 with *err when there is no such scan; -1 on error (then *out
  * is freed and zeroed again). The caller frees *out with ca_results_free. */
 int store_load_scan(ca_store *st, int64_t scan_id, ca_results *out, char **err);
@@ -138,6 +140,7 @@ enum {
     STORE_COVERAGE = 1u << 3,
     STORE_ROWS_ID = 1u << 4,
     STORE_DIAGNOSED = 1u << 5, /* only the files that carry a diagnostic */
+    STORE_FAMILIES = 1u << 6,
 };
 int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_results *out, char **err);
 

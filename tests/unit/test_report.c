@@ -262,6 +262,7 @@ static void test_json_exact(const ca_results *r)
     const char *tail =
         "  \"coverage\": [\n"
         "    {\n"
+        "      \"family\": null,\n"
         "      \"backend\": \"east\",\n"
         "      \"boundary\": \"open_shell\",\n"
         "      \"status\": \"absent\",\n"
@@ -271,6 +272,7 @@ static void test_json_exact(const ca_results *r)
         "      \"line\": null\n"
         "    },\n"
         "    {\n"
+        "      \"family\": null,\n"
         "      \"backend\": \"north\",\n"
         "      \"boundary\": \"open_shell\",\n"
         "      \"status\": \"covered\",\n"
@@ -280,6 +282,7 @@ static void test_json_exact(const ca_results *r)
         "      \"line\": 9\n"
         "    },\n"
         "    {\n"
+        "      \"family\": null,\n"
         "      \"backend\": \"south\",\n"
         "      \"boundary\": \"open_shell\",\n"
         "      \"status\": \"gap\",\n"
@@ -291,7 +294,8 @@ static void test_json_exact(const ca_results *r)
         "      \"path\": \"fleet/south/provider.py\",\n"
         "      \"line\": 14\n"
         "    }\n"
-        "  ]\n"
+        "  ],\n"
+        "  \"families\": []\n"
         "}\n";
     CHECK(strlen(out) > strlen(tail) && strcmp(out + strlen(out) - strlen(tail), tail) == 0);
     CHECK(strstr(out, "baselined one") == NULL);
@@ -338,7 +342,8 @@ static void check_fields(const ca_json_value *obj, const field *fields, size_t n
 static void test_json_contract(const ca_results *r)
 {
     static const field top[] = {{"tool", T(CA_JSON_OBJECT)}, {"scan", T(CA_JSON_OBJECT)},
-                                {"findings", T(CA_JSON_ARRAY)}, {"coverage", T(CA_JSON_ARRAY)}};
+                                {"findings", T(CA_JSON_ARRAY)}, {"coverage", T(CA_JSON_ARRAY)},
+                                {"families", T(CA_JSON_ARRAY)}};
     static const field tool[] = {{"name", STR}, {"version", STR}};
     static const field scan[] = {{"id", NUM | NUL}, {"files_scanned", NUM}, {"files_skipped", NUM},
                                  {"errors", NUM}, {"baselined", NUM}};
@@ -348,7 +353,7 @@ static void test_json_contract(const ca_results *r)
         {"acquired_line", NUM}, {"handlers", T(CA_JSON_ARRAY)}, {"message", STR}, {"fingerprint", STR},
         {"suppressed", T(CA_JSON_BOOL)}};
     static const field handler[] = {{"line", NUM}, {"catches", STR}};
-    static const field cell[] = {{"backend", STR}, {"boundary", STR}, {"status", STR},
+    static const field cell[] = {{"family", STR | NUL}, {"backend", STR}, {"boundary", STR}, {"status", STR},
                                  {"rules", T(CA_JSON_ARRAY)}, {"protection", STR}, {"path", STR | NUL},
                                  {"line", NUM | NUL}};
 #define N(a) (sizeof(a) / sizeof((a)[0]))
