@@ -141,6 +141,8 @@ typedef enum ir_kind {
 #define WITH_GROUP        0x20u /* task group / nursery */
 #define WITH_OWNS         0x40u /* the context manager owns the bound variable */
 #define WITH_NONSUSP_ENTER 0x80u /* its enter never suspends (task groups, exit stacks, cancel scopes) */
+#define WITH_LOCK_IDLE    0x100u /* an asyncio lock of self that no holder keeps across a suspension: its
+                                    acquire does not suspend today (a latent checkpoint) */
 /* handler catch flags */
 #define H_CANCEL          0x01u /* catches cancellation */
 #define H_BASE            0x02u /* BaseException or bare: catches everything */

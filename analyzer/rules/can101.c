@@ -34,6 +34,41 @@ static char *handler_list(const rule_window *o)
     return ca_sb_detach(&sb);
 }
 
+typedef struct holders_q {
+    const char *text;
+    ca_sb *lines;
+    int n;
+} holders_q;
+
+static int note_holder(void *ctx, const ir_node *n)
+{
+    holders_q *q = ctx;
+    if (n->kind == IR_WITH && (n->flags & WITH_LOCK_IDLE) && n->text && strcmp(n->text, q->text) == 0) {
+        ca_sb_addf(q->lines, "%s%d", q->n++ ? ", " : "", n->site.line);
+    }
+    return 0;
+}
+
+/* For a window whose checkpoint is an idle lock's acquire: what makes it
+ * latent, with the places that hold the lock (the module's). */
+static char *latent_note(const rule_ctx *ctx, const ir_node *at)
+{
+    if (!at || at->kind != IR_WITH || !(at->flags & WITH_LOCK_IDLE) || !at->text) return NULL;
+    ca_sb lines = {0};
+    holders_q q = {at->text, &lines, 0};
+    for (int i = 0; i < ctx->m->nfuncs; i++) ir_visit(&ctx->m->funcs[i]->body, note_holder, &q);
+    char *note = ca_xasprintf(" (latent: no holder of `%s` awaits while holding it, line%s %s, so acquiring it does "
+                              "not suspend today; the window opens the day one holder awaits)",
+                              at->text, q.n > 1 ? "s" : "", ca_sb_str(&lines));
+    ca_sb_release(&lines);
+    return note;
+}
+
+static int latent(const rule_window *o)
+{
+    return o->at && o->at->kind == IR_WITH && (o->at->flags & WITH_LOCK_IDLE);
+}
+
 static void emit_one(rule_ctx *ctx, const char *rule, const rule_window *o)
 {
     const char *name = rule_var_name(ctx, o->var);
@@ -43,15 +78,20 @@ static void emit_one(rule_ctx *ctx, const char *rule, const rule_window *o)
     if (strcmp(rule, "CAN101") == 0) {
         char *hl = handler_list(o);
         int several = o->nmissing > 1 && o->missing[0] != o->missing[1];
-        msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s: the cleanup that would release it "
+        char *latent = latent_note(ctx, o->at);
+        msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s%s: the cleanup that would release it "
                            "runs only in %s, which %s cancellation (CancelledError is a "
                            "BaseException); cancelled here, it leaks",
-                           name, acq_kind(o), acq_line, cp, hl, several ? "do not catch" : "does not catch");
+                           name, acq_kind(o), acq_line, cp, latent ? latent : "", hl,
+                           several ? "do not catch" : "does not catch");
+        free(latent);
         free(hl);
     } else if (strcmp(rule, "CAN102") == 0) {
-        msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s: no handler, finally or context "
+        char *latent = latent_note(ctx, o->at);
+        msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s%s: no handler, finally or context "
                            "manager releases it if the task is cancelled here, and nothing registered it yet",
-                           name, acq_kind(o), acq_line, cp);
+                           name, acq_kind(o), acq_line, cp, latent ? latent : "");
+        free(latent);
     } else {
         msg = ca_xasprintf("`%s` was taken out of its registry (line %d) and is released only after %s: "
                            "cancelled here, it is neither registered nor released (teardown not "
@@ -111,7 +151,11 @@ static void end(rule_run *rr)
             const rule_window *o = &w->v.v[i];
             if (o->var != v) continue;
             const rule_window **slot = o->registry_take ? &first301 : o->nmissing ? &first101 : &first102;
-            if (!*slot || o->site.start < (*slot)->site.start) *slot = o;
+            /* the first checkpoint, but a real one before a latent one (an
+             * idle lock's acquire) */
+            if (!*slot || latent(o) < latent(*slot) ||
+                (latent(o) == latent(*slot) && o->site.start < (*slot)->site.start))
+                *slot = o;
         }
         if (first301) {
             if (rule_on(ctx, "CAN301")) emit_one(ctx, "CAN301", first301);

@@ -96,6 +96,8 @@ typedef struct lower {
     CA_VEC(const char *) flags; /* names the function assigns True/False/None to: their values are followed */
     CA_VEC(const char *) own_tasks;   /* names of functions the module runs as tasks */
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
+    int member_vars;                  /* the function has member variables (`entry.task`) */
+    CA_VEC(name_map) idle_locks;      /* "Class.attr" -> "1"/"0": see lock_idle */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
 } lower;
 
@@ -360,6 +362,19 @@ static pn root_ident(pn n)
 static int var_of(lower *L, pn n)
 {
     n = unparen(n);
+    if (L->f && L->member_vars && pn_is(n, PT_attribute)) {
+        /* `entry.task`: a member variable of a local object (see bind_target) */
+        pn o = unparen(pn_field(n, PF_object)), a = pn_field(n, PF_attribute);
+        if (!pn_is(o, PT_identifier) || !pn_is(a, PT_identifier)) return -1;
+        char mb[256];
+        uint32_t ol = o->end - o->start, al = a->end - a->start;
+        if (ol + al + 2 > sizeof(mb)) return -1;
+        memcpy(mb, L->src + o->start, ol);
+        mb[ol] = '.';
+        memcpy(mb + ol + 1, L->src + a->start, al);
+        mb[ol + 1 + al] = 0;
+        return ir_var_find(L->f, mb);
+    }
     if (!L->f || !pn_is(n, PT_identifier)) return -1; /* (module level: no variables) */
     char buf[256];
     uint32_t s = n->start, e = n->end;
@@ -1398,6 +1413,37 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
                 for (size_t k = 0; k < L->strong.n; k++) held |= L->strong.v[k] == vs.v[i];
             if (held) L->f->fflags |= FN_HOLDS_RESOURCE;
         }
+        if (o == OWN_LOCAL && pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier) &&
+            pn_is(pn_field(left, PF_attribute), PT_identifier)) {
+            /* `entry.task = asyncio.create_task(...)`, `entry.tasks = [create_task(...), ...]`:
+             * a catalogued resource made straight into a local object is a
+             * member variable of its own, held by the object: live until the
+             * object is handed over, or the member released (`entry.task.cancel()`) */
+            pn el = unparen(right);
+            rhs_info ri = {0};
+            if (pn_is(el, PT_list) || pn_is(el, PT_tuple)) {
+                PN_FOR_NAMED(x, el) {
+                    ri = classify_rhs(L, x);
+                    if (ri.acq) {
+                        el = x;
+                        break;
+                    }
+                }
+            } else {
+                ri = classify_rhs(L, el);
+            }
+            if ((ri.acq & ACQ_STRONG) && !(ri.acq & ACQ_HEURISTIC) && !(ri.acq & ACQ_REGISTRY_TAKE)) {
+                ca_sb nm = {0};
+                ca_sb_addf(&nm, "%s.%s", text(L, unparen(pn_field(left, PF_object))), text(L, pn_field(left, PF_attribute)));
+                int mv = ir_var_add(L->m, L->f, ca_arena_strdup(&L->m->arena, ca_sb_str(&nm)), 0);
+                ca_sb_release(&nm);
+                L->member_vars = 1;
+                acquire_var(L, out, at, mv, &ri, el);
+                ir_node *n = emit(L, out, IR_ALIAS, at, mv);
+                n->var2 = cv;
+                remember_member(L, cv, text(L, pn_field(left, PF_attribute)), mv);
+            }
+        }
         for (size_t i = 0; i < vs.n; i++) {
             if (o == OWN_LOCAL && vs.v[i] != cv) {
                 ir_node *n = emit(L, out, IR_ALIAS, at, vs.v[i]);
@@ -1514,6 +1560,81 @@ static int nonsuspending_ctx(lower *L, pn expr)
     return 0;
 }
 
+/* Does a body hold a suspension of its own: an await, async with or async
+ * for outside nested definitions? */
+static int body_suspends(lower *L, pn body)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < body->end; y++) {
+        if (y->type == PT_function_definition || y->type == PT_lambda || y->type == PT_class_definition) {
+            /* skip the nested scope */
+            uint32_t end = y->end;
+            while (y + 1 < endp && (y + 1)->start < end) y++;
+            continue;
+        }
+        if (y->type == PT_await) return 1;
+        if ((y->type == PT_with_statement || y->type == PT_for_statement || y->type == PT_for_in_clause) &&
+            has_token(y, PT_async))
+            return 1;
+    }
+    return 0;
+}
+
+/* `async with self._lock`, where the class makes self._lock an asyncio lock
+ * (lock-fastpath: acquiring a free one does not suspend): is it a lock no
+ * holder keeps across a suspension? Then, the loop being one thread, every
+ * acquire finds it free, and the acquire is no checkpoint today: it becomes
+ * one the day a holder awaits inside. Read over the module: every `async
+ * with self._lock` body, and no other use of it but `.locked()` (an
+ * acquire() or a hand-over could hold it anywhere). Cached per attribute. */
+static int lock_idle(lower *L, pn expr)
+{
+    pn e = unparen(expr);
+    if (!pn_is(e, PT_attribute) || !L->class_name) return 0;
+    pn obj = unparen(pn_field(e, PF_object));
+    if (!pn_is(obj, PT_identifier) || strcmp(text(L, obj), "self") != 0) return 0;
+    const char *attr = text(L, pn_field(e, PF_attribute));
+    ca_sb key = {0};
+    ca_sb_addf(&key, "%s.%s", L->class_name, attr);
+    const char *ctor = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
+    int idle = 0;
+    if (ctor && cat(L, CAT_LOCK_FASTPATH, ctor)) {
+        const char *cached = map_get(L->idle_locks.v, L->idle_locks.n, ca_sb_str(&key));
+        if (cached) {
+            idle = cached[0] == '1';
+        } else {
+            idle = 1;
+            const pt_node *endp = L->T->v + L->T->n;
+            for (pn u = pn_root(L->T); u < endp && idle; u++) {
+                if (u->type != PT_attribute) continue;
+                pn uo = unparen(pn_field(u, PF_object)), ua = pn_field(u, PF_attribute);
+                if (!pn_is(uo, PT_identifier) || strcmp(text(L, uo), "self") != 0 || strcmp(text(L, ua), attr) != 0)
+                    continue;
+                pn p = pn_parent(u);
+                while (pn_is(p, PT_parenthesized_expression)) p = pn_parent(p);
+                if (pn_is(p, PT_with_item)) {
+                    pn ws = pn_parent(pn_parent(p)); /* with_item < with_clause < with_statement */
+                    if (pn_is(ws, PT_with_statement) && has_token(ws, PT_async)) {
+                        if (body_suspends(L, pn_field(ws, PF_body))) idle = 0;
+                        continue;
+                    }
+                    idle = 0;
+                } else if (pn_is(p, PT_attribute) && pn_field(p, PF_object) == u) {
+                    if (strcmp(text(L, pn_field(p, PF_attribute)), "locked") != 0) idle = 0;
+                } else if (pn_is(p, PT_assignment) && pn_field(p, PF_left) == u) {
+                    continue; /* self._lock = asyncio.Lock() */
+                } else if (!pn_is(p, PT_expression_statement)) {
+                    idle = 0;
+                }
+            }
+            name_map m = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), idle ? "1" : "0", 0};
+            CA_VEC_PUSH(L->idle_locks, m);
+        }
+    }
+    ca_sb_release(&key);
+    return idle;
+}
+
 /* Is the context manager of `async with expr` made by a call of catalog
  * category k: `X(...)` itself, or a local or module name assigned from one
  * (`client = httpx.AsyncClient(); async with client:`)? */
@@ -1587,6 +1708,7 @@ static void lower_with(lower *L, pn s, ir_block *out)
         char *d = pn_is(e, PT_call) ? dotted(L, pn_field(e, PF_function)) : NULL;
         if (nonsuspending_ctx(L, expr)) w->flags |= WITH_NONSUSP_EXIT;
         if (ctx_matches(L, expr, CAT_NONSUSPENDING_ENTER)) w->flags |= WITH_NONSUSP_ENTER;
+        if (is_async && lock_idle(L, expr)) w->flags |= WITH_LOCK_IDLE;
         if (d) {
             const ca_cat_entry *sh = cat(L, CAT_SHIELD_SCOPE, d);
             if (sh) {
@@ -2346,6 +2468,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->cancelled.n = 0;
     L->strong.n = 0;
     L->flags.n = 0;
+    L->member_vars = 0;
     {
         /* which names get literal True/False/None somewhere in the body: every
          * binding of them is recorded (IR_BIND), so their value along a path
@@ -3205,6 +3328,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
     CA_VEC_FREE(L.uncancelled);
+    CA_VEC_FREE(L.idle_locks);
     py_tree_trim(flat, PY_FLAT_KEEP);
     if (crfixed) {
         m->src = NULL; /* the caller's buffer is the one that outlives m */
