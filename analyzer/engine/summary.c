@@ -149,7 +149,8 @@ static int sum_node(void *ctx, const ir_node *n)
     sum_ctx *c = ctx;
     switch (n->kind) {
     case IR_ACQUIRE:
-        if (n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
+        if (n->var >= 0 && (n->flags & ACQ_REGISTRY_TAKE)) c->made[n->var] = 2; /* (taken, not made) */
+        else if (n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
         break;
     case IR_CHECKPOINT:
         /* the parameters it passes cancellation into */
@@ -177,9 +178,13 @@ static int sum_node(void *ctx, const ir_node *n)
         if ((n->flags & XFER_RETURN) && n->var >= 0 && c->out->returns == ENG_RET_UNKNOWN) {
             /* what it stores as well as returns, the caller only borrows */
             if (c->stored[n->var]) c->borrowed = 1;
+            else if (c->made[n->var] == 2) c->out->returns = ENG_RET_TAKEN;
             else if (c->made[n->var]) c->out->returns = ENG_RET_RESOURCE;
         }
         sum_mark(c, n->var, 1);
+        break;
+    case IR_RETURN:
+        if ((n->flags & RETURN_TAKEN) && c->out->returns == ENG_RET_UNKNOWN) c->out->returns = ENG_RET_TAKEN;
         break;
     case IR_ADOPT:
         sum_mark(c, n->var, 1);

@@ -347,6 +347,19 @@ static void checkpoint_call(eng_walk *E, uint8_t *s, const ir_node *cp)
     int off = 0;
     const ir_func *callee = call && E->res && E->res->resolve ? E->res->resolve(E->res->ctx, E->m, E->f, call, &sum, &off)
                                                               : NULL;
+    if (call && (cp->flags & CP_SHIELDED) && ((call->flags & CALL_NAME_RELEASES) || (cp->flags & CP_RELEASES))) {
+        /* `await asyncio.shield(self._stop(entry))`: the shielded task
+         * goes on releasing what it was given when this await is
+         * cancelled: settled, no window for those values */
+        CA_VEC(int) ex = {0};
+        for (int k = 0; k < cp->nvars; k++) CA_VEC_PUSH(ex, cp->vars[k]);
+        for (int k = 0; k < call->nvars; k++)
+            if (call->vars[k] >= 0 && !(call->kwnames && call->kwnames[k])) CA_VEC_PUSH(ex, call->vars[k]);
+        checkpoint(E, s, cp, cp->site, ex.v, (int)ex.n);
+        for (size_t k = 0; k < ex.n; k++) kill(E, s, ex.v[k]);
+        CA_VEC_FREE(ex);
+        return;
+    }
     if (!callee || !sum || !sum->passes) {
         checkpoint(E, s, cp, cp->site, cp->vars, cp->nvars);
         return;
@@ -693,6 +706,16 @@ static int class_evidence(eng_walk *E, const ir_node *acq)
     return 0;
 }
 
+static int returns_taken(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || !E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
+    return callee && sum && callee != E->f && sum->returns == ENG_RET_TAKEN;
+}
+
 static int owns_nothing(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
@@ -777,6 +800,10 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         if (v < 0) break;
         int ok = (n->flags & ACQ_STRONG) || ((n->flags & ACQ_WEAK) && E->weak_ok[v]) ||
                  ((n->flags & ACQ_REGISTRY_TAKE) && E->released_any[v]);
+        /* `pruned = self._prune_if_needed()`, a helper that returns what it
+         * took out of a registry: a take-out of this function's, once the
+         * function releases it somewhere */
+        int helper_take = (n->flags & ACQ_WEAK) && E->released_any[v] && returns_taken(E, n);
         if (n->flags & (ACQ_HEURISTIC | ACQ_WEAK)) {
             /* No catalog says so. A function that releases the value on an
              * error path treats it as a resource whatever it is (a handle
@@ -800,6 +827,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             E->acq[v] = n;
             break;
         }
+        if (helper_take) ok = 1;
         if (!ok) break;
         E->acq[v] = n;
         if (n->var2 >= 0 && (s[n->var2] & ST_ADOPTED) && !(s[n->var2] & ST_LIVE) && E->adopt[n->var2]) {
@@ -809,8 +837,8 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             break;
         }
         s[v] = (uint8_t)((s[v] & ~ST_ADOPTED) | ST_LIVE);
-        E->from_registry[v] = (n->flags & ACQ_REGISTRY_TAKE) != 0;
-        if (n->flags & ACQ_REGISTRY_TAKE) simple_event(E, ENG_EV_TAKE, n, s);
+        E->from_registry[v] = (n->flags & ACQ_REGISTRY_TAKE) != 0 || helper_take;
+        if (E->from_registry[v]) simple_event(E, ENG_EV_TAKE, n, s);
         break;
     }
     case IR_TAKE:

@@ -112,6 +112,7 @@ typedef enum ir_kind {
 #define RAISE_CANCEL      0x01u /* raises a cancellation exception (raise asyncio.CancelledError) */
 /* IR_RETURN */
 #define RETURN_CANCEL     0x01u /* returns a cancellation exception for its caller to raise */
+#define RETURN_TAKEN      0x02u /* returns what it takes out of a registry right there (`return d.pop(k)`) */
 /* IR_BIND flags: what the value can be */
 #define BIND_TRUE         0x01u /* truthy (True, or anything else known to be) */
 #define BIND_FALSE        0x02u /* falsy but not None (False, 0, "") */

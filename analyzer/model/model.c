@@ -23,6 +23,26 @@ const char *ca_severity_name(ca_severity s)
     }
 }
 
+const char *ca_confidence_name(ca_confidence c)
+{
+    switch (c) {
+    case CA_CONF_MEDIUM: return "medium";
+    case CA_CONF_LOW: return "low";
+    default: return "high";
+    }
+}
+
+int ca_confidence_parse(const char *s, ca_confidence *out)
+{
+    static const char *const names[] = {"high", "medium", "low"};
+    for (int i = 0; s && i < 3; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (ca_confidence)i;
+            return 0;
+        }
+    return -1;
+}
+
 const char *ca_file_status_name(ca_file_status s)
 {
     switch (s) {

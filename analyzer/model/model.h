@@ -20,6 +20,14 @@
 typedef enum ca_severity { CA_SEV_ERROR = 0, CA_SEV_WARNING = 1, CA_SEV_NOTE = 2 } ca_severity;
 const char *ca_severity_name(ca_severity s); /* "error" / "warning" / "note" */
 
+/* How sure a finding is, from its evidence (rules/README.md says what each
+ * rule's levels mean): high = catalogued resource or class, a checkpoint
+ * that suspends; medium = a resource known by name or use, a catch-all
+ * handler; low = a window that is latent today (an idle lock's acquire). */
+typedef enum ca_confidence { CA_CONF_HIGH = 0, CA_CONF_MEDIUM = 1, CA_CONF_LOW = 2 } ca_confidence;
+const char *ca_confidence_name(ca_confidence c); /* "high" / "medium" / "low" */
+int ca_confidence_parse(const char *s, ca_confidence *out); /* 0, or -1 for an unknown word */
+
 /* A handler (or finally) that is related evidence for a finding. */
 typedef struct ca_handler_ref {
     int line;
@@ -42,6 +50,7 @@ typedef struct ca_finding {
     char *message;       /* one line */
     char *checkpoint;    /* normalized checkpoint source text (whitespace collapsed) */
     char *fingerprint;   /* 16 hex digits; stable across line shifts */
+    ca_confidence confidence;
     int suppressed;      /* inline suppression on the flagged line */
     int baselined;       /* hidden: 1 = in the --baseline file, 2 = outside the lines changed since --changed-since */
     int64_t row_id;      /* the stored row it was read from (findings.id); 0 when not read from the store */

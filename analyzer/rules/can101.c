@@ -102,8 +102,14 @@ static void emit_one(rule_ctx *ctx, const char *rule, const rule_window *o)
     char *fp = o->at && o->at->kind == IR_WITH ? ca_xasprintf("async with %s", cptext)
              : o->at && o->at->kind == IR_LOOP ? ca_xasprintf("async for %s", cptext)
                                                : ca_xstrdup(cptext);
-    rule_emit(ctx, rule, o->site, name, acq_kind(o), o->acquired, (const ir_handler *const *)o->missing,
-              strcmp(rule, "CAN101") == 0 ? o->nmissing : 0, fp, msg);
+    ca_finding *f = rule_emit(ctx, rule, o->site, name, acq_kind(o), o->acquired,
+                              (const ir_handler *const *)o->missing, strcmp(rule, "CAN101") == 0 ? o->nmissing : 0,
+                              fp, msg);
+    /* latent today: low; a resource known by name or use, or an entry of a
+     * registry the code keeps itself: medium; a catalogued one: high */
+    if (latent(o)) f->confidence = CA_CONF_LOW;
+    else if (o->registry_take || !o->acquired || (o->acquired->flags & (ACQ_HEURISTIC | ACQ_WEAK)))
+        f->confidence = CA_CONF_MEDIUM;
     free(fp);
     free(cp);
 }

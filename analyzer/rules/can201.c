@@ -71,7 +71,9 @@ static void end(rule_run *rr)
                                "request is abandoned but the server may still create the resource, and its id "
                                "is lost",
                                callee);
-        rule_emit(ctx, rule, o->site, callee, "remote", o->at, NULL, 0, callee, msg);
+        ca_finding *f = rule_emit(ctx, rule, o->site, callee, "remote", o->at, NULL, 0, callee, msg);
+        /* a catalogued create is sure; one known by its name (create*, provision*) less so */
+        if (!(o->at->callee && rule_cat(ctx, CAT_REMOTE_CREATE, o->at->callee))) f->confidence = CA_CONF_MEDIUM;
     }
     CA_VEC_FREE(*v);
     free(v);

@@ -344,7 +344,10 @@ static void end(rule_run *rr)
                                *c ? " " : "", c);
         char *what = (h->flags & H_SUPPRESS) ? ca_xasprintf("suppress(%s)", c) : ca_xasprintf("except %s", *c ? c : "(bare)");
         const ir_handler *hs[1] = {h};
-        rule_emit(ctx, "CAN401", h->site, what, "cancellation", NULL, hs, 1, what, msg);
+        ca_finding *f = rule_emit(ctx, "CAN401", h->site, what, "cancellation", NULL, hs, 1, what, msg);
+        /* a catch-all swallows whatever comes, by design or not: medium;
+         * a handler that names cancellation, or a loop that spins: high */
+        if ((h->flags & H_BASE) && !(h->flags & H_LEVEL)) f->confidence = CA_CONF_MEDIUM;
         free(what);
     }
     CA_VEC_FREE(s->found);

@@ -2219,6 +2219,8 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
         if (!pn_isnull(rv0)) {
             char *d = dotted(L, pn_is(rv0, PT_call) ? pn_field(rv0, PF_function) : rv0);
             if (d && cat(L, CAT_CANCEL_EXC, d) && !cat(L, CAT_NOT_CANCEL_EXC, d)) ret->flags |= RETURN_CANCEL;
+            /* `return self._entries.pop(key, None)`: hands its caller an entry taken out of a registry */
+            if (pn_is(rv0, PT_call) && (classify_rhs(L, rv0).acq & ACQ_REGISTRY_TAKE)) ret->flags |= RETURN_TAKEN;
         }
         return;
     }
