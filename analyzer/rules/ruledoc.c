@@ -467,3 +467,15 @@ int ca_rule_check_list(const char *csv, char **bad)
     if (bad) *bad = NULL;
     return each_item(csv, item_unknown, bad) ? -1 : 0;
 }
+
+const char *ca_rule_suggest(const char *item)
+{
+    size_t n;
+    const ca_ruledoc *all = ca_ruledoc_all(&n);
+    if (!item || !n) return NULL;
+    const char **ids = ca_xmalloc(sizeof(char *) * n);
+    for (size_t i = 0; i < n; i++) ids[i] = all[i].id;
+    const char *best = ca_closest(item, ids, n);
+    free(ids);
+    return best;
+}
