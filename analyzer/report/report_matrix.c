@@ -801,6 +801,7 @@ static void matrix_json(ca_sb *sb, const ca_results *r, const mview *v, const rs
             ca_json_end_object(&w);
         }
     ca_json_end_array(&w);
+    ca_json_kv_int(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
     ca_json_end_object(&w);
     ca_json_finish(&w);
     ca_sb_addc(sb, '\n');
