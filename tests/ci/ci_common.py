@@ -149,10 +149,13 @@ def line_of(text, needle, nth=1):
 
 TEXT_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<rule>CAN\d{3}) ")
 TEXT_SUMMARY = re.compile(r"^(?P<n>\d+) findings? .*; (?P<baselined>\d+) baselined")
+# the full format's source excerpt under a finding: gutter rows and the help line
+TEXT_EXCERPT = re.compile(r"^ *(\d+|\.\.\.)? \|( |$)|^  = help: |^$")
 
 
 def parse_text(out):
-    """(findings [(path, line, col, rule)], summary line)."""
+    """(findings [(path, line, col, rule)], summary line), from the full or
+    the concise text format."""
     found, summary = [], None
     for line in out.splitlines():
         m = TEXT_LINE.match(line)
@@ -160,6 +163,8 @@ def parse_text(out):
             found.append((m["path"], int(m["line"]), int(m["col"]), m["rule"]))
         elif TEXT_SUMMARY.match(line):
             summary = line
+        elif found and TEXT_EXCERPT.match(line):
+            continue
         else:
             raise AssertionError("unexpected text output line: %r" % line)
     if summary is None:
