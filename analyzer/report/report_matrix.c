@@ -467,7 +467,8 @@ static void text_footer(ca_sb *sb, const ca_results *r, const mview *v)
         for (size_t d = 0; d < v->nbd; d++) {
             const ca_coverage *c = v->grid[b * v->nbd + d];
             if (!c || !str_eq(c->status, "gap")) continue;
-            doc_put(sb, c->path ? c->path : "?", DOC_PUT_TERM);
+            const ca_finding *via = rs_line_helper(r, c, c->line);
+            doc_put(sb, via ? via->path : c->path ? c->path : "?", DOC_PUT_TERM);
             ca_sb_addf(sb, ":%d: ", c->line);
             doc_put(sb, c->backend, DOC_PUT_TERM);
             ca_sb_addc(sb, ' ');
@@ -477,6 +478,10 @@ static void text_footer(ca_sb *sb, const ca_results *r, const mview *v)
             if (c->function) {
                 ca_sb_adds(sb, " in ");
                 doc_put(sb, c->function, DOC_PUT_TERM);
+            }
+            if (via) {
+                ca_sb_adds(sb, " via ");
+                doc_put(sb, via->function, DOC_PUT_TERM);
             }
             ca_sb_addc(sb, '\n');
         }
@@ -606,8 +611,9 @@ static void matrix_legend(doc_writer *d)
 }
 
 /* One list item per gap: where it is and what it is. */
-static void matrix_gap_item(doc_writer *d, const ca_coverage *c)
+static void matrix_gap_item(doc_writer *d, const ca_results *r, const ca_coverage *c)
 {
+    const ca_finding *via = rs_line_helper(r, c, c->line);
     doc_val(d, c->backend);
     doc_lit(d, " ");
     doc_code(d, c->boundary);
@@ -615,8 +621,12 @@ static void matrix_gap_item(doc_writer *d, const ca_coverage *c)
     rs_rules_val(d, c->rules);
     doc_lit(d, " in ");
     doc_code(d, c->function);
+    if (via) { /* the line is the helper's, not the boundary method's */
+        doc_lit(d, " via ");
+        doc_code(d, via->function);
+    }
     doc_lit(d, " (");
-    doc_loc(d, c->path, c->line);
+    doc_loc(d, via ? via->path : c->path, c->line);
     doc_lit(d, ")");
 }
 
@@ -696,7 +706,7 @@ static void matrix_doc(ca_sb *sb, const ca_results *r, const mview *v, const rs_
                 const ca_coverage *c = v->grid[b * v->nbd + x];
                 if (!c || !str_eq(c->status, "gap")) continue;
                 doc_item(&d);
-                matrix_gap_item(&d, c);
+                matrix_gap_item(&d, r, c);
                 doc_item_end(&d);
             }
         doc_list_end(&d);

@@ -138,6 +138,16 @@ int rs_finding_in_cell(const ca_coverage *c, const ca_finding *f)
     return lines_has(c->lines, f->line);
 }
 
+const ca_finding *rs_line_helper(const ca_results *r, const ca_coverage *c, int line)
+{
+    for (size_t i = 0; i < r->nfindings; i++) {
+        const ca_finding *f = &r->findings[i];
+        if (f->line != line || !rs_finding_in_cell(c, f)) continue;
+        if (!(str_eq(f->function, c->function) && str_eq(f->path, c->path))) return f;
+    }
+    return NULL;
+}
+
 const char *rs_meta_date(const ca_results *r, const rs_opts *o)
 {
     if (o && o->reproducible) return NULL;

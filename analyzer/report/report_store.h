@@ -92,6 +92,11 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
 /* Does finding f count for matrix cell c (same backend, one of the cell's
  * rules, and the cell's method or one of its gap lines)? */
 int rs_finding_in_cell(const ca_coverage *c, const ca_finding *f);
+/* The finding of r that puts gap line `line` into cell c from a helper the
+ * boundary method calls (a same-backend method other than c->function),
+ * so that a report can say "via `Class._helper`" and point at the
+ * helper's file; NULL when the line is the boundary method's own. */
+const ca_finding *rs_line_helper(const ca_results *r, const ca_coverage *c, int line);
 /* The cell status as a fixed word ("gap", "covered", "no-window",
  * "absent"; anything else "unknown"): what HTML classes and data-status
  * attributes carry, so no stored text reaches an attribute. */
