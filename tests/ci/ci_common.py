@@ -21,7 +21,7 @@ SOURCE_DIR = os.path.abspath(os.environ.get("CA_SOURCE_DIR") or os.getcwd())
 BUILD_DIR = os.path.abspath(os.environ.get("CA_BUILD_DIR") or os.path.join(SOURCE_DIR, "build"))
 CANCELAUDIT = os.path.abspath(os.environ.get("CANCELAUDIT") or os.path.join(BUILD_DIR, "cancelaudit"))
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "full", "json", "sarif", "github")  # text: the concise one-line form
 
 
 def base_env():
@@ -235,7 +235,7 @@ def scan_all_formats(test, args, cwd, env=None):
         p = run_ca(["scan"] + list(args) + ["--format", fmt], cwd, env)
         test.assertIn(p.returncode, (0, 1), "scan %s --format %s: exit %d\n%s" % (args, fmt, p.returncode, err_text(p)))
         out = out_text(p)
-        if fmt == "text":
+        if fmt in ("text", "full"):
             found, extra = parse_text(out)
         elif fmt == "github":
             found, extra = parse_github(out), None
