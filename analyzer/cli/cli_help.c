@@ -186,8 +186,8 @@ static const cli_cmd commands[] = {
      "files, functions, findings with their handlers, coverage cells, directory listings; ids are renumbered, "
      "every other column is kept. The shards must have scanned disjoint paths (a path in two of them is an "
      "error), ideally from the same directory, so that `matrix`, `report` and `diff` on OUT.db see the whole "
-     "organisation as one scan. The IN stores are read, never changed (an older schema is migrated as when "
-     "any command opens it).",
+     "organisation as one scan. The IN stores are only read (one of an older schema is first migrated, as "
+     "any command that opens it does).",
      merge_opts, "  cancelaudit merge org.db shard-*/audit.db && cancelaudit matrix --db org.db"},
     {"rules", "", "every rule, its default and summary", NULL, help_only, NULL},
     {"explain", "RULE", "a rule's documentation: why it matters, bad and good examples, the fix", NULL, help_only,

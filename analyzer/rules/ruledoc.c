@@ -384,10 +384,13 @@ int ca_ruledoc_explain(FILE *out, const char *id)
     if (!d) {
         fputs("cancelaudit: unknown rule '", stderr);
         print_sanitized(stderr, id ? id : "");
+        fputc('\'', stderr);
+        const char *hint = ca_rule_suggest(id);
+        if (hint) fprintf(stderr, " (did you mean '%s'?)", hint);
         if (n == 0) {
-            fputs("'; no rules are built in\n", stderr);
+            fputs("; no rules are built in\n", stderr);
         } else {
-            fputs("'; known rules:", stderr);
+            fputs("; known rules:", stderr);
             for (size_t i = 0; i < n; i++) fprintf(stderr, "%s %s", i ? "," : "", all[i].id);
             fputc('\n', stderr);
         }

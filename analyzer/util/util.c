@@ -281,23 +281,28 @@ void ca_iso_now(char *out, size_t n)
 
 size_t ca_edit_distance(const char *a, const char *b)
 {
+    /* optimal string alignment: a swap of two neighbours is one edit, as
+     * typists make it ("scna" for "scan") */
     size_t na = strlen(a), nb = strlen(b);
     if (na > 40 || nb > 40) return 99;
-    size_t row[41];
-    for (size_t j = 0; j <= nb; j++) row[j] = j;
+    size_t rows[3][41], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= nb; j++) prev[j] = j;
     for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
+        cur[0] = i;
         for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best) best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            cur[j] = best;
         }
+        size_t *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
     }
-    return row[nb];
+    return prev[nb];
 }
 
 const char *ca_closest(const char *s, const char *const *known, size_t n)

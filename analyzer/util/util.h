@@ -79,7 +79,8 @@ void ca_hash_hex(uint64_t h, char out[17]);
  * success, else errno; *out untouched on failure. */
 int ca_read_file(const char *path, char **out, size_t *len);
 
-/* Levenshtein distance between a and b; strings longer than 40 bytes are
+/* Edit distance between a and b (insertions, deletions, substitutions and
+ * swaps of neighbours count one each); strings longer than 40 bytes are
  * never close (returns 99). */
 size_t ca_edit_distance(const char *a, const char *b);
 /* The entry of known[0..n) (NULL-terminated when n is (size_t)-1) closest
