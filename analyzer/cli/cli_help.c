@@ -74,8 +74,8 @@ typedef struct cli_cmd {
 static const cli_opt scan_opts[] = {
     {"-f, --format, --output-format", "FORMAT",
      "How findings are written:\n"
-     "  full      (default) one `path:line:col: CAN101 message` line per finding, then the source lines\n"
-     "            of its acquisition and its checkpoint, marked, as ruff's full format\n"
+     "  full      (default) one `path:line:col: CAN101 message` line per finding, then the source lines "
+     "of its acquisition and its checkpoint, marked, as ruff's full format\n"
      "  concise   the first line alone (`text` is its older name): for editors and grep\n"
      "  json      one object with the findings and the coverage matrix (docs/json.md)\n"
      "  sarif     SARIF 2.1.0 for code scanning\n"
@@ -142,7 +142,8 @@ static const cli_opt diff_opts[] = {
 };
 
 static const cli_opt merge_opts[] = {
-    OPT_VERBOSE,
+    {"-v, --verbose", NULL, "Say on stderr which scan of each input was merged, with its numbers of files, findings "
+                            "and matrix cells."},
     OPT_HELP,
     {NULL, NULL, NULL},
 };
@@ -215,18 +216,26 @@ static void wrap(FILE *out, const char *text, int indent, int width)
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         size_t lead = 0;
         while (lead < len && p[lead] == ' ') lead++;
-        int avail = width - indent - (int)lead;
-        if (avail < 20) avail = 20;
+        /* a list item ("  full      what it is") hangs its continuation under "what" */
+        size_t hang = lead;
+        if (lead) {
+            while (hang < len && p[hang] != ' ') hang++;
+            while (hang < len && p[hang] == ' ') hang++;
+            if (hang >= len) hang = lead;
+        }
         size_t at = lead;
         int first = 1;
         while (at < len || first) {
+            size_t col = first ? lead : hang;
+            int avail = width - indent - (int)col;
+            if (avail < 20) avail = 20;
             size_t n = len - at;
             if ((int)n > avail) {
                 size_t cut = (size_t)avail;
                 while (cut > 0 && p[at + cut] != ' ') cut--;
                 n = cut ? cut : (size_t)avail;
             }
-            fprintf(out, "%*s%.*s\n", indent + (int)lead, "", (int)n, p + at);
+            fprintf(out, "%*s%.*s\n", indent + (int)col, "", (int)n, p + at);
             at += n;
             while (at < len && p[at] == ' ') at++;
             first = 0;

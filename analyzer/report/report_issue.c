@@ -389,8 +389,10 @@ static char *scan_command(const char *args)
 {
     ca_sb sb = {0};
     ca_sb_adds(&sb, "cancelaudit");
-    static const char *const with_value[] = {"--db", "--output", "-o", "--format", "-f", "--jobs", "-j"};
-    static const char *const flags[] = {"--no-progress", "--quiet", "-q", "--no-db", "--no-cache"};
+    static const char *const with_value[] = {"--db", "--output", "-o", "--format", "-f", "--output-format", "--jobs",
+                                             "-j"};
+    static const char *const flags[] = {"--no-progress", "--quiet", "-q", "--no-db", "--no-cache", "-v", "--verbose",
+                                        "--statistics", "--exit-zero"};
     const char *p = args ? args : "scan";
     int skip_next = 0;
     while (*p) {
