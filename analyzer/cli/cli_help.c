@@ -321,18 +321,17 @@ int cli_wants_help(int argc, char **argv)
     return 0;
 }
 
-/* Every spelling of every option of c, for suggestions. */
-static size_t option_names(const cli_cmd *c, const char **names, size_t cap)
+/* Every spelling of every option of c, for suggestions: pointers into buf. */
+static size_t option_names(const cli_cmd *c, const char **names, size_t cap, char *buf, size_t bufsize)
 {
     size_t n = 0;
-    static char buf[2048];
     size_t used = 0;
     for (const cli_opt *o = c->opts; o->names; o++) {
         const char *p = o->names;
         while (*p && n < cap) {
             while (*p == ' ' || *p == ',') p++;
             size_t len = strcspn(p, ", ");
-            if (!len || used + len + 1 > sizeof(buf)) break;
+            if (!len || used + len + 1 > bufsize) break;
             memcpy(buf + used, p, len);
             buf[used + len] = 0;
             names[n++] = buf + used;
@@ -346,10 +345,11 @@ static size_t option_names(const cli_cmd *c, const char **names, size_t cap)
 void cli_bad_option(const char *cmd, const char *arg)
 {
     const cli_cmd *c = find_cmd(cmd);
-    const char *hint = NULL;
+    const char *hint = NULL; /* points into buf */
+    const char *names[128];
+    char buf[2048];
     if (c) {
-        const char *names[128];
-        size_t n = option_names(c, names, 128);
+        size_t n = option_names(c, names, 128, buf, sizeof(buf));
         char *bare = ca_xstrndup(arg, strcspn(arg, "="));
         hint = ca_closest(bare, names, n);
         free(bare);

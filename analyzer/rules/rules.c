@@ -47,8 +47,8 @@ char *rule_callee_text(const char *text)
     while (n && (text[n - 1] == ' ' || text[n - 1] == '\n' || text[n - 1] == '\t' || text[n - 1] == '\r')) n--;
     /* the opening parenthesis of the call the text ends with: depth-0
      * brackets and string literals skipped on the way */
-    size_t open = 0, close = 0;
-    int depth = 0, have = 0;
+    size_t group = 0, open = 0, close = 0;
+    int depth = 0, paren = 0; /* paren: the last depth-0 group is a call's (...) */
     for (size_t i = 0; i < n; i++) {
         char c = text[i];
         if (c == '"' || c == '\'') {
@@ -57,12 +57,20 @@ char *rule_callee_text(const char *text)
             continue;
         }
         if (c == '(' || c == '[' || c == '{') {
-            if (depth++ == 0 && c == '(') open = i, have = 1;
+            if (depth++ == 0) group = i;
         } else if (c == ')' || c == ']' || c == '}') {
-            if (depth > 0 && --depth == 0) close = i;
+            if (depth > 0 && --depth == 0) {
+                open = group;
+                close = i;
+                paren = c == ')' && text[group] == '(';
+            }
         }
     }
-    if (!have || depth != 0 || close != n - 1 || open == 0) return ca_xstrndup(text, n);
+    /* a call: something callable right before the parenthesis, not `await (x)` */
+    char before = open ? text[open - 1] : ' ';
+    int callable = before == '_' || before == ')' || before == ']' || (before >= '0' && before <= '9') ||
+                   (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') || (before & 0x80);
+    if (!paren || depth != 0 || close != n - 1 || !callable) return ca_xstrndup(text, n);
     size_t inner = open + 1;
     while (inner < close && (text[inner] == ' ' || text[inner] == '\n' || text[inner] == '\t')) inner++;
     return ca_xasprintf("%.*s(%s)", (int)open, text, inner < close ? "\xe2\x80\xa6" : "");
