@@ -66,6 +66,14 @@ char *rule_callee_text(const char *text)
             }
         }
     }
+    /* the frontend cuts long node text with "...": a call left open there
+     * is still the call the text ends with */
+    if (depth > 0 && text[group] == '(' && n >= 3 && strcmp(text + n - 3, "...") == 0) {
+        open = group;
+        close = n - 1;
+        paren = 1;
+        depth = 0;
+    }
     /* a call: something callable right before the parenthesis, not `await (x)` */
     char before = open ? text[open - 1] : ' ';
     int callable = before == '_' || before == ')' || before == ']' || (before >= '0' && before <= '9') ||
@@ -73,6 +81,7 @@ char *rule_callee_text(const char *text)
     if (!paren || depth != 0 || close != n - 1 || !callable) return ca_xstrndup(text, n);
     size_t inner = open + 1;
     while (inner < close && (text[inner] == ' ' || text[inner] == '\n' || text[inner] == '\t')) inner++;
+    /* (the closing parenthesis of a cut call is gone: inner < close still says it had arguments) */
     return ca_xasprintf("%.*s(%s)", (int)open, text, inner < close ? "\xe2\x80\xa6" : "");
 }
 

@@ -36,6 +36,8 @@ static void test_callee(void)
     expect("await (a)", "await (a)");                                   /* grouping, not a call */
     expect("await Box[int](a)", "await Box[int](\xe2\x80\xa6)");
     expect("await f(x", "await f(x");                                   /* unbalanced: as it is */
+    expect("await asyncio.create_subprocess_exec(*cmd, stdin=fd, cwd=d,...",  /* cut by the frontend */
+           "await asyncio.create_subprocess_exec(\xe2\x80\xa6)");
     expect("await g(\n    a,\n    b,\n)\n", "await g(\xe2\x80\xa6)");
     expect(NULL, "");
 }
