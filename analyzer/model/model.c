@@ -13,6 +13,10 @@
 #include <string.h>
 
 const char ca_version[] = "0.1.0";
+#ifndef CA_PARSER_VERSION
+#define CA_PARSER_VERSION "tree-sitter-python (version not recorded by this build)"
+#endif
+const char ca_parser_version[] = CA_PARSER_VERSION;
 
 const char *ca_severity_name(ca_severity s)
 {

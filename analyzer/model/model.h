@@ -186,5 +186,9 @@ void ca_results_sort(ca_results *r);
 
 /* Tool version string, e.g. "0.1.0". */
 extern const char ca_version[];
+/* What this build parses Python with: the tree-sitter-python grammar's
+ * version and ABI and the tree-sitter library's version, e.g.
+ * "tree-sitter-python 0.23.6 (ABI 14), tree-sitter 0.20.7". */
+extern const char ca_parser_version[];
 
 #endif

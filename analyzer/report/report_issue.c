@@ -191,7 +191,7 @@ static void other_backends(doc_writer *d, const ca_results *r, const ca_coverage
     if (counts[2]) doc_litf(d, "%s%zu %s a gap", parts++ ? ", " : "", counts[2], counts[2] == 1 ? "has" : "have");
     doc_lit(d, ".");
     doc_para_end(d);
-    rs_boundary_table(d, row, total, reported_backend);
+    rs_boundary_table(d, r, row, total, reported_backend);
     free(row);
 }
 
@@ -342,14 +342,62 @@ static void concrete_fix(doc_writer *d, const bug_group *g)
     }
 }
 
+/* Bugs whose fixes read alike — the same change in the same function, say
+ * one handler to widen for two resources that leak at different awaits —
+ * get one bullet that names all their resources. */
+static int same_fix(const bug_group *a, const bug_group *b)
+{
+    const ca_finding *x = a->f[0], *y = b->f[0];
+    if (!str_eq(x->rule, y->rule) || !str_eq(x->function, y->function) || !str_eq(x->path, y->path)) return 0;
+    const char *rule = nz(x->rule);
+    if (str_eq(rule, "CAN101")) {
+        const ca_handler_ref *h = main_handler(x), *k = main_handler(y);
+        return (!h && !k) || (h && k && h->line == k->line && str_eq(h->catches, k->catches));
+    }
+    if (str_eq(rule, "CAN102") || str_eq(rule, "CAN302") || str_eq(rule, "CAN401")) return x->line == y->line;
+    if (str_eq(rule, "CAN201") || str_eq(rule, "CAN202")) return str_eq(x->resource, y->resource);
+    if (str_eq(rule, "CAN203") || str_eq(rule, "CAN301")) return 1;
+    return str_eq(x->message, y->message);
+}
+
+/* The list items of the bugs' fixes, one per fix (the caller opens the
+ * list: the precedents to copy follow in it). */
+static void suggested_fixes(doc_writer *d, const bug_groups *groups)
+{
+    unsigned char *done = ca_xcalloc(groups->n + 1, 1);
+    for (size_t i = 0; i < groups->n; i++) {
+        if (done[i]) continue;
+        size_t total = 0;
+        for (size_t k = i; k < groups->n; k++)
+            if (!done[k] && same_fix(&groups->v[i], &groups->v[k])) total += groups->v[k].n;
+        bug_group all = {ca_xmalloc(sizeof(ca_finding *) * (total + 1)), 0};
+        for (size_t k = i; k < groups->n; k++) {
+            if (done[k] || !same_fix(&groups->v[i], &groups->v[k])) continue;
+            done[k] = 1;
+            for (size_t j = 0; j < groups->v[k].n; j++) {
+                int seen = 0; /* a resource named once */
+                for (size_t q = 0; q < all.n && !seen; q++) seen = str_eq(all.f[q]->resource, groups->v[k].f[j]->resource);
+                if (!seen) all.f[all.n++] = groups->v[k].f[j];
+            }
+        }
+        doc_item(d);
+        concrete_fix(d, &all);
+        doc_item_end(d);
+        free(all.f);
+    }
+    free(done);
+}
+
 /* "cancelaudit scan corpus" from the stored arguments, without the options
  * that only say where output and the database went. */
 static char *scan_command(const char *args)
 {
     ca_sb sb = {0};
     ca_sb_adds(&sb, "cancelaudit");
-    static const char *const with_value[] = {"--db", "--output", "-o", "--format", "-f", "--jobs", "-j"};
-    static const char *const flags[] = {"--no-progress", "--quiet", "-q", "--no-db", "--no-cache"};
+    static const char *const with_value[] = {"--db", "--output", "-o", "--format", "-f", "--output-format", "--jobs",
+                                             "-j"};
+    static const char *const flags[] = {"--no-progress", "--quiet", "-q", "--no-db", "--no-cache", "-v", "--verbose",
+                                        "--statistics", "--exit-zero"};
     const char *p = args ? args : "scan";
     int skip_next = 0;
     while (*p) {
@@ -391,6 +439,11 @@ static void debug_info(doc_writer *d, const ca_results *r, const rs_target *t, c
     }
     doc_lit(d, "; the findings come from the source code, not from a run.");
     doc_item_end(d);
+    doc_item(d);
+    doc_lit(d, "Python parsed with: ");
+    doc_val(d, ca_parser_version);
+    if (r->scan.version && !str_eq(r->scan.version, ca_version)) doc_lit(d, " (the report's build)");
+    doc_item_end(d);
     if (o->reproducible) {
         doc_item(d);
         doc_lit(d, "Scan id, dates, scanned root and git revision left out (reproducible output).");
@@ -402,12 +455,13 @@ static void debug_info(doc_writer *d, const ca_results *r, const rs_target *t, c
             doc_code(d, r->scan.root);
             doc_item_end(d);
         }
-        if (r->scan.git_rev && *r->scan.git_rev) {
-            doc_item(d);
-            doc_lit(d, "Git revision: ");
-            doc_code(d, r->scan.git_rev);
-            doc_item_end(d);
-        }
+        doc_item(d);
+        doc_lit(d, "Git revision: ");
+        if (r->scan.git_rev && *r->scan.git_rev) doc_code(d, r->scan.git_rev);
+        else if (r->scan.args && strncmp(r->scan.args, "merge ", 6) == 0)
+            doc_lit(d, "none recorded (a merged scan whose shards were at different revisions)");
+        else doc_lit(d, "none recorded (the scanned path was not in a git checkout with a commit)");
+        doc_item_end(d);
         doc_item(d);
         doc_litf(d, "Scan: %lld (", (long long)r->scan.id);
         doc_val(d, r->scan.status ? r->scan.status : "complete");
@@ -737,11 +791,7 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
     doc_lit(d, "Suggested fix");
     doc_heading_end(d, 2);
     doc_list(d);
-    for (size_t i = 0; i < groups.n; i++) {
-        doc_item(d);
-        concrete_fix(d, &groups.v[i]);
-        doc_item_end(d);
-    }
+    suggested_fixes(d, &groups);
     for (size_t b = 0; b < bounds.n; b++) {
         if (!prec[b]) continue;
         doc_item(d);

@@ -163,6 +163,7 @@ int report_json(FILE *out, const ca_results *r, const report_opts *o)
     }
     ca_json_end_array(&w);
 
+    ca_json_kv_int(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
     ca_json_end_object(&w);
     int ok = report_json_emit(out, &w, &sb);
     free(fs);

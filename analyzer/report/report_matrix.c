@@ -746,7 +746,7 @@ done:
 
 
 /* Legend, the compiler-style list of gaps, and the families not drawn. */
-static void text_footer(ca_sb *sb, const mset *s)
+static void text_footer(ca_sb *sb, const ca_results *r, const mset *s)
 {
     ca_sb_addc(sb, '\n');
     for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]); i++)
@@ -762,7 +762,9 @@ static void text_footer(ca_sb *sb, const mset *s)
                 for (size_t d = 0; d < v->nbd; d++) {
                     const ca_coverage *c = v->grid[b * v->nbd + d];
                     if (!c || !str_eq(c->status, "gap")) continue;
-                    doc_put(sb, c->path ? c->path : "?", DOC_PUT_TERM);
+                    /* a gap line in a helper the boundary calls is that helper's file's */
+                    const ca_finding *via = rs_line_helper(r, c, c->line);
+                    doc_put(sb, via ? via->path : c->path ? c->path : "?", DOC_PUT_TERM);
                     ca_sb_addf(sb, ":%d: ", c->line);
                     doc_put(sb, c->backend, DOC_PUT_TERM);
                     ca_sb_addc(sb, ' ');
@@ -772,6 +774,10 @@ static void text_footer(ca_sb *sb, const mset *s)
                     if (c->function) {
                         ca_sb_adds(sb, " in ");
                         doc_put(sb, c->function, DOC_PUT_TERM);
+                    }
+                    if (via) {
+                        ca_sb_adds(sb, " via ");
+                        doc_put(sb, via->function, DOC_PUT_TERM);
                     }
                     ca_sb_addc(sb, '\n');
                 }
@@ -831,7 +837,7 @@ static void matrix_text(ca_sb *sb, const ca_results *r, const mset *s, const rs_
         if (text_grid(sb, v, o) != 0) text_list(sb, v, o);
     }
     /* the one-row lists say all a footer would */
-    if (!o->boundary) text_footer(sb, s);
+    if (!o->boundary) text_footer(sb, r, s);
 }
 
 /* ---- Markdown and HTML ------------------------------------------------------ */
@@ -1008,8 +1014,9 @@ static void matrix_legend(doc_writer *d, const mset *s)
 }
 
 /* One list item per gap: where it is and what it is. */
-static void matrix_gap_item(doc_writer *d, const ca_coverage *c, const char *family)
+static void matrix_gap_item(doc_writer *d, const ca_results *r, const ca_coverage *c, const char *family)
 {
+    const ca_finding *via = rs_line_helper(r, c, c->line);
     if (family && *family) {
         doc_val(d, family);
         doc_lit(d, " · ");
@@ -1021,8 +1028,12 @@ static void matrix_gap_item(doc_writer *d, const ca_coverage *c, const char *fam
     rs_rules_val(d, c->rules);
     doc_lit(d, " in ");
     doc_code(d, c->function);
+    if (via) { /* the line is the helper's, not the boundary method's */
+        doc_lit(d, " via ");
+        doc_code(d, via->function);
+    }
     doc_lit(d, " (");
-    doc_loc(d, c->path, c->line);
+    doc_loc(d, via ? via->path : c->path, c->line);
     doc_lit(d, ")");
 }
 
@@ -1116,7 +1127,8 @@ static int cmp_cell_backend(const void *a, const void *b)
 }
 
 /* --boundary: the family's one row as the table an issue takes. */
-static void boundary_list(doc_writer *d, const mview *v, const rs_opts *o, size_t index, int html)
+static void boundary_list(doc_writer *d, const ca_results *r, const mview *v, const rs_opts *o, size_t index,
+                          int html)
 {
     if (html) ca_sb_addf(d->sb, "<section class=\"family\" id=\"family-%zu\">\n", index);
     doc_heading(d, 2, NULL);
@@ -1152,7 +1164,7 @@ static void boundary_list(doc_writer *d, const mview *v, const rs_opts *o, size_
     for (size_t b = 0; b < v->nb; b++)
         if (v->grid[b * v->nbd]) cells[n++] = v->grid[b * v->nbd];
     qsort(cells, n, sizeof(ca_coverage *), cmp_cell_backend);
-    rs_boundary_table(d, cells, n, NULL);
+    rs_boundary_table(d, r, cells, n, NULL);
     const ca_coverage *prec = rs_precedent(cells, n);
     if (prec && v->ngap) {
         doc_para(d);
@@ -1246,7 +1258,7 @@ static void matrix_doc(ca_sb *sb, const ca_results *r, const mset *s, const rs_o
     }
     if (o->boundary) {
         for (size_t i = 0; i < s->n; i++)
-            if (s->v[i].drawn) boundary_list(&d, &s->v[i], o, i + 1, html);
+            if (s->v[i].drawn) boundary_list(&d, r, &s->v[i], o, i + 1, html);
         if (html) doc_html_page_end(&d);
         return;
     }
@@ -1277,7 +1289,7 @@ static void matrix_doc(ca_sb *sb, const ca_results *r, const mset *s, const rs_o
                     const ca_coverage *c = v->grid[b * v->nbd + x];
                     if (!c || !str_eq(c->status, "gap")) continue;
                     doc_item(&d);
-                    matrix_gap_item(&d, c, s->ndrawn > 1 ? v->name : NULL);
+                    matrix_gap_item(&d, r, c, s->ndrawn > 1 ? v->name : NULL);
                     doc_item_end(&d);
                 }
         }
@@ -1432,6 +1444,7 @@ static void matrix_json(ca_sb *sb, const ca_results *r, const mset *s, const rs_
             }
     }
     ca_json_end_array(&w);
+    ca_json_kv_int(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
     ca_json_end_object(&w);
     ca_json_finish(&w);
     ca_sb_addc(sb, '\n');

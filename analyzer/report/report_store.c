@@ -179,7 +179,28 @@ const ca_coverage *rs_precedent(const ca_coverage *const *cells, size_t n)
     return best;
 }
 
-void rs_boundary_table(doc_writer *d, const ca_coverage *const *cells, size_t n, const char *reported_backend)
+/* " at lines 44, 60 (via `Q._spawn`)": a cell's gap lines, each naming the
+ * helper it lies in when that is not the boundary method. */
+static void gap_lines(doc_writer *d, const ca_results *r, const ca_coverage *c)
+{
+    int *l = NULL;
+    size_t n = rs_lines_parse(c->lines, &l);
+    if (n) doc_lit(d, n > 1 ? " at lines " : " at line ");
+    for (size_t i = 0; i < n; i++) {
+        if (i) doc_lit(d, ", ");
+        doc_litf(d, "%d", l[i]);
+        const ca_finding *via = rs_line_helper(r, c, l[i]);
+        if (via) {
+            doc_lit(d, " (via ");
+            doc_code(d, via->function);
+            doc_lit(d, ")");
+        }
+    }
+    free(l);
+}
+
+void rs_boundary_table(doc_writer *d, const ca_results *r, const ca_coverage *const *cells, size_t n,
+                       const char *reported_backend)
 {
     doc_table(d, "others");
     doc_row(d);
@@ -207,10 +228,7 @@ void rs_boundary_table(doc_writer *d, const ca_coverage *const *cells, size_t n,
         if (rules) {
             if (str_eq(st, "inherited")) doc_lit(d, "gap in the inherited code: ");
             rs_rules_val(d, c->rules);
-            ca_sb l = {0};
-            size_t nlines = rs_lines_list(&l, c->lines, ", ");
-            if (nlines) doc_litf(d, nlines > 1 ? " at lines %s" : " at line %s", ca_sb_str(&l));
-            ca_sb_release(&l);
+            gap_lines(d, r, c);
         } else if ((str_eq(st, "covered") || str_eq(st, "inherited")) && c->protection && *c->protection) {
             doc_val(d, c->protection);
         } else if (str_eq(st, "no-window") || str_eq(st, "inherited")) {
@@ -230,6 +248,16 @@ void rs_boundary_table(doc_writer *d, const ca_coverage *const *cells, size_t n,
         doc_row_end(d);
     }
     doc_table_end(d);
+}
+
+const ca_finding *rs_line_helper(const ca_results *r, const ca_coverage *c, int line)
+{
+    for (size_t i = 0; i < r->nfindings; i++) {
+        const ca_finding *f = &r->findings[i];
+        if (f->line != line || !rs_finding_in_cell(c, f)) continue;
+        if (!(str_eq(f->function, c->function) && str_eq(f->path, c->path))) return f;
+    }
+    return NULL;
 }
 
 const char *rs_meta_date(const ca_results *r, const rs_opts *o)

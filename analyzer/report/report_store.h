@@ -112,6 +112,11 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
  * cell's method or one of its gap lines; the same backend, or for an
  * inherited cell the same file)? */
 int rs_finding_in_cell(const ca_coverage *c, const ca_finding *f);
+/* The finding of r that puts gap line `line` into cell c from a helper the
+ * boundary method calls (a same-backend method other than c->function),
+ * so that a report can say "via `Class._helper`" and point at the
+ * helper's file; NULL when the line is the boundary method's own. */
+const ca_finding *rs_line_helper(const ca_results *r, const ca_coverage *c, int line);
 /* The cell status as a fixed word ("gap", "covered", "no-window",
  * "inherited", "absent"; anything else "unknown"): what HTML classes and
  * data-status attributes carry, so no stored text reaches an attribute. */
@@ -126,8 +131,10 @@ int rs_cell_in_family(const ca_coverage *c, const char *fam);
  * the backend's name. NULL when none is covered. */
 const ca_coverage *rs_precedent(const ca_coverage *const *cells, size_t n);
 /* The one row of a boundary as a table: backend (marked "(this report)"
- * when it is reported_backend), status, protection or rules, where. */
-void rs_boundary_table(doc_writer *d, const ca_coverage *const *cells, size_t n, const char *reported_backend);
+ * when it is reported_backend), status, protection or rules (a gap line in
+ * a helper of r's findings says "via" it), where. */
+void rs_boundary_table(doc_writer *d, const ca_results *r, const ca_coverage *const *cells, size_t n,
+                       const char *reported_backend);
 /* Is rule id listed in the comma-separated csv? */
 int rs_csv_has(const char *csv, const char *id);
 /* The next item of a "CAN101, CAN102" list at *p, spaces trimmed: its start

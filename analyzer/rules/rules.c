@@ -40,14 +40,60 @@ const ca_cat_entry *rule_cat(const rule_ctx *ctx, ca_cat_kind k, const char *s)
     return ctx->cat && s ? ca_catalog_match(ctx->cat, k, s) : NULL;
 }
 
+char *rule_callee_text(const char *text)
+{
+    if (!text) return ca_xstrdup("");
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == ' ' || text[n - 1] == '\n' || text[n - 1] == '\t' || text[n - 1] == '\r')) n--;
+    /* the opening parenthesis of the call the text ends with: depth-0
+     * brackets and string literals skipped on the way */
+    size_t group = 0, open = 0, close = 0;
+    int depth = 0, paren = 0; /* paren: the last depth-0 group is a call's (...) */
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+        if (c == '"' || c == '\'') {
+            for (i++; i < n && text[i] != c; i++)
+                if (text[i] == '\\') i++;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth++ == 0) group = i;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth > 0 && --depth == 0) {
+                open = group;
+                close = i;
+                paren = c == ')' && text[group] == '(';
+            }
+        }
+    }
+    /* the frontend cuts long node text with "...": a call left open there
+     * is still the call the text ends with */
+    if (depth > 0 && text[group] == '(' && n >= 3 && strcmp(text + n - 3, "...") == 0) {
+        open = group;
+        close = n - 1;
+        paren = 1;
+        depth = 0;
+    }
+    /* a call: something callable right before the parenthesis, not `await (x)` */
+    char before = open ? text[open - 1] : ' ';
+    int callable = before == '_' || before == ')' || before == ']' || (before >= '0' && before <= '9') ||
+                   (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') || (before & 0x80);
+    if (!paren || depth != 0 || close != n - 1 || !callable) return ca_xstrndup(text, n);
+    size_t inner = open + 1;
+    while (inner < close && (text[inner] == ' ' || text[inner] == '\n' || text[inner] == '\t')) inner++;
+    /* (the closing parenthesis of a cut call is gone: inner < close still says it had arguments) */
+    return ca_xasprintf("%.*s(%s)", (int)open, text, inner < close ? "\xe2\x80\xa6" : "");
+}
+
 char *rule_checkpoint_desc(const ir_node *at)
 {
     if (!at) return ca_xstrdup("this checkpoint");
-    switch (at->kind) {
-    case IR_WITH: return ca_xasprintf("`async with %s`", at->text ? at->text : "");
-    case IR_LOOP: return ca_xstrdup("this `async for` step");
-    default: return ca_xasprintf("`%s`", at->text ? at->text : "await");
-    }
+    if (at->kind == IR_LOOP) return ca_xstrdup("this `async for` step");
+    char *callee = rule_callee_text(at->text);
+    char *d = at->kind == IR_WITH ? ca_xasprintf("`async with %s`", callee)
+                                  : ca_xasprintf("`%s`", *callee ? callee : "await");
+    free(callee);
+    return d;
 }
 
 ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *resource, const char *kind,

@@ -68,8 +68,15 @@ ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *r
                       const ir_node *acquired, const ir_handler *const *handlers, int nhandlers,
                       const char *checkpoint, char *message /* taken */);
 int rule_on(const rule_ctx *ctx, const char *rule);
-/* Readable description of a checkpoint node: "await x.y()", "`async with self._lock` enter". */
+/* Readable description of a checkpoint node for messages, its call
+ * shortened by rule_callee_text: "`await x.y(…)`", "`async with self._lock`". */
 char *rule_checkpoint_desc(const ir_node *at);
+/* Source text that ends in a call, with the call's arguments elided, so a
+ * message names the callee and stays one readable line: "await
+ * asyncio.wait_for(session.ws_connect(url), timeout=3)" -> "await
+ * asyncio.wait_for(…)", "f()" stays. Other text comes back as it is,
+ * trailing blanks cut. Heap; the caller frees. */
+char *rule_callee_text(const char *text);
 const char *rule_var_name(const rule_ctx *ctx, int v);
 /* Catalog lookup in this run's catalog. */
 const ca_cat_entry *rule_cat(const rule_ctx *ctx, ca_cat_kind k, const char *s);

@@ -212,6 +212,7 @@ char *scan_cache_key(const ca_scan_opts *o)
     h = scan_hash_u64(h, (uint64_t)(int64_t)o->c_cancel_scope);
     h = scan_hash_u64(h, (uint64_t)o->nmaps);
     for (size_t i = 0; i < o->nmaps; i++) h = scan_hash_str(scan_hash_str(h, o->maps[i].name), o->maps[i].glob);
+    if (o->results_key) h = scan_hash_str(h, o->results_key);
     /* paths are relative to the working directory */
     char cwd[PATH_MAX];
     h = scan_hash_str(h, getcwd(cwd, sizeof(cwd)) ? cwd : "?");

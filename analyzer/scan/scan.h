@@ -54,6 +54,11 @@ typedef struct ca_scan_opts {
      * 1 always, -1 never. */
     const char *compile_commands;
     int c_cancel_scope;
+    /* A digest of what the caller does to the results before storing them
+     * (cli_scan.c drops the findings per-file-ignores leave out), hashed
+     * into the cache key so a rescan never reuses results filtered
+     * otherwise. NULL: nothing. */
+    const char *results_key;
 } ca_scan_opts;
 
 /* Run the scan into *out (zeroed by caller, scan metadata aside). Sets

@@ -230,6 +230,7 @@ int report_diff(FILE *out, const ca_results *old, const ca_results *new_, const 
         json_list(&w, "fixed", d->fixed, d->nfixed);
         json_list(&w, "unchanged", d->unchanged, d->nunchanged);
         family_changes(NULL, &w, old, new_);
+        ca_json_kv_int(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
         ca_json_end_object(&w);
         ca_json_finish(&w);
         ca_sb_addc(&sb, '\n');

@@ -2,7 +2,8 @@
  * store.c — the SQLite system of record (store.h, DESIGN §5).
  *
  * The folder: store/ is where scans are kept and read back: store.c the
- * schema, migrations and rows; diff.c two scans compared by fingerprint.
+ * schema, migrations and rows; diff.c two scans compared by fingerprint;
+ * merge.c the stores of sharded scans made one.
  *
  * One connection per ca_store. Schema changes are numbered migrations keyed
  * by PRAGMA user_version; PRAGMA application_id marks the file as ours so a
@@ -19,6 +20,7 @@
 #endif
 
 #include "store/store.h"
+#include "store/store_internal.h"
 #include "model/cache.h"
 #include "util/util.h"
 
@@ -545,6 +547,11 @@ void store_close(ca_store *st)
     free(st->boot_id);
     free(st);
 }
+
+sqlite3 *store_sqlite(ca_store *st) { return st->db; }
+const char *store_path(const ca_store *st) { return st->path; }
+const char *store_host(const ca_store *st) { return st->host; }
+const char *store_boot_id(const ca_store *st) { return st->boot_id; }
 
 /* ---- writing ---------------------------------------------------------- */
 

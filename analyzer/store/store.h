@@ -149,4 +149,31 @@ int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_result
  * caller's (free it). Returns 0, 1 when there is none, -1 on error. */
 int store_load_dir_index(ca_store *st, int64_t scan_id, char **blob, size_t *len, char **err);
 
+/* ---- merge.c: the stores of sharded scans made one ---------------------- */
+
+/* One input of store_merge: path is the caller's; the rest is filled in. */
+typedef struct store_merge_part {
+    const char *path;
+    int64_t scan_id;     /* the input's latest complete scan, which was merged */
+    int64_t files, findings, cells, families;
+} store_merge_part;
+
+/* Add to `out` one complete scan holding the latest complete scan of each
+ * store parts[i].path (opened with store_open one at a time, so an older
+ * schema is migrated; read in one read transaction each): its files,
+ * functions, findings with handlers, coverage cells, families with their
+ * members and directory listings, ids renumbered and every other column
+ * kept (a shard scan that shares an earlier scan's rows contributes those
+ * rows, with its own baselined flags; the shards' families are each
+ * shard's own, put in a scan's largest-first order, and a name two shards
+ * use is made unique). The scan row: the earliest start and latest finish,
+ * the summed counts, the common directory of the roots, the git revision
+ * and cache key when every shard has the same one (else NULL; the class
+ * digest always NULL), the versions seen, `args`. All in one transaction: on any failure `out` is
+ * unchanged. Returns 0 with *scan_id; 1 when an input holds no complete
+ * scan; 2 when a file path is in two inputs (the shards must be disjoint);
+ * -1 on other errors; *err says why. The input paths must not name out's
+ * file. */
+int store_merge(ca_store *out, store_merge_part *parts, size_t n, const char *args, int64_t *scan_id, char **err);
+
 #endif

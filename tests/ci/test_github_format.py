@@ -5,7 +5,7 @@ Actions runner unescapes (issue 5).
 GitHub's rules: in the message, `%` -> %25, CR -> %0D, LF -> %0A; in a
 property value (file=, title=) also `:` -> %3A and `,` -> %2C. The golden
 lines below are exact. File names here carry `,` `:` `%` (and CR/LF, which
-Linux allows in a name); the message quotes source text holding `%`.
+Linux allows in a name); a message quotes source text holding `%`.
 
 On a mismatch the test prints the actual lines: when a change in wording is
 intended, paste them over GOLDEN and review the diff.
@@ -32,9 +32,11 @@ GOLDEN = [
     "::error file=dir%2C1/x%3Ay%25z.py,line=11,col=9,endLine=12,endColumn=32,title=CAN102::"
     "`proc` (process, acquired line 10) is unowned across `async with self._lock`" + LATENT + ": " + MSG_TAIL,
     "::error file=dir%2C1/x%3Ay%25z.py,line=16,col=9,endLine=16,endColumn=37,title=CAN102::"
-    "`proc` (process, acquired line 15) is unowned across `await asyncio.sleep(100 %25 7)`: " + MSG_TAIL,
+    "`proc` (process, acquired line 15) is unowned across `await asyncio.sleep(…)`: " + MSG_TAIL,
+    "::error file=pct.py,line=11,col=9,endLine=12,endColumn=32,title=CAN102::"
+    "`proc` (process, acquired line 10) is unowned across `async with self._locks[\"5%25\"]`: " + MSG_TAIL,
     "::error file=plain.py,line=16,col=9,endLine=16,endColumn=34,title=CAN102::"
-    "`proc` (process, acquired line 15) is unowned across `await asyncio.sleep(5%2510)`: " + MSG_TAIL,
+    "`proc` (process, acquired line 15) is unowned across `await asyncio.sleep(…)`: " + MSG_TAIL,
 ]
 
 
@@ -48,6 +50,8 @@ class GithubFormat(unittest.TestCase):
             "async with self._lock:", "async with self._lock:  # cancelaudit: ignore[CAN102]")
             + ca.gap_method("later", "5%10"))
         ca.write(root, "clean.py", ca.CLEAN_MODULE)
+        # a message quoting source text with `%` (calls are shortened to their callee: a subscript is not)
+        ca.write(root, "pct.py", ca.module("S").replace("async with self._lock:", 'async with self._locks["5%"]:'))
         return root
 
     def test_golden_lines(self):

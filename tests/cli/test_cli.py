@@ -343,7 +343,7 @@ class TextOutput(Tree):
     def test_compiler_style_lines_and_one_summary(self):
         write(self.root, "src/bug.py", BUG)
         write(self.root, "src/ok.py", CLEAN)
-        rc, out, err = run(["scan", "src", "--no-db", "--no-progress"], self.root)
+        rc, out, err = run(["scan", "src", "--no-db", "--no-progress", "--format", "concise"], self.root)
         self.assertEqual(rc, 1, err)
         lines = [l for l in out.splitlines() if l.strip()]
         matching = [l for l in lines if TEXT_LINE.match(l)]

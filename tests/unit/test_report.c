@@ -124,7 +124,7 @@ static char *run(reporter fn, const ca_results *r, const report_opts *o, int *rc
 static void test_text(const ca_results *r)
 {
     int rc;
-    report_opts o = {0, 0, "/work/proj"};
+    report_opts o = {.cwd = "/work/proj", .concise = 1};
     char *out = run(report_text, r, &o, &rc);
     CHECK(rc == 0);
     CHECK_STR_EQ(out,
@@ -185,7 +185,7 @@ static void test_github(const ca_results *r)
     out = run(report_github, &one, NULL, &rc);
     CHECK_STR_EQ(out, "");
     free(out);
-    report_opts o = {0, 1, NULL};
+    report_opts o = {.show_suppressed = 1};
     out = run(report_github, &one, &o, &rc);
     CHECK_STR_EQ(out, "::notice file=p%2Cq.py,line=4,col=2,title=CAN401 (suppressed)::m%25\n");
     free(out);
@@ -295,7 +295,8 @@ static void test_json_exact(const ca_results *r)
         "      \"line\": 14\n"
         "    }\n"
         "  ],\n"
-        "  \"families\": []\n"
+        "  \"families\": [],\n"
+        "  \"schema_version\": 1\n"
         "}\n";
     CHECK(strlen(out) > strlen(tail) && strcmp(out + strlen(out) - strlen(tail), tail) == 0);
     CHECK(strstr(out, "baselined one") == NULL);
@@ -343,7 +344,7 @@ static void test_json_contract(const ca_results *r)
 {
     static const field top[] = {{"tool", T(CA_JSON_OBJECT)}, {"scan", T(CA_JSON_OBJECT)},
                                 {"findings", T(CA_JSON_ARRAY)}, {"coverage", T(CA_JSON_ARRAY)},
-                                {"families", T(CA_JSON_ARRAY)}};
+                                {"families", T(CA_JSON_ARRAY)}, {"schema_version", NUM}};
     static const field tool[] = {{"name", STR}, {"version", STR}};
     static const field scan[] = {{"id", NUM | NUL}, {"files_scanned", NUM}, {"files_skipped", NUM},
                                  {"errors", NUM}, {"baselined", NUM}};
@@ -430,7 +431,7 @@ static const char *path_str(const ca_json_value *v, const char *path)
 static void test_sarif(const ca_results *r)
 {
     int rc;
-    report_opts o = {0, 0, "/work/some dir/"};
+    report_opts o = {.cwd = "/work/some dir/"};
     char *out = run(report_sarif, r, &o, &rc);
     CHECK(rc == 0);
     ca_json_doc doc;
