@@ -88,9 +88,19 @@ static void emit_one(rule_ctx *ctx, const char *rule, const rule_window *o)
         free(hl);
     } else if (strcmp(rule, "CAN102") == 0) {
         char *latent = latent_note(ctx, o->at);
-        msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s%s: no handler, finally or context "
-                           "manager releases it if the task is cancelled here, and nothing registered it yet",
-                           name, acq_kind(o), acq_line, cp, latent ? latent : "");
+        if (o->conditional)
+            msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s%s: `except %s` (line %d) "
+                               "releases it only on a branch that cannot run when the task is cancelled here "
+                               "(what it tests is not set yet), nothing else releases it, and nothing "
+                               "registered it yet",
+                               name, acq_kind(o), acq_line, cp, latent ? latent : "",
+                               o->conditional->catches[0] ? o->conditional->catches : ":",
+                               o->conditional->site.line);
+        else
+            msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s%s: no handler, finally or "
+                               "context manager releases it if the task is cancelled here, and nothing "
+                               "registered it yet",
+                               name, acq_kind(o), acq_line, cp, latent ? latent : "");
         free(latent);
     } else {
         msg = ca_xasprintf("`%s` was taken out of its registry (line %d) and is released only after %s: "
