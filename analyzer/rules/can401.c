@@ -215,22 +215,6 @@ static void found(swallow_state *s, int i)
 
 /* ---- a helper only ever run by handlers that raise afterwards --------- */
 
-/* Every path through b ends in a raise. */
-static int always_raises(const ir_block *b)
-{
-    if (b->n == 0) return 0;
-    const ir_node *last = b->v[b->n - 1];
-    if (last->kind == IR_RAISE) return 1;
-    if (last->kind == IR_IF && (last->flags & IF_HAS_ELSE)) {
-        for (int k = 0; k < last->nbranches; k++)
-            if (!always_raises(&last->branches[k])) return 0;
-        return last->nbranches > 0;
-    }
-    /* `if cond: await helper(exc)` then `raise`: the raise is the last
-     * statement; anything else does not count */
-    return 0;
-}
-
 typedef struct site_q {
     const rule_ctx *ctx;
     const ir_func *g;      /* the function whose calls are read */
@@ -263,7 +247,7 @@ static void read_sites(site_q *q, const ir_block *b, int in_raising_handler)
         read_sites(q, &n->a, in_raising_handler);
         for (int k = 0; k < n->nbranches; k++) read_sites(q, &n->branches[k], in_raising_handler);
         for (int k = 0; k < n->nhandlers; k++)
-            read_sites(q, &n->handlers[k].body, in_raising_handler || always_raises(&n->handlers[k].body));
+            read_sites(q, &n->handlers[k].body, in_raising_handler || eng_block_always_raises(&n->handlers[k].body));
         read_sites(q, &n->b, in_raising_handler);
     }
 }
