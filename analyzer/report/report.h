@@ -39,11 +39,13 @@ typedef struct report_opts {
     const char *cwd;      /* absolute directory paths are relative to; NULL: getcwd() */
     int concise;          /* text: the first line of each finding alone (no source excerpt) */
     int quiet;            /* text: the findings alone (no summary line) */
+    const char *min_confidence; /* the --min-confidence in effect ("medium"), for summaries; NULL: none */
+    int below_confidence; /* findings left out below it (report_drop_below_confidence), for summaries */
 } report_opts;
 
 /* The schema version every JSON document carries (docs/json.md):
  * bumped when a field is removed, renamed or retyped. */
-#define REPORT_JSON_SCHEMA_VERSION 1
+#define REPORT_JSON_SCHEMA_VERSION 2
 
 /* "path:line:col: CAN101 message" per listed finding, then one summary line
  * "N findings (X CAN101, Y CAN102) in M files; K files skipped (no async),
@@ -103,6 +105,12 @@ int report_markdown(FILE *out, const ca_results *r, const report_opts *o);
 /* Shallow copy of r->findings in ca_results_sort order: the strings still
  * belong to r. Caller frees the array with free(); NULL when there are none. */
 ca_finding *report_sorted_findings(const ca_results *r);
+/* The same, with a finding of several resources (one window) standing as
+ * one finding per resource: shallow copies whose resource fields are that
+ * resource's (and whose resource list is that one entry), for the store
+ * reporters that explain the resources that leak together one by one.
+ * *n says how many; free the array with free(). */
+ca_finding *report_resource_findings(const ca_results *r, size_t *n);
 /* Same for r->coverage. */
 ca_coverage *report_sorted_coverage(const ca_results *r);
 /* 1 when f is listed by text/github: not baselined, and not suppressed
@@ -111,6 +119,16 @@ int report_finding_listed(const ca_finding *f, const report_opts *o);
 /* Findings hidden by the baseline: the larger of r->scan.baselined and the
  * number of findings flagged baselined in r. */
 int report_baselined_count(const ca_results *r);
+/* Drop from r the findings below confidence min (freed; the store keeps
+ * them): what --min-confidence hides, from every format and from the exit
+ * code. Returns how many were dropped. */
+int report_drop_below_confidence(ca_results *r, ca_confidence min);
+/* SARIF's result.rank (0.0-100.0, higher comes first) for a confidence:
+ * high 90, medium 60, low 30. */
+double report_confidence_rank(ca_confidence c);
+/* " (medium confidence)", " (low confidence)", or "" for high: what text
+ * formats append to a message. */
+const char *report_confidence_note(ca_confidence c);
 /* Write the document built in sb to out and flush; frees sb. Returns 0
  * when all of it was written, else -1. */
 int report_emit(FILE *out, ca_sb *sb);
