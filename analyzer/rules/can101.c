@@ -99,6 +99,13 @@ static void emit_window(rule_ctx *ctx, const char *rule, const rule_window *cons
             if (!dup) CA_VEC_PUSH(hs, ws[i]->missing[k]);
         }
     }
+    /* the handlers in the order they are written */
+    for (size_t i = 1; i < hs.n; i++)
+        for (size_t k = i; k > 0 && hs.v[k]->site.start < hs.v[k - 1]->site.start; k--) {
+            const ir_handler *t = hs.v[k];
+            hs.v[k] = hs.v[k - 1];
+            hs.v[k - 1] = t;
+        }
     int several = n > 1;
     char *cp = rule_checkpoint_desc(o->at);
     char *msg;
