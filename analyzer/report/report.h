@@ -50,9 +50,11 @@ typedef struct report_opts {
 /* "path:line:col: CAN101 message" per listed finding, then one summary line
  * "N findings (X CAN101, Y CAN102) in M files; K files skipped (no async),
  * E errors; B baselined" (singulars for 1; "; S suppressed" appended when
- * some findings are suppressed). Unless o->concise, each finding's line is
+ * some findings are suppressed, "; N below LEVEL confidence" when
+ * o->below_confidence). A finding that is not of high confidence says so
+ * after its message (report_confidence_note). Unless o->concise, each finding's line is
  * followed by its source lines as they are now under r->scan.root (ruff's
- * full format): the acquisition marked `-`, the checkpoint `^` with the
+ * full format): each acquisition (of every resource) marked `-`, the checkpoint `^` with the
  * rule id, a "..." row for the lines between, a `= help:` line pointing at
  * `cancelaudit explain` at a rule's first finding, and a blank line. A
  * file that cannot be read, or whose content changed since the scan, gets
@@ -67,10 +69,12 @@ int report_statistics(FILE *out, const ca_results *r, const report_opts *o, int 
 
 /* The DESIGN §6 object, pretty-printed, newline-terminated:
  * tool{name,version}; scan{id (null when 0), files_scanned, files_skipped,
- * errors, baselined}; findings[{rule, severity, path, line, column,
+ * errors, baselined, min_confidence (o's, "low" when none),
+ * below_min_confidence}; findings[{rule, severity, path, line, column,
  * end_line, end_column, function, backend, resource, resource_kind,
  * acquired_line, handlers[{line, catches}], message, fingerprint,
- * suppressed}]; coverage[{family, backend, boundary, status, rules[ids],
+ * suppressed, confidence, resources[], acquired_lines[],
+ * fingerprint_aliases[]}]; coverage[{family, backend, boundary, status, rules[ids],
  * protection, path, line}]; families[{name, kind, base, path, line,
  * backends[{name, class, path, line}], excluded[{class, role, path,
  * line}]}]; schema_version (REPORT_JSON_SCHEMA_VERSION). A NULL string is
@@ -86,8 +90,12 @@ void report_json_finding(struct ca_json_writer *w, const ca_finding *f);
 void report_json_family_fields(struct ca_json_writer *w, const ca_family *f);
 
 /* SARIF 2.1.0, one run: driver metadata and every rule doc (ruledoc.h),
- * results with related locations (acquisition, handlers), partial
- * fingerprints "cancelaudit/v1", inSource suppressions for suppressed
+ * results with a rank from their confidence (report_confidence_rank),
+ * related locations (each resource's acquisition, handlers), partial
+ * fingerprints "cancelaudit/v2" (v1 named the resource; its values are the
+ * aliases in properties.fingerprintAliases), properties {function,
+ * backend, resource, resourceKind, resources, fingerprintAliases,
+ * confidence}, inSource suppressions for suppressed
  * findings and external ones for baselined findings, artifact URIs relative
  * to %SRCROOT% (the cwd as a file:// URI), invocation times from the scan
  * metadata, and a tool execution notification per file diagnostic. */
@@ -95,9 +103,11 @@ int report_sarif(FILE *out, const ca_results *r, const report_opts *o);
 
 /* One workflow command per listed finding:
  * "::error file=P,line=L,col=C,endLine=L2,endColumn=C2,title=CAN101::MESSAGE"
- * (warning / notice for the other severities). */
+ * (warning / notice for the other severities; the message followed by
+ * report_confidence_note). */
 int report_github(FILE *out, const ca_results *r, const report_opts *o);
-/* Markdown: a findings table, then the coverage matrix (report_markdown.c). */
+/* Markdown: a findings table (rule, location, function, resources,
+ * confidence, message), then the coverage matrix (report_markdown.c). */
 int report_markdown(FILE *out, const ca_results *r, const report_opts *o);
 
 /* ---- shared by the reporters (defined in report_text.c) -------------- */
