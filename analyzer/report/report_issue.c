@@ -726,6 +726,15 @@ int report_issue(FILE *out, const ca_results *all, const rs_target *t, rs_format
             doc_lit(d, " ");
             doc_val(d, rn);
         }
+        /* the bug's confidence: its surest finding's (said when not high) */
+        ca_confidence conf = CA_CONF_LOW;
+        for (size_t k = 0; k < groups.v[i].n; k++)
+            if ((int)groups.v[i].f[k]->confidence < (int)conf) conf = groups.v[i].f[k]->confidence;
+        if (conf != CA_CONF_HIGH) {
+            doc_lit(d, ", ");
+            doc_val(d, ca_confidence_name(conf));
+            doc_lit(d, " confidence");
+        }
         doc_lit(d, ")");
         doc_item_end(d);
     }
