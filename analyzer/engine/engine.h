@@ -96,6 +96,10 @@ typedef struct eng_summary {
                                like has_checkpoint, the scan narrows it */
     int noreturn;           /* every path raises (or the def says -> NoReturn / Never) */
     int returns;            /* what its return values are: ENG_RET_* */
+    int remote;             /* awaiting it (or running it) may leave a server-side resource made and
+                               unowned: it awaits a remote create without a shield, itself (the rules
+                               seed it: rules_seed_summary) or through a function of the tree it awaits
+                               (eng_summary_update) */
 } eng_summary;
 #define ENG_RET_UNKNOWN  0
 #define ENG_RET_RESOURCE 1  /* returns something it acquired (a resource) */
@@ -138,6 +142,11 @@ int eng_suspends_update(const ir_module *m, const ir_func *f, const eng_resolver
  * resolves to an async function of the tree whose summary says it never
  * suspends. */
 int eng_checkpoint_suspends(const ir_module *m, const ir_func *f, const eng_resolver *r, const ir_node *cp);
+/* The function of the tree an IR_AWAIT_CALL (or an IR_EXECUTOR's ref)
+ * awaits, through r, with its summary; NULL when not in the scan (a method
+ * of an object other than self is not resolved by name). */
+const ir_func *eng_resolve_awaited(const ir_module *m, const ir_func *f, const eng_resolver *r, const ir_node *n,
+                                   const eng_summary **sum);
 /* The parameter of callee that argument k of call n is bound to, or -1
  * (keywords by name, positionals by position, extra ones in *args); off is
  * the resolver's parameter offset (1 for self.m(...)). */
@@ -168,6 +177,9 @@ typedef struct eng_window {
     int registry_take;                   /* it came out of a registry */
     const ir_handler *const *missing;    /* handlers that release it but miss cancellation */
     int nmissing;
+    const ir_handler *conditional;       /* a handler that catches cancellation but releases it only on
+                                            branches this path cannot take (`if entry is not None:` while
+                                            entry is still None), or NULL */
 } eng_window;
 
 typedef struct eng_event {

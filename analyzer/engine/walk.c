@@ -104,6 +104,8 @@ struct eng_walk {
     /* scratch of a checkpoint event */
     CA_VEC(eng_window) win;
     CA_VEC(const ir_handler *) missing;
+    const ir_handler *conditional; /* protection(): a handler that catches cancellation and releases v only on
+                                      branches the path cannot take */
 };
 
 static uint8_t *st_new(eng_walk *E) { return ca_xcalloc((size_t)E->nslots + 1, 1); }
@@ -198,6 +200,26 @@ typedef struct rel_q {
     int v;
 } rel_q;
 
+/* Cleanup by id: a call in cleanup that runs the same call that made v, or
+ * one whose name says it releases, with a value v was made from (`docker
+ * rm -f NAME` after `docker run --name NAME`: the process is gone, the
+ * object it made is what the cleanup removes, named as it was made). */
+static int by_id(eng_walk *E, const ir_node *n, int v)
+{
+    const ir_node *a = v >= 0 && v < E->nvars ? E->acq[v] : NULL;
+    if (!a || !a->ref || !a->nvars || a->ref == n || !(n->flags & CALL_IN_CLEANUP) || (n->flags & CALL_VALUE_ONLY))
+        return 0;
+    int same = a->ref->text && n->text && strcmp(a->ref->text, n->text) == 0;
+    if (!same && !(n->flags & CALL_NAME_RELEASES)) return 0;
+    for (int k = 0; k < n->nvars; k++) {
+        int x = n->vars[k];
+        if (x < 0 || (E->f->vars[x].flags & VAR_SELF)) continue;
+        for (int j = 0; j < a->nvars; j++)
+            if (a->vars[j] == x) return 1;
+    }
+    return 0;
+}
+
 static int node_releases(void *ctx, const ir_node *n)
 {
     rel_q *q = ctx;
@@ -208,7 +230,7 @@ static int node_releases(void *ctx, const ir_node *n)
     case IR_CALL:
         for (int k = 0; k < n->nvars; k++)
             if (covers(q->E, n->vars[k], q->v)) return 1;
-        return 0;
+        return by_id(q->E, n, q->v);
     default:
         return 0;
     }
@@ -241,18 +263,70 @@ static int block_always_raises(const ir_block *b)
     return 0;
 }
 
-/* Protection of v at a checkpoint: a PROT_* bit, or 0 with the handlers
- * that release v but miss cancellation in E->missing. */
-static unsigned protection(eng_walk *E, int v)
+static unsigned test_allows(int test, int negated);
+
+/* Can a path in state s take branch k of if n? What enter_branch asks,
+ * without narrowing anything. */
+static int branch_can_hold(const ir_node *n, int k, const uint8_t *s)
 {
+    if (n->kind != IR_IF || !n->tests || !n->nvars || !s) return 1;
+    if (k == 0) {
+        for (int i = 0; i < n->nvars; i++) {
+            int v = n->vars[i];
+            unsigned a = test_allows(n->tests[i], 0);
+            if (v >= 0 && a && !(s[v] & a)) return 0;
+        }
+        return 1;
+    }
+    if (n->flags & IF_ONE_TEST) {
+        int v = n->vars[0];
+        unsigned a = test_allows(n->tests[0], 1);
+        if (v >= 0 && a && !(s[v] & a)) return 0;
+    }
+    return 1;
+}
+
+/* eng_block_releases for a handler or finally entered from a path in state
+ * s: a branch whose test cannot hold on that path releases nothing for it
+ * (`except BaseException: if entry is not None: await entry.close()`,
+ * entered while entry is still None). */
+static int block_releases_on(eng_walk *E, const ir_block *b, int v, const uint8_t *s)
+{
+    rel_q q = {E, v};
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (node_releases(&q, n)) return 1;
+        if (block_releases_on(E, &n->c, v, s) || block_releases_on(E, &n->a, v, s)) return 1;
+        for (int k = 0; k < n->nbranches; k++)
+            if (branch_can_hold(n, k, s) && block_releases_on(E, &n->branches[k], v, s)) return 1;
+        for (int k = 0; k < n->nhandlers; k++)
+            if (block_releases_on(E, &n->handlers[k].body, v, s)) return 1;
+        if (block_releases_on(E, &n->b, v, s)) return 1;
+    }
+    return 0;
+}
+
+/* Protection of v at a checkpoint reached in state s: a PROT_* bit, or 0
+ * with the handlers that release v but miss cancellation in E->missing. */
+static unsigned protection(eng_walk *E, int v, const uint8_t *s)
+{
+    /* a value known as a resource only because cleanup releases it (a
+     * plain call result, a name that sounds like one) is read as its
+     * author reads it: that cleanup is its cleanup on every path, so the
+     * handler's branches are not pruned for it */
+    const ir_node *a = v >= 0 && v < E->nvars ? E->acq[v] : NULL;
+    if (!a || !(a->flags & ACQ_STRONG) || (a->flags & ACQ_HEURISTIC)) s = NULL;
     E->missing.n = 0;
+    E->conditional = NULL;
     for (size_t i = E->regs.n; i-- > 0;) {
         const eng_region *r = &E->regs.v[i];
         const ir_node *t = r->node;
         if (r->kind == ENG_REG_TRY_BODY) {
             for (int k = 0; k < t->nhandlers; k++) {
                 const ir_handler *h = &t->handlers[k];
-                if (!eng_block_releases(E, &h->body, v)) {
+                if (!block_releases_on(E, &h->body, v, s)) {
+                    if ((h->flags & H_CANCEL) && !E->conditional && eng_block_releases(E, &h->body, v))
+                        E->conditional = h;
                     /* a handler that catches cancellation and goes on (the
                      * settle loop's `except CancelledError: continue`) keeps
                      * the task in this function: v is still held here, and
@@ -269,7 +343,7 @@ static unsigned protection(eng_walk *E, int v)
             }
         }
         if ((r->kind == ENG_REG_TRY_BODY || r->kind == ENG_REG_TRY_ELSE || r->kind == ENG_REG_HANDLER) && t->c.n &&
-            eng_block_releases(E, &t->c, v))
+            block_releases_on(E, &t->c, v, s))
             return PROT_FINALLY;
     }
     return 0;
@@ -310,12 +384,12 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
             E->out->protections |= (w && (w->flags & WITH_EXIT_STACK)) ? PROT_EXIT_STACK : PROT_CM;
             if (!(s[v] & ST_LIVE)) continue;
         }
-        unsigned p = protection(E, v);
+        unsigned p = protection(E, v, s);
         if (p) {
             E->out->protections |= p;
             continue;
         }
-        eng_window w = {v, E->acq[v], E->from_registry[v], NULL, (int)E->missing.n};
+        eng_window w = {v, E->acq[v], E->from_registry[v], NULL, (int)E->missing.n, E->conditional};
         CA_VEC_PUSH(E->win, w);
         CA_VEC_PUSH(offs, all.n);
         for (size_t k = 0; k < E->missing.n; k++) CA_VEC_PUSH(all, E->missing.v[k]);
@@ -862,7 +936,12 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         break;
     case IR_TRANSFER:
     case IR_DONE:
-        kill(E, s, n->var);
+        /* a task awaited to its end settles all it holds; `x = None` drops x
+         * alone: what the relation says x holds may be put in it only later
+         * (`entry = None` ... `entry = Entry(sock)`), and a member still live
+         * was not released by forgetting its holder */
+        if (n->kind == IR_TRANSFER || (n->flags & DONE_SETTLED) || n->var < 0) kill(E, s, n->var);
+        else s[n->var] &= (uint8_t)~(ST_LIVE | ST_ADOPTED);
         break;
     case IR_ADOPT:
         if (n->var >= 0 && n->ref) {

@@ -178,7 +178,9 @@ struct ir_node {
     const char *rkind;       /* resource kind (IR_ACQUIRE) */
     const char *callee, *cname, *recv; /* IR_AWAIT_CALL */
     ir_node *ref;            /* IR_ADOPT: the WITH node; IR_CALL with CALL_ASYNC_CANCEL: the enabling call;
-                                IR_CHECKPOINT with CP_CALL: the IR_CALL it awaits, when there is one */
+                                IR_CHECKPOINT with CP_CALL: the IR_CALL it awaits, when there is one;
+                                IR_EXECUTOR: a value-only IR_CALL naming the function the thread runs;
+                                IR_RETURN: the IR_CALL whose result it returns (`return f(...)`) */
     int *vars;               /* IR_CHECKPOINT: pass-cancel tasks; IR_CALL: argument variables;
                                 IR_ACQUIRE: the variables its making refers to (the call's arguments
                                 and, for a local function called there, the enclosing variables the

@@ -68,6 +68,42 @@ static int latent(const rule_window *o)
     return o->at && o->at->kind == IR_WITH && (o->at->flags & WITH_LOCK_IDLE);
 }
 
+/* CAN102's windows that a handler catching cancellation would close but
+ * for a branch this path cannot take (eng_window.conditional): "`except
+ * BaseException` (line 9) releases it only on a branch that cannot run
+ * when the task is cancelled here (what it tests is not set yet)", one
+ * such clause per handler, naming the resources when the handler is not
+ * every one's. NULL when none is. */
+static char *conditional_note(const rule_ctx *ctx, const rule_window *const *ws, int n)
+{
+    ca_sb sb = {0};
+    for (int i = 0; i < n; i++) {
+        const ir_handler *h = ws[i]->conditional;
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++) seen = ws[k]->conditional == h;
+        if (!h || seen) continue;
+        int all = 1;
+        for (int k = 0; k < n; k++) all &= ws[k]->conditional == h;
+        if (sb.len) ca_sb_adds(&sb, "; ");
+        ca_sb_addf(&sb, "`except %s` (line %d) releases ", h->catches[0] ? h->catches : ":", h->site.line);
+        if (all) {
+            ca_sb_adds(&sb, n > 1 ? "them" : "it");
+        } else {
+            int count = 0, done = 0;
+            for (int k = 0; k < n; k++) count += ws[k]->conditional == h;
+            for (int k = 0; k < n; k++) {
+                if (ws[k]->conditional != h) continue;
+                if (done) ca_sb_adds(&sb, done + 1 == count ? " and " : ", ");
+                ca_sb_addf(&sb, "`%s`", rule_var_name(ctx, ws[k]->var));
+                done++;
+            }
+        }
+        ca_sb_adds(&sb, " only on a branch that cannot run when the task is cancelled here (what it tests is not "
+                        "set yet)");
+    }
+    return sb.len ? ca_sb_detach(&sb) : (ca_sb_release(&sb), NULL);
+}
+
 /* How sure a window of o's value is: latent today, low; a resource known
  * by name or use, or an entry of a registry the code keeps itself, medium;
  * a catalogued one, high. */
@@ -124,10 +160,18 @@ static void emit_window(rule_ctx *ctx, const char *rule, const rule_window *cons
     } else if (strcmp(rule, "CAN102") == 0) {
         char *names = rule_res_list(ctx, res, n, NULL, 1);
         char *latent = latent_note(ctx, o->at);
-        msg = ca_xasprintf("%s %s unowned across %s%s: no handler, finally or context "
-                           "manager releases %s if the task is cancelled here, and nothing registered %s yet",
-                           names, several ? "are" : "is", cp, latent ? latent : "", several ? "them" : "it",
-                           several ? "them" : "it");
+        char *cond = conditional_note(ctx, ws, n);
+        if (cond)
+            msg = ca_xasprintf("%s %s unowned across %s%s: %s, nothing else releases %s, and nothing registered %s "
+                               "yet",
+                               names, several ? "are" : "is", cp, latent ? latent : "", cond, several ? "them" : "it",
+                               several ? "them" : "it");
+        else
+            msg = ca_xasprintf("%s %s unowned across %s%s: no handler, finally or context "
+                               "manager releases %s if the task is cancelled here, and nothing registered %s yet",
+                               names, several ? "are" : "is", cp, latent ? latent : "", several ? "them" : "it",
+                               several ? "them" : "it");
+        free(cond);
         free(latent);
         free(names);
     } else if (!several) {

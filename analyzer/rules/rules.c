@@ -264,7 +264,7 @@ void rule_windows_add(rule_windows *w, const eng_event *ev)
 {
     for (int i = 0; i < ev->nwindows; i++) {
         const eng_window *e = &ev->windows[i];
-        rule_window r = {e->var, ev->node, ev->site, e->acquired, e->registry_take, NULL, e->nmissing};
+        rule_window r = {e->var, ev->node, ev->site, e->acquired, e->registry_take, NULL, e->nmissing, e->conditional};
         if (e->nmissing) {
             r.missing = ca_arena_alloc(&w->arena, sizeof(*r.missing) * (size_t)e->nmissing);
             memcpy(r.missing, e->missing, sizeof(*r.missing) * (size_t)e->nmissing);
@@ -302,8 +302,77 @@ static void dispatch(void *ctx, const eng_walk *W, const eng_event *ev)
     rr->def->on_event(rr, W, ev);
 }
 
+static int seed_node(void *ctx, const ir_node *n)
+{
+    const ca_catalog *cat = ctx;
+    return n->kind == IR_AWAIT_CALL && !(n->flags & REM_SHIELDED) && rule_remote_create(cat, n);
+}
+
+/* A synchronous function (what thread work runs) that returns what a
+ * remote create made: `box = self._client.containers.create(...)`, then
+ * `return box`. */
+typedef struct sync_seed {
+    const ca_catalog *cat;
+    uint8_t *made;
+    int nvars;
+} sync_seed;
+
+static int sync_seed_node(void *ctx, const ir_node *n)
+{
+    sync_seed *q = ctx;
+    int ret = n->kind == IR_RETURN && n->ref;
+    if ((ret || (n->kind == IR_ACQUIRE && n->var >= 0 && n->var < q->nvars)) && n->ref && n->ref->text) {
+        const char *t = n->ref->text;
+        const char *dot = strrchr(t, '.');
+        ir_node c;
+        memset(&c, 0, sizeof(c));
+        c.kind = IR_AWAIT_CALL;
+        c.callee = t;
+        c.cname = dot ? dot + 1 : t;
+        char recv[256];
+        if (dot && (size_t)(dot - t) < sizeof(recv)) {
+            memcpy(recv, t, (size_t)(dot - t));
+            recv[dot - t] = 0;
+            c.recv = recv;
+            c.flags = REM_HAS_RECV;
+        }
+        if (rule_remote_create(q->cat, &c)) {
+            if (ret) return 1;
+            q->made[n->var] = 1;
+        }
+    }
+    return n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0 && n->var < q->nvars && q->made[n->var];
+}
+
+void rules_seed_summary(const ca_catalog *cat, const ir_func *f, eng_summary *s)
+{
+    if (!cat) return;
+    if (f->is_async) {
+        if (ir_visit(&f->body, seed_node, (void *)cat)) s->remote = 1;
+        return;
+    }
+    sync_seed q = {cat, ca_xcalloc((size_t)f->nvars + 1, 1), f->nvars};
+    if (ir_visit(&f->body, sync_seed_node, &q)) s->remote = 1;
+    free(q.made);
+}
+
+const ir_func *rule_runs(const rule_ctx *ctx, const ir_node *n, const eng_summary **sum)
+{
+    *sum = NULL;
+    if (!ctx->res || !ctx->res->resolve) return NULL;
+    if (n->kind == IR_EXECUTOR) {
+        int off = 0;
+        if (!n->ref) return NULL;
+        const ir_func *f = ctx->res->resolve(ctx->res->ctx, ctx->m, ctx->f, n->ref, sum, &off);
+        return f == ctx->f ? NULL : f;
+    }
+    const ir_func *f = eng_resolve_awaited(ctx->m, ctx->f, ctx->res, n, sum);
+    return f == ctx->f ? NULL : f;
+}
+
 void rules_run(rule_ctx *ctx, const ir_func *f, const eng_resolver *r, eng_result *er)
 {
+    ctx->res = r;
     /* a module is read by its own language's rules: pthread cancellation
      * windows are CAN5xx, never CAN1xx */
     const char *lang = ctx->m->language ? ctx->m->language : "python";

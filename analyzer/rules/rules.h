@@ -26,6 +26,7 @@
 
 typedef struct rule_ctx {
     const ir_module *m;
+    const eng_resolver *res; /* rules_run's resolver: calls into the tree (may be NULL) */
     const ca_catalog *cat;
     const char *path;
     const char *backend;
@@ -59,6 +60,16 @@ typedef struct rule_def {
  * id selected, appending findings to ctx->out; er receives what the
  * coverage matrix needs (engine.h). */
 void rules_run(rule_ctx *ctx, const ir_func *f, const eng_resolver *r, eng_result *er);
+/* What the rules know of a function that its callers' summaries need and
+ * the engine cannot see (it knows no library): eng_summary.remote, a
+ * remote create it awaits unshielded. The scan calls it after
+ * eng_summarize; eng_summary_update carries it through the calls. */
+void rules_seed_summary(const ca_catalog *cat, const ir_func *f, eng_summary *s);
+/* Is awaited call (or thread work) n a remote create (CAN201's test)? */
+int rule_remote_create(const ca_catalog *cat, const ir_node *n);
+/* The function of the tree that await-call or executor node n runs, with
+ * its summary; NULL when it is not in the scan. */
+const ir_func *rule_runs(const rule_ctx *ctx, const ir_node *n, const eng_summary **sum);
 
 /* ---- for rule files ---------------------------------------------------- */
 
@@ -114,6 +125,7 @@ typedef struct rule_window {
     int registry_take;
     const ir_handler **missing; /* handlers that release var but miss cancellation */
     int nmissing;
+    const ir_handler *conditional; /* eng_window.conditional */
 } rule_window;
 
 typedef struct rule_windows {

@@ -81,6 +81,39 @@ class Hub:
         await asyncio.sleep(0)
 """
 
+LATE = """\
+import asyncio
+import socket
+
+
+class Tunnel:
+    def __init__(self, a, b, exec_id):
+        self.a, self.b, self.exec_id = a, b, exec_id
+
+    async def close(self):
+        self.a.close()
+        self.b.close()
+
+
+class Backend:
+    async def late(self, host):
+        a = socket.create_connection((host, 22))
+        b = socket.create_connection((host, 23))
+        t = asyncio.create_task(self._pump())
+        entry = None
+        try:
+            exec_id = await self._client.exec_start(host)
+            entry = Tunnel(a, b, exec_id)
+            self._tunnels[exec_id] = (entry, t)
+        except BaseException:
+            if entry is not None:
+                await entry.close()
+            raise
+
+    async def _pump(self):
+        await asyncio.sleep(0)
+"""
+
 C = """\
 #include <pthread.h>
 #include <stdlib.h>
@@ -221,6 +254,17 @@ class Windows(unittest.TestCase):
                              "    session = aiohttp.ClientSession()\n    await box.ping()\n    return session, box\n")
         self.assertEqual([(f["resources"], f["confidence"]) for f in scan(self.root, "mix.py")],
                          [(["box", "session"], "high")])
+
+    def test_conditional_release_names_whom_it_misses(self):
+        """A handler that catches cancellation but releases only through a holder that does not exist yet
+        (eng_window.conditional) is said of the resources it would release; the others are released by
+        nothing at all."""
+        self.write("late.py", LATE)
+        fs = scan(self.root, "late.py")
+        self.assertEqual([(f["rule"], f["line"], f["resources"]) for f in fs], [("CAN102", 21, ["a", "b", "t"])])
+        self.assertIn("`except BaseException` (line 24) releases `a` and `b` only on a branch that cannot run when "
+                      "the task is cancelled here (what it tests is not set yet), nothing else releases them, and "
+                      "nothing registered them yet", fs[0]["message"])
 
     def test_c_windows(self):
         self.write("copy.c", C)

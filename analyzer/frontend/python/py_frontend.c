@@ -798,6 +798,55 @@ static void await_call_facts(lower *L, ir_node *n, const call_info *ci)
     if (rv >= 0 && (L->f->vars[rv].flags & (VAR_GROUP | VAR_EXIT_STACK))) n->flags |= REM_RECV_SCOPE;
 }
 
+/* What thread work runs (`to_thread(f, ...)`, `run_in_executor(ex, f,
+ * ...)`): the function passed, the call a lambda makes (`lambda:
+ * client.create(...)`), the function a functools.partial wraps. Recorded
+ * on the IR_EXECUTOR node x as an awaited call's facts are (callee, cname,
+ * recv), with x->ref a value-only IR_CALL naming the function so the
+ * engine can resolve it into the tree. */
+static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
+{
+    for (int k = 0; k < 2; k++) {
+        pn a = unparen(first_pos_arg(call, k));
+        if (pn_isnull(a) || pn_is(a, PT_none)) continue;
+        pn fn = a;
+        if (pn_is(a, PT_lambda)) {
+            pn body = unparen(pn_field(a, PF_body));
+            if (pn_isnull(body) || !pn_is(body, PT_call)) return;
+            fn = unparen(pn_field(body, PF_function));
+        } else if (pn_is(a, PT_call)) {
+            call_info pc = call_of(L, a);
+            if (!pc.name || strcmp(pc.name, "partial") != 0) return;
+            fn = unparen(first_pos_arg(a, 0));
+        }
+        if (pn_isnull(fn) || !(pn_is(fn, PT_identifier) || pn_is(fn, PT_attribute))) return;
+        char *d = dotted(L, fn);
+        if (!d) return;
+        x->callee = d;
+        x->cname = last_component(d);
+        x->flags &= ~(unsigned)(REM_HAS_RECV | REM_RECV_SCOPE);
+        ir_node *c = ir_node_new(L->m, IR_CALL, x->site);
+        c->flags = CALL_VALUE_ONLY;
+        c->text = d;
+        c->vars = ca_arena_alloc(&L->m->arena, sizeof(int));
+        c->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *));
+        if (pn_is(fn, PT_attribute)) {
+            pn recv = unparen(pn_field(fn, PF_object));
+            x->flags |= REM_HAS_RECV;
+            x->recv = dotted(L, recv);
+            int rv = root_var(L, recv);
+            if (rv >= 0 && (L->f->vars[rv].flags & (VAR_GROUP | VAR_EXIT_STACK))) x->flags |= REM_RECV_SCOPE;
+            if (pn_is(recv, PT_identifier) && rv >= 0 && (L->f->vars[rv].flags & VAR_SELF)) {
+                c->flags |= CALL_ON_SELF;
+                c->text = x->cname;
+            }
+        }
+        ir_block_push(L->m, out, c);
+        x->ref = c;
+        return;
+    }
+}
+
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
 {
@@ -909,9 +958,11 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         r->text = norm_text(L, ci.fn, 120);
         await_call_facts(L, r, &ci);
         if (ci.dotted && cat(L, CAT_EXECUTOR, ci.dotted)) {
-            ir_node *x = emit(L, out, IR_EXECUTOR, aw, -1);
+            ir_node *x = ir_node_new(L->m, IR_EXECUTOR, site_of(L, aw));
             x->flags = remf;
             x->text = norm_text(L, ci.fn, 120);
+            thread_target(L, out, x, inner);
+            ir_block_push(L->m, out, x);
         }
     }
     for (size_t i = events_before; i < (size_t)out->n; i++) {
@@ -2213,9 +2264,13 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             for (size_t k = 0; k < vs.n; k++) emit(L, out, IR_TRANSFER, s, vs.v[k])->flags = XFER_RETURN;
             CA_VEC_FREE(vs);
         }
-        ir_node *ret = emit(L, out, IR_RETURN, s, -1);
-        /* `return asyncio.CancelledError()` / `return exc_cancelled`: handed to the caller to raise */
         pn rv0 = unparen(pn_first_named(s));
+        /* `return self._client.create(...)`: what the function hands back is
+         * that call's result (the rules ask whether it makes a resource) */
+        ir_node *made_by = !pn_isnull(rv0) && pn_is(rv0, PT_call) ? making_call(L, out, rv0) : NULL;
+        ir_node *ret = emit(L, out, IR_RETURN, s, -1);
+        ret->ref = made_by;
+        /* `return asyncio.CancelledError()` / `return exc_cancelled`: handed to the caller to raise */
         if (!pn_isnull(rv0)) {
             char *d = dotted(L, pn_is(rv0, PT_call) ? pn_field(rv0, PF_function) : rv0);
             if (d && cat(L, CAT_CANCEL_EXC, d) && !cat(L, CAT_NOT_CANCEL_EXC, d)) ret->flags |= RETURN_CANCEL;
