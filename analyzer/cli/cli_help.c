@@ -42,6 +42,12 @@ typedef struct cli_cmd {
      "scanned path (for scan) or the current directory (the other commands) that holds a cancelaudit "          \
      "configuration or .git; the current directory when there is none. $CANCELAUDIT_DB overrides the default."}
 #define OPT_SCAN_ID {"--scan", "ID", "Read scan ID instead of the latest complete one (`latest` also works)."}
+/* what the levels are, said once for every command that takes them */
+#define OPT_MIN_CONFIDENCE(what)                                                                               \
+    {"--min-confidence", "LEVEL",                                                                               \
+     what " Levels: high (a catalogued resource at a checkpoint that suspends), medium (a resource known by "  \
+     "its name or its use, a catch-all handler), low (a window that is latent today, such as an idle lock's "   \
+     "acquire). Default: low, every finding (rules/README.md says what each rule's levels mean)."}
 
 /* The options that choose what a scan analyses: scan and baseline share them. */
 #define SCAN_SELECTION_OPTS                                                                                       \
@@ -88,13 +94,18 @@ static const cli_opt scan_opts[] = {
     SCAN_SELECTION_OPTS,
     {"--baseline", "FILE",
      "Hide the findings whose fingerprints FILE lists (written by `cancelaudit baseline`); they are counted, "
-     "not listed, and do not make the exit code 1."},
+     "not listed, and do not make the exit code 1. A finding of several resources is also hidden when FILE "
+     "lists the fingerprint each of its resources had as a finding of its own (a baseline written before "
+     "findings were one per window)."},
     {"--changed-since", "REV",
      "List only findings whose window touches a line changed since git revision REV (working tree included)."},
     {"--statistics", NULL,
      "Instead of the findings, print how many there are per rule and per file (with --format json: the "
      "same as a JSON object)."},
     {"--exit-zero", NULL, "Exit 0 even when there are findings (usage errors and failures still exit 2 and 3)."},
+    OPT_MIN_CONFIDENCE("Report (in every format, and in the exit code) only"
+                       " findings of this confidence or higher; the store still records them all. The"
+                       " configuration's `min-confidence` sets the default."),
     OPT_HELP,
     {NULL, NULL, NULL},
 };
@@ -132,6 +143,7 @@ static const cli_opt report_opts_table[] = {
     {"--finding", "FP", "Report the bug of this finding (a fingerprint, or an unambiguous prefix of one)."},
     {"--backend", "NAME", "Report every gap of this backend, with the other backends' cells to compare."},
     {"--boundary", "NAME", "Report every gap of this boundary (an async method the backends share)."},
+    OPT_MIN_CONFIDENCE("Leave out the findings below this confidence."),
     {"-f, --format", "FORMAT", "markdown (default) or html; an --output name ending in .html picks html."},
     {"-o, --output", "FILE", "Write the report to FILE instead of stdout."},
     OPT_VERBOSE,
@@ -141,6 +153,8 @@ static const cli_opt report_opts_table[] = {
 
 static const cli_opt diff_opts[] = {
     OPT_DB,
+    OPT_MIN_CONFIDENCE("Compare only the findings of this confidence or higher, in both scans (a finding"
+                       " whose confidence rose to it reads as new)."),
     {"-f, --format", "FORMAT", "text (default) or json."},
     {"-o, --output", "FILE", "Write the diff to FILE instead of stdout."},
     OPT_VERBOSE,
@@ -166,7 +180,9 @@ static const cli_cmd commands[] = {
      "current directory), records the scan in the store and reports the findings. Configuration comes from "
      "[tool.cancelaudit] in a pyproject.toml or from a cancelaudit.toml, found walking up from the first "
      "PATH to the repository root; the command line wins over it.\n\n"
-     "Exit codes: 0 no finding left to report, 1 findings, 2 usage or configuration error, 3 the run failed.",
+     "Exit codes: 0 no finding left to report, 1 findings, 2 usage or configuration error, 3 the run failed. "
+     "Only the findings reported count: not those suppressed inline, hidden by --baseline or --changed-since, "
+     "or below --min-confidence.",
      scan_opts,
      "  cancelaudit scan src/\n"
      "  cancelaudit scan --format concise src/ | grep CAN101\n"
@@ -190,7 +206,9 @@ static const cli_cmd commands[] = {
      "other backends checked and the fix. Exactly one of --finding, --backend and --boundary.",
      report_opts_table, "  cancelaudit report --backend docker > issue.md"},
     {"diff", "[options] OLD_SCAN NEW_SCAN", "new, fixed and unchanged findings between two stored scans",
-     "Compares two scans of the store by fingerprint. Exits 1 when NEW_SCAN has findings OLD_SCAN lacks.",
+     "Compares two scans of the store by fingerprint. A finding of several resources (one window) also matches "
+     "the findings its resources were in a scan stored before findings were one per window: it is unchanged "
+     "when each of them is in the other scan. Exits 1 when NEW_SCAN has findings OLD_SCAN lacks.",
      diff_opts, "  cancelaudit diff 3 4\n  cancelaudit diff --format json 3 latest"},
     {"merge", "OUT.db IN.db...", "merge the stores of sharded scans into one",
      "Adds to OUT.db (created when missing) one scan that holds the latest complete scan of every IN.db: "

@@ -84,6 +84,33 @@ static int load_baseline(const char *path, char ***fps, size_t *n)
     return 0;
 }
 
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int in_list(char **sorted, size_t n, const char *fp)
+{
+    return fp && n && bsearch(&fp, sorted, n, sizeof(char *), cmp_cstr) != NULL;
+}
+
+/* Does the baseline (sorted) hide f? Its fingerprint is listed, or, for a
+ * window of several resources, the fingerprint each resource had as a
+ * finding of its own is (a baseline written before findings were one per
+ * window): all of them, so that a resource that joined the window since is
+ * still reported. */
+static int baselined_by(char **sorted, size_t n, const ca_finding *f)
+{
+    if (in_list(sorted, n, f->fingerprint)) return 1;
+    size_t aliases = 0;
+    for (size_t i = 0; i < f->nresources; i++) {
+        if (!f->resources[i].alias) continue;
+        if (!in_list(sorted, n, f->resources[i].alias)) return 0;
+        aliases++;
+    }
+    return aliases > 0;
+}
+
 static int write_baseline(FILE *out, const ca_results *r)
 {
     ca_sb sb = {0};
@@ -107,6 +134,10 @@ static int write_baseline(FILE *out, const ca_results *r)
         ca_json_kv_string(&w, "path", f->path);
         ca_json_kv_string(&w, "function", f->function);
         ca_json_kv_string(&w, "resource", f->resource);
+        ca_json_key(&w, "resources");
+        ca_json_begin_array(&w);
+        for (size_t k = 0; k < ca_finding_nresources(f); k++) ca_json_string(&w, ca_finding_resource(f, k).name);
+        ca_json_end_array(&w);
         ca_json_end_object(&w);
     }
     ca_json_end_array(&w);
@@ -119,17 +150,21 @@ static int write_baseline(FILE *out, const ca_results *r)
     return ok ? 0 : -1;
 }
 
-/* The window of a finding touches a changed line: acquisition, checkpoint,
- * or a related handler. */
+/* The window of a finding touches a changed line: an acquisition (of any
+ * of its resources), the checkpoint, a line between them, or a related
+ * handler. */
 static int touches_changed(const ca_changed_lines *c, const ca_finding *f)
 {
     if (ca_changed_has(c, f->path, f->line)) return 1;
-    if (f->acquired_line && ca_changed_has(c, f->path, f->acquired_line)) return 1;
     for (size_t i = 0; i < f->nhandlers; i++)
         if (ca_changed_has(c, f->path, f->handlers[i].line)) return 1;
-    if (f->acquired_line && f->acquired_line < f->line)
-        for (int l = f->acquired_line; l <= f->line; l++)
-            if (ca_changed_has(c, f->path, l)) return 1;
+    for (size_t r = 0; r < ca_finding_nresources(f); r++) {
+        int acq = ca_finding_resource(f, r).acquired_line;
+        if (acq && ca_changed_has(c, f->path, acq)) return 1;
+        if (acq && acq < f->line)
+            for (int l = acq; l <= f->line; l++)
+                if (ca_changed_has(c, f->path, l)) return 1;
+    }
     return 0;
 }
 
@@ -255,6 +290,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     const char *cmd = baseline_mode ? "baseline" : "scan";
     int no_db = 0, strict = 0, jobs = 0, jobs_set = 0, quiet = 0, no_progress = 0, no_config = 0, no_cache = 0;
     int verbose = 0, statistics = 0, exit_zero = 0;
+    const char *min_conf = NULL; /* --min-confidence */
     char *db_default = NULL, *db_why = NULL, *results_key = NULL;
     long long max_size = 0;
     CA_VEC(const char *) paths = {0};
@@ -300,6 +336,10 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) verbose = 1;
         else if (strcmp(a, "--statistics") == 0 && !baseline_mode) statistics = 1;
         else if (strcmp(a, "--exit-zero") == 0 && !baseline_mode) exit_zero = 1;
+        else if (cli_is_opt(a, "--min-confidence") && !baseline_mode) {
+            if (!VAL("--min-confidence")) break;
+            min_conf = v;
+        }
         else if (strcmp(a, "--no-progress") == 0) no_progress = 1;
         else if (strcmp(a, "--no-cache") == 0) no_cache = 1;
         else if (strcmp(a, "--") == 0) { for (i++; i < argc; i++) CA_VEC_PUSH(paths, argv[i]); }
@@ -310,6 +350,12 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     if (rc) goto done;
     if (quiet && verbose) {
         fprintf(stderr, "cancelaudit: --quiet and --verbose exclude each other\n");
+        rc = 2;
+        goto done;
+    }
+    ca_confidence conf_dummy;
+    if (min_conf && ca_confidence_parse(min_conf, &conf_dummy) != 0) {
+        fprintf(stderr, "cancelaudit: unknown --min-confidence '%s' (high, medium, low)\n", min_conf);
         rc = 2;
         goto done;
     }
@@ -348,6 +394,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         }
     }
     if (!format) format = cfg.output_format ? cfg.output_format : "full";
+    if (!min_conf) min_conf = cfg.min_confidence; /* the command line wins */
     if (statistics && strcmp(format, "json") != 0 && !is_text_format(format)) {
         fprintf(stderr, "cancelaudit: --statistics prints text or json, not --format %s\n", format);
         rc = 2;
@@ -456,10 +503,10 @@ int cli_scan(int argc, char **argv, int baseline_mode)
      * the store sees them (the cache key knows them) */
     drop_file_ignored(&res, &cfg);
     /* baseline and changed-lines filters mark, never drop: the store keeps everything */
+    if (nbase) qsort(base_fps, nbase, sizeof(char *), cmp_cstr);
     for (size_t i = 0; i < res.nfindings; i++) {
         ca_finding *f = &res.findings[i];
-        for (size_t k = 0; k < nbase; k++)
-            if (strcmp(base_fps[k], f->fingerprint) == 0) f->baselined = 1;
+        if (baselined_by(base_fps, nbase, f)) f->baselined = 1;
         if (f->baselined) res.scan.baselined++;
         else if (chg && !touches_changed(chg, f)) f->baselined = 2;
     }
@@ -494,6 +541,13 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     }
     report_opts ro;
     memset(&ro, 0, sizeof(ro));
+    /* --min-confidence: the store keeps every finding (written above); the
+     * report and the exit code know only those at the level or above */
+    ca_confidence min_level;
+    if (min_conf && ca_confidence_parse(min_conf, &min_level) == 0) {
+        ro.min_confidence = min_conf;
+        ro.below_confidence = report_drop_below_confidence(&res, min_level);
+    }
     ro.cwd = cwd;
     ro.color = !output && isatty(1) && !getenv("NO_COLOR");
     ro.concise = strcmp(format, "concise") == 0 || strcmp(format, "text") == 0;

@@ -23,6 +23,7 @@
 
 #include "cli/cli.h"
 #include "store/diff.h"
+#include "report/report.h"
 #include "report/report_store.h"
 #include "rules/ruledoc.h"
 #include "store/store.h"
@@ -332,11 +333,41 @@ int cli_matrix(int argc, char **argv)
     return rc;
 }
 
+/* --min-confidence LEVEL of report and diff: 1 consumed, 0 not it, -1 bad. */
+static int min_confidence_opt(int argc, char **argv, int *i, const char **out)
+{
+    if (!cli_is_opt(argv[*i], "--min-confidence")) return 0;
+    const char *v = cli_opt_value(argc, argv, i, "--min-confidence");
+    if (!v) return -1;
+    ca_confidence c;
+    if (ca_confidence_parse(v, &c) != 0) {
+        fprintf(stderr, "cancelaudit: unknown --min-confidence '%s' (high, medium, low)\n", v);
+        return -1;
+    }
+    *out = v;
+    return 1;
+}
+
+/* Leave out of r the findings below level (NULL: none). */
+static void drop_below(ca_results *r, const char *level)
+{
+    ca_confidence c;
+    if (level && ca_confidence_parse(level, &c) == 0) report_drop_below_confidence(r, c);
+}
+
 /* ---- report ---------------------------------------------------------------- */
+
+typedef struct report_args {
+    rs_target t;
+    const char *min_confidence;
+} report_args;
 
 static int report_extra(int argc, char **argv, int *i, void *ctx)
 {
-    rs_target *t = ctx;
+    report_args *ra = ctx;
+    rs_target *t = &ra->t;
+    int mc = min_confidence_opt(argc, argv, i, &ra->min_confidence);
+    if (mc) return mc;
     const char *names[] = {"--finding", "--backend", "--boundary"};
     const char **slots[] = {&t->fingerprint, &t->backend, &t->boundary};
     for (int k = 0; k < 3; k++) {
@@ -366,9 +397,11 @@ static int report_render(FILE *out, void *ctx)
 int cli_report(int argc, char **argv)
 {
     store_args a = {.cmd = "report"};
+    report_args ra = {{0}, NULL};
     rs_target t = {0};
     rs_format fmt;
-    int rc = parse_common(argc, argv, &a, report_extra, &t, NULL, 0, NULL);
+    int rc = parse_common(argc, argv, &a, report_extra, &ra, NULL, 0, NULL);
+    t = ra.t;
     if (!rc) rc = check_format(&a, "markdown", 1u << RS_MARKDOWN | 1u << RS_HTML, "markdown, html", &fmt);
     int given = (t.fingerprint != NULL) + (t.backend != NULL) + (t.boundary != NULL);
     if (!rc && given != 1) {
@@ -382,6 +415,7 @@ int cli_report(int argc, char **argv)
         free(a.db_default);
         return rc;
     }
+    drop_below(&r, ra.min_confidence);
 
     rs_opts o = {.reproducible = reproducible()};
     char *buf;
@@ -423,20 +457,26 @@ static int diff_render(FILE *out, void *ctx)
     return report_diff(out, j->old, j->cur, j->d, j->fmt, j->o);
 }
 
-static int diff_run(store_args *pa, const char **pos, int npos);
+static int diff_run(store_args *pa, const char **pos, int npos, const char *min_confidence);
+
+static int diff_extra(int argc, char **argv, int *i, void *ctx)
+{
+    return min_confidence_opt(argc, argv, i, ctx);
+}
 
 int cli_diff(int argc, char **argv)
 {
     store_args a = {.cmd = "diff"};
     const char *pos[2];
+    const char *min_confidence = NULL;
     int npos = 0;
-    int rc = parse_common(argc, argv, &a, NULL, NULL, pos, 2, &npos);
-    if (!rc) rc = diff_run(&a, pos, npos);
+    int rc = parse_common(argc, argv, &a, diff_extra, &min_confidence, pos, 2, &npos);
+    if (!rc) rc = diff_run(&a, pos, npos, min_confidence);
     free(a.db_default);
     return rc;
 }
 
-static int diff_run(store_args *pa, const char **pos, int npos)
+static int diff_run(store_args *pa, const char **pos, int npos, const char *min_confidence)
 {
     store_args a = *pa;
     rs_format fmt;
@@ -464,6 +504,9 @@ static int diff_run(store_args *pa, const char **pos, int npos)
         ca_results_free(&old);
         return rc;
     }
+    /* both sides at the level asked for: what is new is new at that level */
+    drop_below(&old, min_confidence);
+    drop_below(&cur, min_confidence);
     ca_diff d;
     ca_diff_compute(&old, &cur, &d);
     rs_opts o = {.reproducible = reproducible()};

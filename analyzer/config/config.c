@@ -10,6 +10,7 @@
 #include "config/config.h"
 #include "rules/ruledoc.h"
 #include "config/toml.h"
+#include "model/model.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -27,7 +28,7 @@ static const char *const known_keys[] = {
     "select", "ignore", "strict", "exclude", "max-size", "jobs",
     "acquirers", "releasers", "registries", "register", "remote-creates",
     "cancellation", "shields", "timeouts", "backends", "c-cancel-scope", "compile-commands", "per-file-ignores",
-    "output-format", NULL,
+    "output-format", "min-confidence", NULL,
 };
 
 typedef struct loader {
@@ -104,6 +105,7 @@ void ca_config_free(ca_config *c)
     }
     free(c->file_ignores);
     free(c->output_format);
+    free(c->min_confidence);
     ca_config_init(c);
 }
 
@@ -561,6 +563,15 @@ static int read_table(loader *L, const ca_toml_value *t)
             else {
                 free(c->output_format);
                 c->output_format = ca_xstrdup(v);
+            }
+        } else if (strcmp(k, "min-confidence") == 0) {
+            const char *v = e->value->type == CA_TOML_STRING ? e->value->str : NULL;
+            ca_confidence level;
+            if (!v || ca_confidence_parse(v, &level) != 0)
+                r = bad(L, e->line, "'min-confidence' must be \"high\", \"medium\" or \"low\"");
+            else {
+                free(c->min_confidence);
+                c->min_confidence = ca_xstrdup(v);
             }
         } else {
             char buf[80], *sk = shown_key(e);

@@ -17,7 +17,8 @@
  * (alias register), remote-creates, cancellation, shields, timeouts; and a
  * `backends` table mapping a backend name to a glob or an array of globs;
  * a `per-file-ignores` table mapping a glob to the rules its files leave
- * out; output-format (scan's default --format).
+ * out; output-format (scan's default --format); min-confidence (scan's
+ * default --min-confidence).
  * Globs that contain a '/' are written relative to the configuration
  * file's directory and are rebased here onto the current directory, the
  * frame discovery and backend naming match paths in.
@@ -66,6 +67,7 @@ typedef struct ca_config {
     ca_file_ignore *file_ignores; /* per-file-ignores, in file order */
     size_t nfile_ignores;
     char *output_format;    /* scan's default --format; NULL unset */
+    char *min_confidence;   /* scan's default --min-confidence ("high", "medium", "low"); NULL unset */
 } ca_config;
 
 /* An empty configuration (everything unset). */

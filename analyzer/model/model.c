@@ -59,6 +59,12 @@ const char *ca_file_status_name(ca_file_status s)
 
 static char *dup_or_null(const char *s) { return s ? ca_xstrdup(s) : NULL; }
 
+int ca_confidence_at_least(ca_confidence c, ca_confidence min)
+{
+    /* high = 0: a smaller value is surer */
+    return (int)c <= (int)min;
+}
+
 void ca_finding_free(ca_finding *f)
 {
     free(f->rule); free(f->path); free(f->function); free(f->backend);
@@ -66,7 +72,44 @@ void ca_finding_free(ca_finding *f)
     free(f->checkpoint); free(f->fingerprint);
     for (size_t i = 0; i < f->nhandlers; i++) free(f->handlers[i].catches);
     free(f->handlers);
+    for (size_t i = 0; i < f->nresources; i++) {
+        free(f->resources[i].name); free(f->resources[i].kind); free(f->resources[i].alias);
+    }
+    free(f->resources);
     memset(f, 0, sizeof(*f));
+}
+
+size_t ca_finding_nresources(const ca_finding *f)
+{
+    return f->nresources ? f->nresources : 1;
+}
+
+ca_resource_ref ca_finding_resource(const ca_finding *f, size_t i)
+{
+    if (f->nresources) return i < f->nresources ? f->resources[i] : f->resources[f->nresources - 1];
+    ca_resource_ref r = {f->resource, f->resource_kind, f->acquired_line, f->acquired_column, NULL};
+    return r;
+}
+
+void ca_finding_add_resource(ca_finding *f, const char *name, const char *kind, int line, int column,
+                             const char *alias)
+{
+    f->resources = ca_xrealloc(f->resources, sizeof(ca_resource_ref) * (f->nresources + 1));
+    ca_resource_ref *r = &f->resources[f->nresources++];
+    r->name = dup_or_null(name);
+    r->kind = dup_or_null(kind);
+    r->acquired_line = line;
+    r->acquired_column = column;
+    r->alias = dup_or_null(alias);
+}
+
+int ca_finding_has_fingerprint(const ca_finding *f, const char *fp)
+{
+    if (!fp) return 0;
+    if (f->fingerprint && strcmp(f->fingerprint, fp) == 0) return 1;
+    for (size_t i = 0; i < f->nresources; i++)
+        if (f->resources[i].alias && strcmp(f->resources[i].alias, fp) == 0) return 1;
+    return 0;
 }
 
 void ca_finding_copy(ca_finding *dst, const ca_finding *src)
@@ -82,6 +125,12 @@ void ca_finding_copy(ca_finding *dst, const ca_finding *src)
     dst->checkpoint = dup_or_null(src->checkpoint);
     dst->fingerprint = dup_or_null(src->fingerprint);
     dst->handlers = NULL;
+    dst->resources = NULL;
+    dst->nresources = 0;
+    for (size_t i = 0; i < src->nresources; i++) {
+        const ca_resource_ref *r = &src->resources[i];
+        ca_finding_add_resource(dst, r->name, r->kind, r->acquired_line, r->acquired_column, r->alias);
+    }
     if (src->nhandlers) {
         dst->handlers = ca_xcalloc(src->nhandlers, sizeof(ca_handler_ref));
         for (size_t i = 0; i < src->nhandlers; i++) {

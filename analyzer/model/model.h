@@ -35,6 +35,19 @@ typedef struct ca_handler_ref {
     char *catches; /* the exception expression as written: "Exception", "(TimeoutError, OSError)", "finally" */
 } ca_handler_ref;
 
+/* One resource of a finding's window. The resources of one function and
+ * rule whose windows share their first unprotected checkpoint are one
+ * finding (DESIGN §3), in the order they came into being. */
+typedef struct ca_resource_ref {
+    char *name;          /* source text of v */
+    char *kind;          /* as ca_finding.resource_kind */
+    int acquired_line, acquired_column;
+    char *alias;         /* the fingerprint a finding of this resource alone had before findings were one
+                          * per window (rule + path + function + resource + checkpoint text; store schema
+                          * 4 and older): what baselines, diffs and `report --finding` made then still
+                          * match. NULL for a rule that reports no window. */
+} ca_resource_ref;
+
 typedef struct ca_finding {
     char *rule;          /* "CAN101" */
     ca_severity severity;
@@ -42,14 +55,19 @@ typedef struct ca_finding {
     int line, column, end_line, end_column; /* primary location: first unprotected checkpoint */
     char *function;      /* __qualname__: "Class.method", "outer.<locals>.inner" */
     char *backend;       /* backend name (DESIGN §4) */
-    char *resource;      /* source text of v */
+    char *resource;      /* source text of v; of a window of several resources, the first's */
     char *resource_kind; /* "session", "task", "process", "fd", "socket", "remote", "registry-entry", ... */
     int acquired_line, acquired_column;
+    ca_resource_ref *resources; /* a window's resources, the first being resource (the rules of windows:
+                                 * CAN101, CAN102, CAN301, CAN501, CAN502); none for the other rules and
+                                 * for rows stored before schema 5: ca_finding_resource() reads both */
+    size_t nresources;
     ca_handler_ref *handlers;
     size_t nhandlers;
     char *message;       /* one line */
     char *checkpoint;    /* normalized checkpoint source text (whitespace collapsed) */
-    char *fingerprint;   /* 16 hex digits; stable across line shifts */
+    char *fingerprint;   /* 16 hex digits; stable across line shifts: of a window, from rule, path,
+                          * function and checkpoint text (rules.h); otherwise with the resource too */
     ca_confidence confidence;
     int suppressed;      /* inline suppression on the flagged line */
     int baselined;       /* hidden: 1 = in the --baseline file, 2 = outside the lines changed since --changed-since */
@@ -175,6 +193,20 @@ typedef struct ca_results {
 
 void ca_results_free(ca_results *r);
 void ca_finding_free(ca_finding *f);
+
+/* How many resources f is about (at least 1), and the i-th (0-based) as a
+ * view borrowing f's strings: resources[i], or for a finding without a
+ * resource list its own resource fields (alias NULL). */
+size_t ca_finding_nresources(const ca_finding *f);
+ca_resource_ref ca_finding_resource(const ca_finding *f, size_t i);
+/* Append a resource to f (strings copied; alias may be NULL). */
+void ca_finding_add_resource(ca_finding *f, const char *name, const char *kind, int line, int column,
+                             const char *alias);
+/* Is fp f's fingerprint or the alias of one of its resources? */
+int ca_finding_has_fingerprint(const ca_finding *f, const char *fp);
+/* May a finding of confidence c be shown under a minimum of min (high shows
+ * only high; low shows all)? */
+int ca_confidence_at_least(ca_confidence c, ca_confidence min);
 /* Deep copies, for moving a finding or cell between result sets. */
 void ca_finding_copy(ca_finding *dst, const ca_finding *src);
 void ca_coverage_copy(ca_coverage *dst, const ca_coverage *src);

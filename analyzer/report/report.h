@@ -39,18 +39,22 @@ typedef struct report_opts {
     const char *cwd;      /* absolute directory paths are relative to; NULL: getcwd() */
     int concise;          /* text: the first line of each finding alone (no source excerpt) */
     int quiet;            /* text: the findings alone (no summary line) */
+    const char *min_confidence; /* the --min-confidence in effect ("medium"), for summaries; NULL: none */
+    int below_confidence; /* findings left out below it (report_drop_below_confidence), for summaries */
 } report_opts;
 
 /* The schema version every JSON document carries (docs/json.md):
  * bumped when a field is removed, renamed or retyped. */
-#define REPORT_JSON_SCHEMA_VERSION 1
+#define REPORT_JSON_SCHEMA_VERSION 2
 
 /* "path:line:col: CAN101 message" per listed finding, then one summary line
  * "N findings (X CAN101, Y CAN102) in M files; K files skipped (no async),
  * E errors; B baselined" (singulars for 1; "; S suppressed" appended when
- * some findings are suppressed). Unless o->concise, each finding's line is
+ * some findings are suppressed, "; N below LEVEL confidence" when
+ * o->below_confidence). A finding that is not of high confidence says so
+ * after its message (report_confidence_note). Unless o->concise, each finding's line is
  * followed by its source lines as they are now under r->scan.root (ruff's
- * full format): the acquisition marked `-`, the checkpoint `^` with the
+ * full format): each acquisition (of every resource) marked `-`, the checkpoint `^` with the
  * rule id, a "..." row for the lines between, a `= help:` line pointing at
  * `cancelaudit explain` at a rule's first finding, and a blank line. A
  * file that cannot be read, or whose content changed since the scan, gets
@@ -65,10 +69,12 @@ int report_statistics(FILE *out, const ca_results *r, const report_opts *o, int 
 
 /* The DESIGN §6 object, pretty-printed, newline-terminated:
  * tool{name,version}; scan{id (null when 0), files_scanned, files_skipped,
- * errors, baselined}; findings[{rule, severity, path, line, column,
+ * errors, baselined, min_confidence (o's, "low" when none),
+ * below_min_confidence}; findings[{rule, severity, path, line, column,
  * end_line, end_column, function, backend, resource, resource_kind,
  * acquired_line, handlers[{line, catches}], message, fingerprint,
- * suppressed}]; coverage[{family, backend, boundary, status, rules[ids],
+ * suppressed, confidence, resources[], acquired_lines[],
+ * fingerprint_aliases[]}]; coverage[{family, backend, boundary, status, rules[ids],
  * protection, path, line}]; families[{name, kind, base, path, line,
  * backends[{name, class, path, line}], excluded[{class, role, path,
  * line}]}]; schema_version (REPORT_JSON_SCHEMA_VERSION). A NULL string is
@@ -84,8 +90,12 @@ void report_json_finding(struct ca_json_writer *w, const ca_finding *f);
 void report_json_family_fields(struct ca_json_writer *w, const ca_family *f);
 
 /* SARIF 2.1.0, one run: driver metadata and every rule doc (ruledoc.h),
- * results with related locations (acquisition, handlers), partial
- * fingerprints "cancelaudit/v1", inSource suppressions for suppressed
+ * results with a rank from their confidence (report_confidence_rank),
+ * related locations (each resource's acquisition, handlers), partial
+ * fingerprints "cancelaudit/v2" (v1 named the resource; its values are the
+ * aliases in properties.fingerprintAliases), properties {function,
+ * backend, resource, resourceKind, resources, fingerprintAliases,
+ * confidence}, inSource suppressions for suppressed
  * findings and external ones for baselined findings, artifact URIs relative
  * to %SRCROOT% (the cwd as a file:// URI), invocation times from the scan
  * metadata, and a tool execution notification per file diagnostic. */
@@ -93,9 +103,11 @@ int report_sarif(FILE *out, const ca_results *r, const report_opts *o);
 
 /* One workflow command per listed finding:
  * "::error file=P,line=L,col=C,endLine=L2,endColumn=C2,title=CAN101::MESSAGE"
- * (warning / notice for the other severities). */
+ * (warning / notice for the other severities; the message followed by
+ * report_confidence_note). */
 int report_github(FILE *out, const ca_results *r, const report_opts *o);
-/* Markdown: a findings table, then the coverage matrix (report_markdown.c). */
+/* Markdown: a findings table (rule, location, function, resources,
+ * confidence, message), then the coverage matrix (report_markdown.c). */
 int report_markdown(FILE *out, const ca_results *r, const report_opts *o);
 
 /* ---- shared by the reporters (defined in report_text.c) -------------- */
@@ -103,6 +115,12 @@ int report_markdown(FILE *out, const ca_results *r, const report_opts *o);
 /* Shallow copy of r->findings in ca_results_sort order: the strings still
  * belong to r. Caller frees the array with free(); NULL when there are none. */
 ca_finding *report_sorted_findings(const ca_results *r);
+/* The same, with a finding of several resources (one window) standing as
+ * one finding per resource: shallow copies whose resource fields are that
+ * resource's (and whose resource list is that one entry), for the store
+ * reporters that explain the resources that leak together one by one.
+ * *n says how many; free the array with free(). */
+ca_finding *report_resource_findings(const ca_results *r, size_t *n);
 /* Same for r->coverage. */
 ca_coverage *report_sorted_coverage(const ca_results *r);
 /* 1 when f is listed by text/github: not baselined, and not suppressed
@@ -111,6 +129,16 @@ int report_finding_listed(const ca_finding *f, const report_opts *o);
 /* Findings hidden by the baseline: the larger of r->scan.baselined and the
  * number of findings flagged baselined in r. */
 int report_baselined_count(const ca_results *r);
+/* Drop from r the findings below confidence min (freed; the store keeps
+ * them): what --min-confidence hides, from every format and from the exit
+ * code. Returns how many were dropped. */
+int report_drop_below_confidence(ca_results *r, ca_confidence min);
+/* SARIF's result.rank (0.0-100.0, higher comes first) for a confidence:
+ * high 90, medium 60, low 30. */
+double report_confidence_rank(ca_confidence c);
+/* " (medium confidence)", " (low confidence)", or "" for high: what text
+ * formats append to a message. */
+const char *report_confidence_note(ca_confidence c);
 /* Write the document built in sb to out and flush; frees sb. Returns 0
  * when all of it was written, else -1. */
 int report_emit(FILE *out, ca_sb *sb);

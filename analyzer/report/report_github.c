@@ -86,6 +86,7 @@ int report_github(FILE *out, const ca_results *r, const report_opts *o)
         if (f->suppressed) ca_sb_adds(&sb, " (suppressed)");
         ca_sb_adds(&sb, "::");
         add_escaped(&sb, f->message ? f->message : "", 0);
+        ca_sb_adds(&sb, report_confidence_note(f->confidence));
         ca_sb_addc(&sb, '\n');
         if (fwrite(sb.buf, 1, sb.len, out) != sb.len) ok = 0;
     }

@@ -63,6 +63,18 @@ static void owner_val(doc_writer *d, const ca_finding *f)
 
 /* ---- which bugs ------------------------------------------------------------------ */
 
+/* Does f answer to fingerprint prefix fp: its own, or one of its
+ * resources' aliases (the fingerprints findings had before they were one
+ * per window)? */
+static int fp_names(const ca_finding *f, const char *fp)
+{
+    size_t n = strlen(fp);
+    if (f->fingerprint && strncmp(f->fingerprint, fp, n) == 0) return 1;
+    for (size_t i = 0; i < f->nresources; i++)
+        if (f->resources[i].alias && strncmp(f->resources[i].alias, fp, n) == 0) return 1;
+    return 0;
+}
+
 /* Findings of r that t names, unsuppressed unless named by fingerprint,
  * in ca_results_sort order. */
 static size_t select_findings(const ca_results *r, const ca_finding *sorted, const rs_target *t,
@@ -73,8 +85,7 @@ static size_t select_findings(const ca_results *r, const ca_finding *sorted, con
     const ca_finding *named = NULL;
     if (t->fingerprint) {
         for (size_t i = 0; i < r->nfindings; i++)
-            if (sorted[i].fingerprint && strncmp(sorted[i].fingerprint, t->fingerprint, strlen(t->fingerprint)) == 0)
-                named = &sorted[i];
+            if (fp_names(&sorted[i], t->fingerprint)) named = &sorted[i];
     }
     for (size_t i = 0; i < r->nfindings; i++) {
         const ca_finding *f = &sorted[i];
@@ -488,17 +499,26 @@ static void debug_info(doc_writer *d, const ca_results *r, const rs_target *t, c
     doc_item_end(d);
     free(rep);
     doc_item(d);
-    doc_lit(d, "Findings (rule, resource, fingerprint): ");
+    doc_lit(d, "Findings (rule, resources, fingerprint): ");
     size_t k = 0;
     for (size_t i = 0; i < groups->n; i++)
         for (size_t j = 0; j < groups->v[i].n; j++) {
+            /* one finding's resources run together, its fingerprint after them */
             const ca_finding *f = groups->v[i].f[j];
-            if (k++) doc_lit(d, "; ");
-            doc_val(d, f->rule);
-            doc_lit(d, " ");
+            const ca_finding *next = j + 1 < groups->v[i].n ? groups->v[i].f[j + 1] : NULL;
+            int cont = j > 0 && groups->v[i].f[j - 1]->fingerprint == f->fingerprint;
+            if (cont) {
+                doc_lit(d, ", ");
+            } else {
+                if (k++) doc_lit(d, "; ");
+                doc_val(d, f->rule);
+                doc_lit(d, " ");
+            }
             doc_code(d, f->resource);
-            doc_lit(d, " ");
-            doc_code(d, f->fingerprint);
+            if (!next || next->fingerprint != f->fingerprint) {
+                doc_lit(d, " ");
+                doc_code(d, f->fingerprint);
+            }
         }
     doc_item_end(d);
     doc_list_end(d);
@@ -542,7 +562,7 @@ static int check_target(const ca_results *r, const rs_target *t, char **err)
         int ambiguous = 0;
         for (size_t i = 0; i < r->nfindings; i++) {
             const char *x = r->findings[i].fingerprint;
-            if (!x || strncmp(x, fp, strlen(fp)) != 0) continue;
+            if (!x || !fp_names(&r->findings[i], fp)) continue;
             if (match && strcmp(match, x) != 0) ambiguous = 1;
             match = x;
         }
@@ -618,15 +638,19 @@ static void write_title(doc_writer *d, const ca_results *r, const rs_target *t, 
     CA_VEC_FREE(names);
 }
 
-int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format fmt, const rs_opts *opts,
+int report_issue(FILE *out, const ca_results *all, const rs_target *t, rs_format fmt, const rs_opts *opts,
                  char **err)
 {
     rs_opts none = {0};
     const rs_opts *o = opts ? opts : &none;
     *err = NULL;
-    int rc = check_target(r, t, err);
+    int rc = check_target(all, t, err);
     if (rc) return rc;
-    ca_finding *sorted = report_sorted_findings(r);
+    /* the resources of a window told one by one, as the bugs explain them */
+    ca_results view = *all;
+    const ca_results *r = &view;
+    ca_finding *sorted = report_resource_findings(all, &view.nfindings);
+    view.findings = sorted;
     ca_coverage *cs = report_sorted_coverage(r);
     const ca_finding **fs = NULL;
     size_t n = select_findings(r, sorted, t, &fs);
@@ -701,6 +725,15 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
         if (rn) {
             doc_lit(d, " ");
             doc_val(d, rn);
+        }
+        /* the bug's confidence: its surest finding's (said when not high) */
+        ca_confidence conf = CA_CONF_LOW;
+        for (size_t k = 0; k < groups.v[i].n; k++)
+            if ((int)groups.v[i].f[k]->confidence < (int)conf) conf = groups.v[i].f[k]->confidence;
+        if (conf != CA_CONF_HIGH) {
+            doc_lit(d, ", ");
+            doc_val(d, ca_confidence_name(conf));
+            doc_lit(d, " confidence");
         }
         doc_lit(d, ")");
         doc_item_end(d);

@@ -58,6 +58,23 @@ void report_json_finding(ca_json_writer *w, const ca_finding *f)
     ca_json_kv_string(w, "message", f->message);
     ca_json_kv_string(w, "fingerprint", f->fingerprint);
     ca_json_kv_bool(w, "suppressed", f->suppressed);
+    ca_json_kv_string(w, "confidence", ca_confidence_name(f->confidence));
+    /* a window's resources (resource is the first), where each came into
+     * being, and the fingerprints each had as a finding of its own */
+    size_t nr = ca_finding_nresources(f);
+    ca_json_key(w, "resources");
+    ca_json_begin_array(w);
+    for (size_t i = 0; i < nr; i++) ca_json_string(w, ca_finding_resource(f, i).name);
+    ca_json_end_array(w);
+    ca_json_key(w, "acquired_lines");
+    ca_json_begin_array(w);
+    for (size_t i = 0; i < nr; i++) ca_json_int(w, ca_finding_resource(f, i).acquired_line);
+    ca_json_end_array(w);
+    ca_json_key(w, "fingerprint_aliases");
+    ca_json_begin_array(w);
+    for (size_t i = 0; i < f->nresources; i++)
+        if (f->resources[i].alias) ca_json_string(w, f->resources[i].alias);
+    ca_json_end_array(w);
     ca_json_end_object(w);
 }
 
@@ -120,7 +137,6 @@ static void write_cell(ca_json_writer *w, const ca_coverage *c)
 
 int report_json(FILE *out, const ca_results *r, const report_opts *o)
 {
-    (void)o;
     ca_finding *fs = report_sorted_findings(r);
     ca_coverage *cs = report_sorted_coverage(r);
     ca_sb sb = {0};
@@ -141,6 +157,8 @@ int report_json(FILE *out, const ca_results *r, const report_opts *o)
     ca_json_kv_int(&w, "files_skipped", r->scan.files_skipped);
     ca_json_kv_int(&w, "errors", r->scan.errors);
     ca_json_kv_int(&w, "baselined", report_baselined_count(r));
+    ca_json_kv_string(&w, "min_confidence", o && o->min_confidence ? o->min_confidence : "low");
+    ca_json_kv_int(&w, "below_min_confidence", o ? o->below_confidence : 0);
     ca_json_end_object(&w);
 
     ca_json_key(&w, "findings");

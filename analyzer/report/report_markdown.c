@@ -24,9 +24,12 @@ int report_markdown(FILE *out, const ca_results *r, const report_opts *o)
                r->scan.files_skipped, r->scan.errors, r->scan.errors == 1 ? "" : "s");
     int hidden = report_baselined_count(r);
     if (hidden) ca_sb_addf(&sb, "; %d baselined", hidden);
+    if (o && o->below_confidence)
+        ca_sb_addf(&sb, "; %d below %s confidence", o->below_confidence, o->min_confidence ? o->min_confidence : "the minimum");
     ca_sb_adds(&sb, ".\n\n");
     if (listed) {
-        ca_sb_adds(&sb, "| rule | location | function | resource | message |\n| --- | --- | --- | --- | --- |\n");
+        ca_sb_adds(&sb, "| rule | location | function | resource | confidence | message |\n"
+                        "| --- | --- | --- | --- | --- | --- |\n");
         for (size_t i = 0; i < r->nfindings; i++) {
             const ca_finding *f = &fs[i];
             if (!report_finding_listed(f, o)) continue;
@@ -34,9 +37,13 @@ int report_markdown(FILE *out, const ca_results *r, const report_opts *o)
             doc_put(&sb, f->path, DOC_PUT_CODE_CELL);
             ca_sb_addf(&sb, ":%d:%d` | `", f->line, f->column);
             doc_put(&sb, f->function, DOC_PUT_CODE_CELL);
-            ca_sb_adds(&sb, "` | `");
-            doc_put(&sb, f->resource, DOC_PUT_CODE_CELL);
             ca_sb_adds(&sb, "` | ");
+            for (size_t k = 0; k < ca_finding_nresources(f); k++) {
+                ca_sb_adds(&sb, k ? ", `" : "`");
+                doc_put(&sb, ca_finding_resource(f, k).name, DOC_PUT_CODE_CELL);
+                ca_sb_adds(&sb, "`");
+            }
+            ca_sb_addf(&sb, " | %s | ", ca_confidence_name(f->confidence));
             ca_sb tmp = {0};
             doc_put(&tmp, f->message, DOC_PUT_MD_TEXT);
             /* a table cell: no raw pipes or line breaks */

@@ -1042,10 +1042,11 @@ static void matrix_gap_item(doc_writer *d, const ca_results *r, const ca_coverag
  * of each bug. */
 static void matrix_cell_evidence(doc_writer *d, const ca_results *r, const ca_coverage *cell, int level)
 {
-    ca_finding *sorted = report_sorted_findings(r);
-    const ca_finding **fs = ca_xmalloc(sizeof(ca_finding *) * (r->nfindings + 1));
+    size_t nsorted;
+    ca_finding *sorted = report_resource_findings(r, &nsorted);
+    const ca_finding **fs = ca_xmalloc(sizeof(ca_finding *) * (nsorted + 1));
     size_t n = 0;
-    for (size_t i = 0; i < r->nfindings; i++)
+    for (size_t i = 0; i < nsorted; i++)
         if (!sorted[i].suppressed && rs_finding_in_cell(cell, &sorted[i])) fs[n++] = &sorted[i];
     bug_groups groups = {0};
     bug_group_findings(fs, n, &groups);
@@ -1057,8 +1058,13 @@ static void matrix_cell_evidence(doc_writer *d, const ca_results *r, const ca_co
         bug_evidence(d, &sc, r, &groups.v[i]);
         doc_para(d);
         doc_lit(d, "Fingerprints: ");
-        for (size_t k = 0; k < groups.v[i].n; k++) {
-            if (k) doc_lit(d, ", ");
+        for (size_t k = 0, shown = 0; k < groups.v[i].n; k++) {
+            /* a finding of several resources: its fingerprint once */
+            int seen = 0;
+            for (size_t q = 0; q < k && !seen; q++)
+                seen = groups.v[i].f[q]->fingerprint == groups.v[i].f[k]->fingerprint;
+            if (seen) continue;
+            if (shown++) doc_lit(d, ", ");
             doc_code(d, groups.v[i].f[k]->fingerprint);
         }
         doc_lit(d, ". Full report: ");

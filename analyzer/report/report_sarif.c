@@ -179,6 +179,8 @@ static void write_result(sarif_ctx *c, const ca_finding *f)
     ca_json_kv_string(w, "ruleId", f->rule ? f->rule : "");
     if (idx >= 0) ca_json_kv_int(w, "ruleIndex", idx);
     ca_json_kv_string(w, "level", sarif_level(f->severity));
+    ca_json_key(w, "rank");
+    ca_json_double(w, report_confidence_rank(f->confidence));
     write_message(w, f->message);
 
     ca_json_key(w, "locations");
@@ -197,15 +199,24 @@ static void write_result(sarif_ctx *c, const ca_finding *f)
     ca_json_end_object(w);
     ca_json_end_array(w);
 
-    if (f->acquired_line > 0 || f->nhandlers) {
+    size_t nres = ca_finding_nresources(f);
+    int acquired = 0;
+    for (size_t i = 0; i < nres; i++) acquired |= ca_finding_resource(f, i).acquired_line > 0;
+    if (acquired || f->nhandlers) {
         ca_json_key(w, "relatedLocations");
         ca_json_begin_array(w);
-        if (f->acquired_line > 0) {
+        /* each resource of the window where it came into being */
+        for (size_t i = 0; i < nres; i++) {
+            ca_resource_ref res = ca_finding_resource(f, i);
+            if (res.acquired_line <= 0) continue;
+            char *msg = nres > 1 && res.name ? ca_xasprintf("`%s` acquired here", res.name)
+                                             : ca_xstrdup("resource acquired here");
             ca_json_begin_object(w);
             ca_json_kv_int(w, "id", related_id++);
-            write_physical(c, f->path, f->acquired_line, f->acquired_column, 0, 0);
-            write_message(w, "resource acquired here");
+            write_physical(c, f->path, res.acquired_line, res.acquired_column, 0, 0);
+            write_message(w, msg);
             ca_json_end_object(w);
+            free(msg);
         }
         for (size_t h = 0; h < f->nhandlers; h++) {
             char *msg = handler_message(f, &f->handlers[h]);
@@ -222,7 +233,9 @@ static void write_result(sarif_ctx *c, const ca_finding *f)
     if (f->fingerprint) {
         ca_json_key(w, "partialFingerprints");
         ca_json_begin_object(w);
-        ca_json_kv_string(w, "cancelaudit/v1", f->fingerprint);
+        /* v2: a window's fingerprint no longer names its resource (v1's
+         * values are the resources' aliases, in properties) */
+        ca_json_kv_string(w, "cancelaudit/v2", f->fingerprint);
         ca_json_end_object(w);
     }
 
@@ -250,6 +263,18 @@ static void write_result(sarif_ctx *c, const ca_finding *f)
     ca_json_kv_string(w, "backend", f->backend);
     ca_json_kv_string(w, "resource", f->resource);
     ca_json_kv_string(w, "resourceKind", f->resource_kind);
+    ca_json_key(w, "resources");
+    ca_json_begin_array(w);
+    for (size_t i = 0; i < nres; i++) ca_json_string(w, ca_finding_resource(f, i).name);
+    ca_json_end_array(w);
+    if (f->nresources) {
+        ca_json_key(w, "fingerprintAliases");
+        ca_json_begin_array(w);
+        for (size_t i = 0; i < f->nresources; i++)
+            if (f->resources[i].alias) ca_json_string(w, f->resources[i].alias);
+        ca_json_end_array(w);
+    }
+    ca_json_kv_string(w, "confidence", ca_confidence_name(f->confidence));
     ca_json_end_object(w);
     ca_json_end_object(w);
 }

@@ -94,7 +94,8 @@ typedef struct rs_target {
 
 /* Write the issue-ready report (Markdown or HTML) for t: title, summary,
  * "Describe the bug" per finding group (findings of one rule at one
- * checkpoint of one function: the resources that leak together), "Other
+ * checkpoint of one function: the resources that leak together; the
+ * summary names each with its confidence when that is not high), "Other
  * backends checked" (the matrix row of each boundary involved), "Expected
  * behaviour", "Suggested fix" (concrete, then the rule doc's "Use instead"),
  * "Debug information". Suppressed findings are left out unless named by

@@ -32,6 +32,34 @@ ca_finding *report_sorted_findings(const ca_results *r)
     return view.findings;
 }
 
+ca_finding *report_resource_findings(const ca_results *r, size_t *n)
+{
+    *n = 0;
+    if (!r || r->nfindings == 0) return NULL;
+    size_t total = 0;
+    for (size_t i = 0; i < r->nfindings; i++) total += ca_finding_nresources(&r->findings[i]);
+    ca_results view = {0};
+    view.findings = ca_xmalloc(total * sizeof(ca_finding));
+    for (size_t i = 0; i < r->nfindings; i++) {
+        const ca_finding *f = &r->findings[i];
+        for (size_t k = 0; k < ca_finding_nresources(f); k++) {
+            ca_finding *v = &view.findings[view.nfindings++];
+            *v = *f;
+            if (!f->nresources) continue;
+            const ca_resource_ref *res = &f->resources[k];
+            v->resource = res->name;
+            v->resource_kind = res->kind;
+            v->acquired_line = res->acquired_line;
+            v->acquired_column = res->acquired_column;
+            v->resources = (ca_resource_ref *)res;
+            v->nresources = 1;
+        }
+    }
+    ca_results_sort(&view);
+    *n = view.nfindings;
+    return view.findings;
+}
+
 ca_coverage *report_sorted_coverage(const ca_results *r)
 {
     if (!r || r->ncoverage == 0) return NULL;
@@ -47,6 +75,41 @@ int report_finding_listed(const ca_finding *f, const report_opts *o)
 {
     if (f->baselined) return 0;
     return !f->suppressed || (o && o->show_suppressed);
+}
+
+int report_drop_below_confidence(ca_results *r, ca_confidence min)
+{
+    size_t k = 0;
+    int dropped = 0;
+    for (size_t i = 0; i < r->nfindings; i++) {
+        if (!ca_confidence_at_least(r->findings[i].confidence, min)) {
+            ca_finding_free(&r->findings[i]);
+            dropped++;
+            continue;
+        }
+        if (k != i) r->findings[k] = r->findings[i];
+        k++;
+    }
+    r->nfindings = k;
+    return dropped;
+}
+
+double report_confidence_rank(ca_confidence c)
+{
+    switch (c) {
+    case CA_CONF_MEDIUM: return 60.0;
+    case CA_CONF_LOW: return 30.0;
+    default: return 90.0;
+    }
+}
+
+const char *report_confidence_note(ca_confidence c)
+{
+    switch (c) {
+    case CA_CONF_MEDIUM: return " (medium confidence)";
+    case CA_CONF_LOW: return " (low confidence)";
+    default: return "";
+    }
 }
 
 int report_emit(FILE *out, ca_sb *sb)
@@ -259,54 +322,120 @@ static int digits(int n)
     return d;
 }
 
-/* The source lines of f: acquisition and checkpoint, marked, and the lines
- * between them when they are few. Nothing when the file is not there as
- * the scan saw it. */
+/* An acquisition line of a finding's excerpt: where its resources came
+ * into being, named in the label. */
+typedef struct acq_mark {
+    int line, column;
+    ca_sb label;
+} acq_mark;
+
+static int cmp_acq_mark(const void *a, const void *b)
+{
+    int x = ((const acq_mark *)a)->line, y = ((const acq_mark *)b)->line;
+    return x < y ? -1 : x > y;
+}
+
+/* The source lines of f: each acquisition and the checkpoint, marked, and
+ * the lines between them when they are few. Nothing when the file is not
+ * there as the scan saw it. */
 static void add_excerpt(ca_sb *sb, src_cache *sc, const ca_finding *f, int color)
 {
     src_file *file = src_get(sc, f->path);
     const char *s;
     size_t n;
     if (!file || !file->text || file->changed || !src_line(file, f->line, &s, &n)) return;
-    int acq = f->acquired_line > 0 && f->acquired_line != f->line && src_line(file, f->acquired_line, &s, &n)
-                  ? f->acquired_line : 0;
-    int first = acq && acq < f->line ? acq : f->line, last = acq > f->line ? acq : f->line;
-    int between = last - first - 1;
+    /* the acquisitions, one mark per line, its resources named in order */
+    size_t nres = ca_finding_nresources(f);
+    acq_mark *marks = ca_xcalloc(nres + 1, sizeof(*marks));
+    size_t nmarks = 0;
+    for (size_t i = 0; i < nres; i++) {
+        ca_resource_ref res = ca_finding_resource(f, i);
+        if (res.acquired_line <= 0 || res.acquired_line == f->line || !src_line(file, res.acquired_line, &s, &n))
+            continue;
+        size_t m = 0;
+        while (m < nmarks && marks[m].line != res.acquired_line) m++;
+        if (m < nmarks) continue;
+        marks[nmarks].line = res.acquired_line;
+        marks[nmarks].column = res.acquired_column;
+        /* "`a` acquired", "`a` and `b` acquired", "`a`, `b` and `c` acquired" */
+        size_t count = 0, k = 0;
+        for (size_t j = i; j < nres; j++) count += ca_finding_resource(f, j).acquired_line == res.acquired_line;
+        for (size_t j = i; j < nres; j++) {
+            ca_resource_ref o = ca_finding_resource(f, j);
+            if (o.acquired_line != res.acquired_line) continue;
+            if (k) ca_sb_adds(&marks[nmarks].label, k + 1 == count ? " and " : ", ");
+            ca_sb_addf(&marks[nmarks].label, "`%s`", o.name ? o.name : "");
+            k++;
+        }
+        ca_sb_addf(&marks[nmarks].label, " acquired%s",
+                   res.acquired_line > f->line ? " (on a later line: the window goes round a loop)" : "");
+        nmarks++;
+    }
+    qsort(marks, nmarks, sizeof(*marks), cmp_acq_mark);
+    int first = f->line, last = f->line;
+    for (size_t m = 0; m < nmarks; m++) {
+        if (marks[m].line < first) first = marks[m].line;
+        if (marks[m].line > last) last = marks[m].line;
+    }
     excerpt x = {sb, digits(last), color};
-    if (between > 3 && x.gutter < 3) x.gutter = 3;
-    char *acq_label = ca_xasprintf("`%s` acquired%s", f->resource ? f->resource : "",
-                                   acq > f->line ? " (on a later line: the window goes round a loop)" : "");
+    /* the lines shown: the marked ones, and the few between two of them;
+     * more than three between are one "..." row */
+    int prev = 0, gap = 0;
+    for (int l = first; l <= last; l++) {
+        int marked = l == f->line;
+        for (size_t m = 0; m < nmarks && !marked; m++) marked = marks[m].line == l;
+        if (!marked) continue;
+        if (prev && l - prev - 1 > 3) gap = 1;
+        prev = l;
+    }
+    if (gap && x.gutter < 3) x.gutter = 3;
     gutter(&x, 0);
     ca_sb_addc(sb, '\n');
+    prev = 0;
     for (int l = first; l <= last; l++) {
-        if (l != first && l != last && between > 3) {
-            gutter(&x, -1);
-            ca_sb_addc(sb, '\n');
-            l = last - 1;
-            continue;
+        size_t m = 0;
+        while (m < nmarks && marks[m].line != l) m++;
+        int marked = l == f->line || m < nmarks;
+        if (!marked) {
+            /* the next marked line */
+            int next = l + 1;
+            for (;; next++) {
+                int hit = next == f->line;
+                for (size_t q = 0; q < nmarks && !hit; q++) hit = marks[q].line == next;
+                if (hit) break;
+            }
+            if (next - prev - 1 > 3) {
+                gutter(&x, -1);
+                ca_sb_addc(sb, '\n');
+                l = next - 1;
+                continue;
+            }
         }
         if (!src_line(file, l, &s, &n)) continue;
         if (l == f->line) {
             int c2 = f->end_line == f->line ? f->end_column : 0;
             excerpt_line(&x, s, n, l, '^', f->column, c2, f->rule);
-        } else if (l == acq) {
-            int c1 = f->acquired_column > 0 ? f->acquired_column : 1;
-            if (f->acquired_column <= 0) /* from the first non-blank */
+            prev = l;
+        } else if (m < nmarks) {
+            int c1 = marks[m].column > 0 ? marks[m].column : 1;
+            if (marks[m].column <= 0) /* from the first non-blank */
                 while ((size_t)c1 <= n && (s[c1 - 1] == ' ' || s[c1 - 1] == '\t')) c1++;
-            excerpt_line(&x, s, n, l, '-', c1, 0, acq_label);
+            excerpt_line(&x, s, n, l, '-', c1, 0, ca_sb_str(&marks[m].label));
+            prev = l;
         } else {
             excerpt_line(&x, s, n, l, 0, 0, 0, NULL);
         }
     }
     gutter(&x, 0);
     ca_sb_addc(sb, '\n');
-    free(acq_label);
+    for (size_t m = 0; m < nmarks; m++) ca_sb_release(&marks[m].label);
+    free(marks);
 }
 
 /* ---- text ------------------------------------------------------------- */
 
-static void add_summary(ca_sb *sb, const ca_results *r, int total, const rule_count *counts, size_t ncounts,
-                        int suppressed)
+static void add_summary(ca_sb *sb, const ca_results *r, const report_opts *o, int total, const rule_count *counts,
+                        size_t ncounts, int suppressed)
 {
     ca_sb_addf(sb, "%d %s", total, plural(total, "finding", "findings"));
     if (ncounts) {
@@ -325,6 +454,8 @@ static void add_summary(ca_sb *sb, const ca_results *r, int total, const rule_co
     int unchanged = 0;
     for (size_t i = 0; i < r->nfindings; i++) unchanged += r->findings[i].baselined == 2;
     if (unchanged) ca_sb_addf(sb, "; %d outside the changed lines", unchanged);
+    if (o && o->below_confidence)
+        ca_sb_addf(sb, "; %d below %s confidence", o->below_confidence, o->min_confidence ? o->min_confidence : "the minimum");
     ca_sb_addc(sb, '\n');
 }
 
@@ -361,6 +492,7 @@ int report_text(FILE *out, const ca_results *r, const report_opts *o)
         if (color) ca_sb_adds(&sb, "\033[0m");
         ca_sb_addc(&sb, ' ');
         add_shown(&sb, f->message ? f->message : "");
+        ca_sb_adds(&sb, report_confidence_note(f->confidence));
         if (f->suppressed) ca_sb_adds(&sb, " (suppressed)");
         ca_sb_addc(&sb, '\n');
         if (full) {
@@ -381,7 +513,7 @@ int report_text(FILE *out, const ca_results *r, const report_opts *o)
         count_rule(&counts, f->rule);
     }
     if (counts.n) qsort(counts.v, counts.n, sizeof(rule_count), cmp_rule_count);
-    if (!(o && o->quiet)) add_summary(&sb, r, total, counts.v, counts.n, suppressed);
+    if (!(o && o->quiet)) add_summary(&sb, r, o, total, counts.v, counts.n, suppressed);
     ok = flush_sb(out, &sb) && ok;
 
     ca_sb_release(&sb);
@@ -478,7 +610,7 @@ int report_statistics(FILE *out, const ca_results *r, const report_opts *o, int 
             }
             ca_sb_addc(&sb, '\n');
         }
-        if (!(o && o->quiet)) add_summary(&sb, r, total, by_id.v, by_id.n, suppressed);
+        if (!(o && o->quiet)) add_summary(&sb, r, o, total, by_id.v, by_id.n, suppressed);
         ok = report_emit(out, &sb);
     }
     CA_VEC_FREE(rules);

@@ -3,10 +3,11 @@
  * checkpoint that no enclosing region releases on cancellation.
  *
  * The engine reports each such window at its checkpoint (ENG_EV_CHECKPOINT).
- * One finding per (function, resource, rule), at the first such
- * checkpoint: CAN101 when some handler would release the value but none
- * catches cancellation; CAN102 when nothing would; CAN301 (only) when the
- * value came out of a registry. Not on a path entered by an exception for
+ * Per (function, resource, rule) the first such checkpoint: CAN101 when
+ * some handler would release the value but none catches cancellation;
+ * CAN102 when nothing would; CAN301 (only) when the value came out of a
+ * registry. The resources whose windows of one rule open at one checkpoint
+ * are one finding there, naming them all. Not on a path entered by an exception for
  * a value live since before it (cleanup), nor in a task nothing cancels.
  */
 #include "rules/rules.h"
@@ -20,14 +21,12 @@ static const char *acq_kind(const rule_window *o)
     return o->acquired && o->acquired->rkind ? o->acquired->rkind : "resource";
 }
 
-static char *handler_list(const rule_window *o)
+/* The handlers of a window's findings, each once, in the order met. */
+static char *handler_list(const ir_handler *const *hs, int n)
 {
     ca_sb sb = {0};
-    for (int i = 0; i < o->nmissing; i++) {
-        const ir_handler *h = o->missing[i];
-        int dup = 0;
-        for (int k = 0; k < i; k++) dup |= o->missing[k] == h;
-        if (dup) continue;
+    for (int i = 0; i < n; i++) {
+        const ir_handler *h = hs[i];
         if (sb.len) ca_sb_adds(&sb, ", ");
         ca_sb_addf(&sb, "`except %s` (line %d)", h->catches, h->site.line);
     }
@@ -69,59 +68,171 @@ static int latent(const rule_window *o)
     return o->at && o->at->kind == IR_WITH && (o->at->flags & WITH_LOCK_IDLE);
 }
 
-static void emit_one(rule_ctx *ctx, const char *rule, const rule_window *o)
+/* CAN102's windows that a handler catching cancellation would close but
+ * for a branch this path cannot take (eng_window.conditional): "`except
+ * BaseException` (line 9) releases it only on a branch that cannot run
+ * when the task is cancelled here (what it tests is not set yet)", one
+ * such clause per handler, naming the resources when the handler is not
+ * every one's. NULL when none is. */
+static char *conditional_note(const rule_ctx *ctx, const rule_window *const *ws, int n)
 {
-    const char *name = rule_var_name(ctx, o->var);
+    ca_sb sb = {0};
+    for (int i = 0; i < n; i++) {
+        const ir_handler *h = ws[i]->conditional;
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++) seen = ws[k]->conditional == h;
+        if (!h || seen) continue;
+        int all = 1;
+        for (int k = 0; k < n; k++) all &= ws[k]->conditional == h;
+        if (sb.len) ca_sb_adds(&sb, "; ");
+        ca_sb_addf(&sb, "`except %s` (line %d) releases ", h->catches[0] ? h->catches : ":", h->site.line);
+        if (all) {
+            ca_sb_adds(&sb, n > 1 ? "them" : "it");
+        } else {
+            int count = 0, done = 0;
+            for (int k = 0; k < n; k++) count += ws[k]->conditional == h;
+            for (int k = 0; k < n; k++) {
+                if (ws[k]->conditional != h) continue;
+                if (done) ca_sb_adds(&sb, done + 1 == count ? " and " : ", ");
+                ca_sb_addf(&sb, "`%s`", rule_var_name(ctx, ws[k]->var));
+                done++;
+            }
+        }
+        ca_sb_adds(&sb, " only on a branch that cannot run when the task is cancelled here (what it tests is not "
+                        "set yet)");
+    }
+    return sb.len ? ca_sb_detach(&sb) : (ca_sb_release(&sb), NULL);
+}
+
+/* How sure a window of o's value is: latent today, low; a resource known
+ * by name or use, or an entry of a registry the code keeps itself, medium;
+ * a catalogued one, high. */
+static ca_confidence window_confidence(const rule_window *o)
+{
+    if (latent(o)) return CA_CONF_LOW;
+    if (o->registry_take || !o->acquired || (o->acquired->flags & (ACQ_HEURISTIC | ACQ_WEAK))) return CA_CONF_MEDIUM;
+    return CA_CONF_HIGH;
+}
+
+/* One finding for the windows ws[0..n) of rule, which share their first
+ * checkpoint (ws in the order their values came into being). */
+static void emit_window(rule_ctx *ctx, const char *rule, const rule_window *const *ws, int n)
+{
+    const rule_window *o = ws[0];
+    rule_res *res = ca_xcalloc((size_t)n, sizeof(*res));
+    CA_VEC(const ir_handler *) hs = {0};
+    ca_confidence conf = CA_CONF_LOW;
+    for (int i = 0; i < n; i++) {
+        res[i].name = rule_var_name(ctx, ws[i]->var);
+        res[i].kind = acq_kind(ws[i]);
+        res[i].acquired = ws[i]->acquired;
+        /* one sure resource makes the window sure */
+        ca_confidence c = window_confidence(ws[i]);
+        if ((int)c < (int)conf) conf = c;
+        for (int k = 0; k < ws[i]->nmissing; k++) {
+            int dup = 0;
+            for (size_t q = 0; q < hs.n; q++) dup |= hs.v[q] == ws[i]->missing[k];
+            if (!dup) CA_VEC_PUSH(hs, ws[i]->missing[k]);
+        }
+    }
+    /* the handlers in the order they are written */
+    for (size_t i = 1; i < hs.n; i++)
+        for (size_t k = i; k > 0 && hs.v[k]->site.start < hs.v[k - 1]->site.start; k--) {
+            const ir_handler *t = hs.v[k];
+            hs.v[k] = hs.v[k - 1];
+            hs.v[k - 1] = t;
+        }
+    int several = n > 1;
     char *cp = rule_checkpoint_desc(o->at);
-    int acq_line = o->acquired ? o->acquired->site.line : 0;
     char *msg;
     if (strcmp(rule, "CAN101") == 0) {
-        char *hl = handler_list(o);
-        int several = o->nmissing > 1 && o->missing[0] != o->missing[1];
+        char *names = rule_res_list(ctx, res, n, NULL, 1);
+        char *hl = handler_list(hs.v, (int)hs.n);
         char *latent = latent_note(ctx, o->at);
-        msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s%s: the cleanup that would release it "
+        msg = ca_xasprintf("%s %s unowned across %s%s: the cleanup that would release %s "
                            "runs only in %s, which %s cancellation (CancelledError is a "
-                           "BaseException); cancelled here, it leaks",
-                           name, acq_kind(o), acq_line, cp, latent ? latent : "", hl,
-                           several ? "do not catch" : "does not catch");
+                           "BaseException); cancelled here, %s",
+                           names, several ? "are" : "is", cp, latent ? latent : "", several ? "them" : "it", hl,
+                           hs.n > 1 ? "do not catch" : "does not catch", several ? "they leak" : "it leaks");
         free(latent);
         free(hl);
+        free(names);
     } else if (strcmp(rule, "CAN102") == 0) {
+        char *names = rule_res_list(ctx, res, n, NULL, 1);
         char *latent = latent_note(ctx, o->at);
-        if (o->conditional)
-            msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s%s: `except %s` (line %d) "
-                               "releases it only on a branch that cannot run when the task is cancelled here "
-                               "(what it tests is not set yet), nothing else releases it, and nothing "
-                               "registered it yet",
-                               name, acq_kind(o), acq_line, cp, latent ? latent : "",
-                               o->conditional->catches[0] ? o->conditional->catches : ":",
-                               o->conditional->site.line);
+        char *cond = conditional_note(ctx, ws, n);
+        if (cond)
+            msg = ca_xasprintf("%s %s unowned across %s%s: %s, nothing else releases %s, and nothing registered %s "
+                               "yet",
+                               names, several ? "are" : "is", cp, latent ? latent : "", cond, several ? "them" : "it",
+                               several ? "them" : "it");
         else
-            msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s%s: no handler, finally or "
-                               "context manager releases it if the task is cancelled here, and nothing "
-                               "registered it yet",
-                               name, acq_kind(o), acq_line, cp, latent ? latent : "");
+            msg = ca_xasprintf("%s %s unowned across %s%s: no handler, finally or context "
+                               "manager releases %s if the task is cancelled here, and nothing registered %s yet",
+                               names, several ? "are" : "is", cp, latent ? latent : "", several ? "them" : "it",
+                               several ? "them" : "it");
+        free(cond);
         free(latent);
-    } else {
+        free(names);
+    } else if (!several) {
         msg = ca_xasprintf("`%s` was taken out of its registry (line %d) and is released only after %s: "
                            "cancelled here, it is neither registered nor released (teardown not "
                            "cancellation-settled)",
-                           name, acq_line, cp);
+                           res[0].name, o->acquired ? o->acquired->site.line : 0, cp);
+    } else {
+        char *names = rule_res_list(ctx, res, n, NULL, 0);
+        msg = ca_xasprintf("%s were taken out of their registry and are released only after %s: "
+                           "cancelled here, they are neither registered nor released (teardown not "
+                           "cancellation-settled)",
+                           names, cp);
+        free(names);
     }
     const char *cptext = o->at && o->at->text ? o->at->text : "";
     char *fp = o->at && o->at->kind == IR_WITH ? ca_xasprintf("async with %s", cptext)
              : o->at && o->at->kind == IR_LOOP ? ca_xasprintf("async for %s", cptext)
                                                : ca_xstrdup(cptext);
-    ca_finding *f = rule_emit(ctx, rule, o->site, name, acq_kind(o), o->acquired,
-                              (const ir_handler *const *)o->missing, strcmp(rule, "CAN101") == 0 ? o->nmissing : 0,
-                              fp, msg);
-    /* latent today: low; a resource known by name or use, or an entry of a
-     * registry the code keeps itself: medium; a catalogued one: high */
-    if (latent(o)) f->confidence = CA_CONF_LOW;
-    else if (o->registry_take || !o->acquired || (o->acquired->flags & (ACQ_HEURISTIC | ACQ_WEAK)))
-        f->confidence = CA_CONF_MEDIUM;
+    int is101 = strcmp(rule, "CAN101") == 0;
+    ca_finding *f = rule_emit_window(ctx, rule, o->site, res, n, is101 ? hs.v : NULL, is101 ? (int)hs.n : 0, fp,
+                                     msg);
+    f->confidence = conf;
     free(fp);
     free(cp);
+    free(res);
+    CA_VEC_FREE(hs);
+}
+
+/* Windows are one finding when they open at one checkpoint. */
+static int same_checkpoint(const rule_window *a, const rule_window *b)
+{
+    return a->at == b->at && a->site.start == b->site.start;
+}
+
+static int cmp_birth(const void *pa, const void *pb)
+{
+    const rule_window *a = *(const rule_window *const *)pa, *b = *(const rule_window *const *)pb;
+    size_t x = a->acquired ? a->acquired->site.start : 0, y = b->acquired ? b->acquired->site.start : 0;
+    if (x != y) return x < y ? -1 : 1;
+    return a->var < b->var ? -1 : a->var > b->var;
+}
+
+/* The findings of one rule: its first window per value (firsts, by value),
+ * those sharing a checkpoint as one. */
+static void emit_rule(rule_ctx *ctx, const char *rule, const rule_window **firsts, int nvars)
+{
+    const rule_window **group = ca_xmalloc(sizeof(*group) * (size_t)(nvars + 1));
+    for (int v = 0; v < nvars; v++) {
+        if (!firsts[v]) continue;
+        int n = 0;
+        for (int u = v; u < nvars; u++)
+            if (firsts[u] && same_checkpoint(firsts[u], firsts[v])) {
+                group[n++] = firsts[u];
+                if (u != v) firsts[u] = NULL;
+            }
+        firsts[v] = NULL;
+        qsort(group, (size_t)n, sizeof(*group), cmp_birth);
+        emit_window(ctx, rule, group, n);
+    }
+    free(group);
 }
 
 static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(rule_windows)); }
@@ -161,25 +272,25 @@ static void end(rule_run *rr)
 {
     rule_ctx *ctx = rr->ctx;
     rule_windows *w = rr->data;
-    for (int v = 0; v < ctx->f->nvars; v++) {
-        const rule_window *first101 = NULL, *first102 = NULL, *first301 = NULL;
-        for (size_t i = 0; i < w->v.n; i++) {
-            const rule_window *o = &w->v.v[i];
-            if (o->var != v) continue;
-            const rule_window **slot = o->registry_take ? &first301 : o->nmissing ? &first101 : &first102;
-            /* the first checkpoint, but a real one before a latent one (an
-             * idle lock's acquire) */
-            if (!*slot || latent(o) < latent(*slot) ||
-                (latent(o) == latent(*slot) && o->site.start < (*slot)->site.start))
-                *slot = o;
-        }
-        if (first301) {
-            if (rule_on(ctx, "CAN301")) emit_one(ctx, "CAN301", first301);
-            continue;
-        }
-        if (first101 && rule_on(ctx, "CAN101")) emit_one(ctx, "CAN101", first101);
-        if (first102 && rule_on(ctx, "CAN102")) emit_one(ctx, "CAN102", first102);
+    int nv = ctx->f->nvars;
+    /* per value, the window each rule reports: [0] CAN101, [1] CAN102, [2] CAN301 */
+    const rule_window **first = ca_xcalloc((size_t)(3 * nv + 1), sizeof(*first));
+    for (size_t i = 0; i < w->v.n; i++) {
+        const rule_window *o = &w->v.v[i];
+        if (o->var < 0 || o->var >= nv) continue;
+        const rule_window **slot = &first[(o->registry_take ? 2 : o->nmissing ? 0 : 1) * nv + o->var];
+        /* the first checkpoint, but a real one before a latent one (an
+         * idle lock's acquire) */
+        if (!*slot || latent(o) < latent(*slot) ||
+            (latent(o) == latent(*slot) && o->site.start < (*slot)->site.start))
+            *slot = o;
     }
+    for (int v = 0; v < nv; v++)
+        if (first[2 * nv + v]) first[v] = first[nv + v] = NULL; /* a registry take is CAN301's alone */
+    if (rule_on(ctx, "CAN101")) emit_rule(ctx, "CAN101", first, nv);
+    if (rule_on(ctx, "CAN102")) emit_rule(ctx, "CAN102", first + nv, nv);
+    if (rule_on(ctx, "CAN301")) emit_rule(ctx, "CAN301", first + 2 * nv, nv);
+    free(first);
     rule_windows_free(w);
     free(w);
 }

@@ -8,9 +8,9 @@
  * CAN503: a call that is not async-cancel-safe while
  * PTHREAD_CANCEL_ASYNCHRONOUS is enabled.
  *
- * Windows come from the engine's checkpoint events, as for CAN101/CAN102;
- * one finding per (function, resource, rule) at the first unprotected
- * cancellation point. Nothing is reported unless the scan is in scope for
+ * Windows come from the engine's checkpoint events, as for CAN101/CAN102:
+ * per (function, resource, rule) the first unprotected cancellation point,
+ * and the resources of one rule whose first point is one are one finding. Nothing is reported unless the scan is in scope for
  * thread cancellation (rule_ctx.c_active: pthread_cancel is called, or
  * forced).
  */
@@ -33,41 +33,77 @@ static char *point_desc(const ir_node *at)
     return ca_xasprintf("`%s`, a cancellation point", t);
 }
 
-static void emit_window(rule_ctx *ctx, const char *rule, const rule_window *o)
+/* One finding for the windows ws[0..n) of rule, which open at one
+ * cancellation point (ws in the order their values came into being). */
+static void emit_window(rule_ctx *ctx, const char *rule, const rule_window *const *ws, int n)
 {
-    const char *name = rule_var_name(ctx, o->var);
-    const char *kind = o->acquired && o->acquired->rkind ? o->acquired->rkind : "resource";
-    int line = o->acquired ? o->acquired->site.line : 0;
+    const rule_window *o = ws[0];
+    rule_res *res = ca_xcalloc((size_t)n, sizeof(*res));
+    for (int i = 0; i < n; i++) {
+        res[i].name = rule_var_name(ctx, ws[i]->var);
+        res[i].kind = ws[i]->acquired && ws[i]->acquired->rkind ? ws[i]->acquired->rkind : "resource";
+        res[i].acquired = ws[i]->acquired;
+    }
+    int several = n > 1;
     char *cp = point_desc(o->at);
     char *msg;
     if (strcmp(rule, "CAN502") == 0) {
-        msg = ca_xasprintf("lock `%s` (taken line %d) is held across %s, and no pthread_cleanup_push handler "
-                           "unlocks it: a thread cancelled here exits with it held, and the next thread to take "
-                           "it deadlocks (a cancelled pthread_cond_wait re-acquires its mutex first)",
-                           name, line, cp);
+        char *names = rule_res_list(ctx, res, n, "taken", 0);
+        msg = ca_xasprintf("lock%s %s %s held across %s, and no pthread_cleanup_push handler "
+                           "unlocks %s: a thread cancelled here exits with %s held, and the next thread to take "
+                           "%s deadlocks (a cancelled pthread_cond_wait re-acquires its mutex first)",
+                           several ? "s" : "", names, several ? "are" : "is", cp, several ? "them" : "it",
+                           several ? "them" : "it", several ? "one" : "it");
+        free(names);
     } else {
-        msg = ca_xasprintf("`%s` (%s, acquired line %d) is unowned across %s, and no pthread_cleanup_push "
-                           "handler releases it: if the thread is cancelled here, it leaks",
-                           name, kind, line, cp);
+        char *names = rule_res_list(ctx, res, n, NULL, 1);
+        msg = ca_xasprintf("%s %s unowned across %s, and no pthread_cleanup_push "
+                           "handler releases %s: if the thread is cancelled here, %s",
+                           names, several ? "are" : "is", cp, several ? "them" : "it",
+                           several ? "they leak" : "it leaks");
+        free(names);
     }
     const char *fp = o->at && o->at->text ? o->at->text : "";
-    rule_emit(ctx, rule, o->site, name, kind, o->acquired, NULL, 0, fp, msg);
+    rule_emit_window(ctx, rule, o->site, res, n, NULL, 0, fp, msg);
     free(cp);
+    free(res);
+}
+
+static int cmp_birth(const void *pa, const void *pb)
+{
+    const rule_window *a = *(const rule_window *const *)pa, *b = *(const rule_window *const *)pb;
+    size_t x = a->acquired ? a->acquired->site.start : 0, y = b->acquired ? b->acquired->site.start : 0;
+    if (x != y) return x < y ? -1 : 1;
+    return a->var < b->var ? -1 : a->var > b->var;
 }
 
 static void windows(rule_ctx *ctx, const rule_windows *w)
 {
-    for (int v = 0; v < ctx->f->nvars; v++) {
-        const rule_window *first = NULL;
-        for (size_t i = 0; i < w->v.n; i++) {
-            const rule_window *o = &w->v.v[i];
-            if (o->var != v) continue;
-            if (!first || o->site.start < first->site.start) first = o;
-        }
-        if (!first) continue;
-        const char *rule = is_lock(first) ? "CAN502" : "CAN501";
-        if (rule_on(ctx, rule)) emit_window(ctx, rule, first);
+    int nv = ctx->f->nvars;
+    const rule_window **first = ca_xcalloc((size_t)nv + 1, sizeof(*first));
+    for (size_t i = 0; i < w->v.n; i++) {
+        const rule_window *o = &w->v.v[i];
+        if (o->var < 0 || o->var >= nv) continue;
+        if (!first[o->var] || o->site.start < first[o->var]->site.start) first[o->var] = o;
     }
+    /* the values of one rule whose first cancellation point is one: one finding */
+    const rule_window **group = ca_xmalloc(sizeof(*group) * ((size_t)nv + 1));
+    for (int v = 0; v < nv; v++) {
+        if (!first[v]) continue;
+        const char *rule = is_lock(first[v]) ? "CAN502" : "CAN501";
+        int n = 0;
+        for (int u = v; u < nv; u++)
+            if (first[u] && is_lock(first[u]) == is_lock(first[v]) && first[u]->at == first[v]->at &&
+                first[u]->site.start == first[v]->site.start) {
+                group[n++] = first[u];
+                if (u != v) first[u] = NULL;
+            }
+        first[v] = NULL;
+        qsort(group, (size_t)n, sizeof(*group), cmp_birth);
+        if (rule_on(ctx, rule)) emit_window(ctx, rule, group, n);
+    }
+    free(group);
+    free(first);
 }
 
 /* Calls flagged CALL_ASYNC_CANCEL: the first per enabling call. */

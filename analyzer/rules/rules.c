@@ -96,6 +96,21 @@ char *rule_checkpoint_desc(const ir_node *at)
     return d;
 }
 
+/* 16 hex digits of the fields joined by newlines: no line number in it, so
+ * it survives code moving. */
+static char *fingerprint_of(const char *const *fields, int n)
+{
+    ca_sb sb = {0};
+    for (int i = 0; i < n; i++) {
+        if (i) ca_sb_addc(&sb, '\n');
+        ca_sb_adds(&sb, fields[i] ? fields[i] : "");
+    }
+    char hex[17];
+    ca_hash_hex(ca_hash64(sb.buf, sb.len, CA_HASH_SEED), hex);
+    ca_sb_release(&sb);
+    return ca_xstrdup(hex);
+}
+
 ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *resource, const char *kind,
                       const ir_node *acquired, const ir_handler *const *handlers, int nhandlers,
                       const char *checkpoint, char *message)
@@ -134,15 +149,115 @@ ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *r
     }
     f->message = message;
     f->checkpoint = ca_xstrdup(checkpoint ? checkpoint : "");
-    /* survives line shifts: no line numbers in it */
-    ca_sb sb = {0};
-    ca_sb_addf(&sb, "%s\n%s\n%s\n%s\n%s", rule, ctx->path, ctx->f->qualname, f->resource, f->checkpoint);
-    char hex[17];
-    ca_hash_hex(ca_hash64(sb.buf, sb.len, CA_HASH_SEED), hex);
-    ca_sb_release(&sb);
-    f->fingerprint = ca_xstrdup(hex);
+    const char *fields[] = {rule, ctx->path, ctx->f->qualname, f->resource, f->checkpoint};
+    f->fingerprint = fingerprint_of(fields, 5);
     f->suppressed = ir_suppressed(ctx->m, at.line, rule);
     return f;
+}
+
+/* A window's fingerprint: rule, path, function and checkpoint text, and
+ * when `names` is set its resources' names too (two windows whose
+ * checkpoints read alike). The "window" field keeps it apart from every
+ * per-resource fingerprint. */
+static char *window_fingerprint(const ca_finding *f, const char *names)
+{
+    const char *fields[] = {"window", f->rule, f->path, f->function, f->checkpoint, names};
+    return fingerprint_of(fields, names ? 6 : 5);
+}
+
+ca_finding *rule_emit_window(rule_ctx *ctx, const char *rule, ir_site at, const rule_res *res, int nres,
+                             const ir_handler *const *handlers, int nhandlers, const char *checkpoint,
+                             char *message)
+{
+    ca_finding *f = rule_emit(ctx, rule, at, res[0].name, res[0].kind, res[0].acquired, handlers, nhandlers,
+                              checkpoint, message);
+    for (int i = 0; i < nres; i++) {
+        const char *fields[] = {rule, ctx->path, ctx->f->qualname, res[i].name ? res[i].name : "", f->checkpoint};
+        char *alias = fingerprint_of(fields, 5);
+        const ir_node *a = res[i].acquired;
+        ca_finding_add_resource(f, res[i].name ? res[i].name : "", res[i].kind ? res[i].kind : "resource",
+                                a ? a->site.line : 0, a ? a->site.col : 0, alias);
+        free(alias);
+    }
+    free(f->fingerprint);
+    f->fingerprint = window_fingerprint(f, NULL);
+    return f;
+}
+
+char *rule_res_list(const rule_ctx *ctx, const rule_res *res, int nres, const char *what, int kinds)
+{
+    (void)ctx;
+    ca_sb sb = {0};
+    for (int i = 0; i < nres;) {
+        int line = res[i].acquired ? res[i].acquired->site.line : 0;
+        const char *kind = res[i].kind ? res[i].kind : "resource";
+        int j = i + 1;
+        while (j < nres && (res[j].acquired ? res[j].acquired->site.line : 0) == line &&
+               (!kinds || strcmp(res[j].kind ? res[j].kind : "resource", kind) == 0))
+            j++;
+        /* runs joined as a list: "A, B and C" */
+        if (i) ca_sb_adds(&sb, j == nres ? " and " : ", ");
+        for (int k = i; k < j; k++) {
+            if (k > i) ca_sb_adds(&sb, k + 1 == j ? " and " : ", ");
+            ca_sb_addf(&sb, "`%s`", res[k].name ? res[k].name : "?");
+        }
+        if (kinds) ca_sb_addf(&sb, " (%s, %s line %d)", kind, what ? what : "acquired", line);
+        else ca_sb_addf(&sb, " (%s%sline %d)", what ? what : "", what ? " " : "", line);
+        i = j;
+    }
+    return ca_sb_detach(&sb);
+}
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Windows of one function and rule whose checkpoints read alike would
+ * share a fingerprint: theirs take their resources' names too (sorted),
+ * and, were those alike as well, their place in the function. */
+static void distinct_fingerprints(rule_ctx *ctx, size_t from)
+{
+    for (size_t i = from; i < ctx->nout; i++) {
+        ca_finding *f = &ctx->out[i];
+        if (!f->nresources) continue;
+        int clash = 0;
+        for (size_t k = from; k < ctx->nout && !clash; k++)
+            clash = k != i && ctx->out[k].nresources && strcmp(ctx->out[k].fingerprint, f->fingerprint) == 0 &&
+                    strcmp(ctx->out[k].rule, f->rule) == 0;
+        if (!clash) continue;
+        /* every member of the clash is renamed in this pass: mark them */
+        for (size_t k = i; k < ctx->nout; k++) {
+            ca_finding *g = &ctx->out[k];
+            if (!g->nresources || strcmp(g->rule, f->rule) != 0 || strcmp(g->checkpoint, f->checkpoint) != 0) continue;
+            const char **names = ca_xmalloc(sizeof(char *) * g->nresources);
+            for (size_t r = 0; r < g->nresources; r++) names[r] = g->resources[r].name ? g->resources[r].name : "";
+            qsort(names, g->nresources, sizeof(char *), cmp_str_ptr);
+            ca_sb sb = {0};
+            for (size_t r = 0; r < g->nresources; r++) ca_sb_addf(&sb, "%s%s", r ? "," : "", names[r]);
+            /* the same names twice: told apart by the order of their checkpoints */
+            int nth = 0;
+            for (size_t q = from; q < ctx->nout; q++) {
+                const ca_finding *h = &ctx->out[q];
+                if (q == k || !h->nresources || strcmp(h->rule, g->rule) != 0 ||
+                    strcmp(h->checkpoint, g->checkpoint) != 0 || h->nresources != g->nresources)
+                    continue;
+                int same = 1;
+                for (size_t r = 0; r < h->nresources && same; r++) {
+                    int found = 0;
+                    for (size_t t = 0; t < h->nresources && !found; t++)
+                        found = strcmp(h->resources[t].name ? h->resources[t].name : "", names[r]) == 0;
+                    same = found;
+                }
+                if (same && (h->line < g->line || (h->line == g->line && h->column < g->column))) nth++;
+            }
+            if (nth) ca_sb_addf(&sb, "#%d", nth + 1);
+            free(names);
+            free(g->fingerprint);
+            g->fingerprint = window_fingerprint(g, ca_sb_str(&sb));
+            ca_sb_release(&sb);
+        }
+    }
 }
 
 void rule_windows_add(rule_windows *w, const eng_event *ev)
@@ -280,6 +395,8 @@ void rules_run(rule_ctx *ctx, const ir_func *f, const eng_resolver *r, eng_resul
         l->on_event = dispatch;
         n++;
     }
+    size_t from = ctx->nout;
     eng_analyze(ctx->m, f, r, ls, n, er);
     for (int i = 0; i < n; i++) runs[i].def->end(&runs[i]);
+    distinct_fingerprints(ctx, from);
 }

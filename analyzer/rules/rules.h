@@ -78,6 +78,29 @@ const ir_func *rule_runs(const rule_ctx *ctx, const ir_node *n, const eng_summar
 ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *resource, const char *kind,
                       const ir_node *acquired, const ir_handler *const *handlers, int nhandlers,
                       const char *checkpoint, char *message /* taken */);
+/* One resource of a window (rule_emit_window). */
+typedef struct rule_res {
+    const char *name;
+    const char *kind;
+    const ir_node *acquired;
+} rule_res;
+
+/* Add the finding of a window: res[0..nres) (nres >= 1, in the order they
+ * came into being) are live and unowned across the checkpoint at `at`, the
+ * first of each one's window for this rule. The finding's resource is
+ * res[0]; each resource keeps as its alias the fingerprint a finding of it
+ * alone had (rule, path, function, resource, checkpoint text), and the
+ * finding's fingerprint comes from the rule, path, function and checkpoint
+ * text alone, so it stays as resources join or leave the window. When two
+ * windows of one function and rule have checkpoints of the same text,
+ * rules_run tells their fingerprints apart by their resources' names. */
+ca_finding *rule_emit_window(rule_ctx *ctx, const char *rule, ir_site at, const rule_res *res, int nres,
+                             const ir_handler *const *handlers, int nhandlers, const char *checkpoint,
+                             char *message /* taken */);
+/* "`a` (task, acquired line 3) and `b` and `c` (fd, acquired line 5)": the
+ * resources named, those of one kind made on one line run together (`what`
+ * replaces "acquired" when not NULL; with kinds 0, "`a` (line 3)"). Heap. */
+char *rule_res_list(const rule_ctx *ctx, const rule_res *res, int nres, const char *what, int kinds);
 int rule_on(const rule_ctx *ctx, const char *rule);
 /* Readable description of a checkpoint node for messages, its call
  * shortened by rule_callee_text: "`await x.y(…)`", "`async with self._lock`". */

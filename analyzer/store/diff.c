@@ -40,6 +40,48 @@ static int cmp_pos(const void *a, const void *b)
     return strcmp(x->resource ? x->resource : "", y->resource ? y->resource : "");
 }
 
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+typedef CA_VEC(const char *) fp_list;
+
+/* The fingerprints of fs[0..n) (with_fp) and their resources' aliases,
+ * sorted. */
+static void identities(const ca_finding *const *fs, size_t n, int with_fp, fp_list *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (with_fp && fs[i]->fingerprint) CA_VEC_PUSH(*out, fs[i]->fingerprint);
+        for (size_t k = 0; k < fs[i]->nresources; k++)
+            if (fs[i]->resources[k].alias) CA_VEC_PUSH(*out, fs[i]->resources[k].alias);
+    }
+    if (out->n) qsort(out->v, out->n, sizeof(char *), cmp_cstr);
+}
+
+static int listed(const fp_list *l, const char *fp)
+{
+    return fp && l->n && bsearch(&fp, l->v, l->n, sizeof(char *), cmp_cstr) != NULL;
+}
+
+/* Is f, left without a match of its fingerprint, there on the other side
+ * all the same? A finding of a window stands for the findings its
+ * resources had of their own (their aliases): it is there when each of
+ * those is, as a fingerprint or an alias (other_ids). A finding without
+ * aliases (a rule of no window, or a scan stored before findings were one
+ * per window) is there when it is one of the other side's aliases: equal
+ * fingerprints were matched one to one already. */
+static int still_there(const ca_finding *f, const fp_list *other_ids, const fp_list *other_aliases)
+{
+    size_t aliases = 0;
+    for (size_t k = 0; k < f->nresources; k++) {
+        if (!f->resources[k].alias) continue;
+        if (!listed(other_ids, f->resources[k].alias)) return 0;
+        aliases++;
+    }
+    return aliases ? 1 : listed(other_aliases, f->fingerprint);
+}
+
 void ca_diff_compute(const ca_results *old, const ca_results *new_, ca_diff *out)
 {
     memset(out, 0, sizeof(*out));
@@ -48,16 +90,37 @@ void ca_diff_compute(const ca_results *old, const ca_results *new_, ca_diff *out
     out->added = ca_xmalloc(sizeof(ca_finding *) * (nb + 1));
     out->fixed = ca_xmalloc(sizeof(ca_finding *) * (na + 1));
     out->unchanged = ca_xmalloc(sizeof(ca_finding *) * (nb + 1));
+    const ca_finding **lone_a = ca_xmalloc(sizeof(ca_finding *) * (na + 1));
+    const ca_finding **lone_b = ca_xmalloc(sizeof(ca_finding *) * (nb + 1));
+    size_t nla = 0, nlb = 0;
     size_t i = 0, j = 0;
     while (i < na || j < nb) {
         int c = i == na ? 1 : j == nb ? -1 : cmp_fp(&a[i], &b[j]);
-        if (c < 0) out->fixed[out->nfixed++] = a[i++];
-        else if (c > 0) out->added[out->nadded++] = b[j++];
+        if (c < 0) lone_a[nla++] = a[i++];
+        else if (c > 0) lone_b[nlb++] = b[j++];
         else {
             out->unchanged[out->nunchanged++] = b[j++];
             i++;
         }
     }
+    /* what is left is matched through aliases, or is new or fixed */
+    fp_list ids_a = {0}, ids_b = {0}, al_a = {0}, al_b = {0};
+    identities(a, na, 1, &ids_a);
+    identities(b, nb, 1, &ids_b);
+    identities(a, na, 0, &al_a);
+    identities(b, nb, 0, &al_b);
+    for (size_t k = 0; k < nlb; k++) {
+        if (still_there(lone_b[k], &ids_a, &al_a)) out->unchanged[out->nunchanged++] = lone_b[k];
+        else out->added[out->nadded++] = lone_b[k];
+    }
+    for (size_t k = 0; k < nla; k++)
+        if (!still_there(lone_a[k], &ids_b, &al_b)) out->fixed[out->nfixed++] = lone_a[k];
+    CA_VEC_FREE(ids_a);
+    CA_VEC_FREE(ids_b);
+    CA_VEC_FREE(al_a);
+    CA_VEC_FREE(al_b);
+    free(lone_a);
+    free(lone_b);
     qsort(out->added, out->nadded, sizeof(ca_finding *), cmp_pos);
     qsort(out->fixed, out->nfixed, sizeof(ca_finding *), cmp_pos);
     qsort(out->unchanged, out->nunchanged, sizeof(ca_finding *), cmp_pos);

@@ -9,6 +9,15 @@
  * finding suppressed in the new scan counts as fixed, like the scan's exit
  * code counts it. Equal fingerprints are matched one to one, so two
  * findings that share one and become one again show one fixed.
+ *
+ * Aliases: a finding of a window carries, per resource, the fingerprint a
+ * finding of that resource alone had (store schema 4 and before). A
+ * finding left unmatched is still there when the other side has each of
+ * its aliases (as a fingerprint or an alias), or, without aliases, when its
+ * fingerprint is one of the other side's aliases: the per-resource findings
+ * of a scan stored by an older release and the one finding per window of a
+ * newer one are unchanged, not fixed and new. A window one of whose
+ * resources was not there before is new.
  */
 #ifndef CA_DIFF_H
 #define CA_DIFF_H

@@ -58,6 +58,7 @@ static const merge_table merge_tables[] = {
     {"functions", NULL, NULL, NULL, NULL, NULL, NULL},
     {"findings", "id", NULL, NULL, NULL, NULL, NULL},
     {"finding_handlers", NULL, NULL, "findings", "finding_id", NULL, NULL},
+    {"finding_resources", NULL, NULL, "findings", "finding_id", NULL, NULL},
     {"coverage", "id", NULL, NULL, NULL, NULL, NULL},
     {"families", NULL, "ord", NULL, NULL, NULL, NULL},
     {"family_members", NULL, NULL, NULL, NULL, "family", "families"},

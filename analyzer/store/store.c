@@ -223,6 +223,38 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
     "CREATE VIEW latest_families AS SELECT * FROM scan_families WHERE scan_id = (SELECT id FROM latest_scan);"
     "CREATE VIEW latest_family_members AS"
     " SELECT * FROM scan_family_members WHERE scan_id = (SELECT id FROM latest_scan);",
+    /* 5: what a finding is (issues 13 and 18). A finding carries its
+     * confidence (NULL in older rows: read as high). The resources whose
+     * windows open at one checkpoint are one finding: finding_resources
+     * lists them, each with the fingerprint a finding of it alone had
+     * (rule + path + function + resource + checkpoint, the fingerprint of
+     * schema 4 and before), its alias, which baselines, diffs and reports
+     * made before still match; scan_fingerprint_aliases reads them by scan.
+     * Findings of older scans have no rows here: each is its own resource,
+     * and its fingerprint is that resource's. */
+    "ALTER TABLE findings ADD COLUMN confidence TEXT CHECK (confidence IN ('high', 'medium', 'low'));"
+    "CREATE TABLE finding_resources ("
+    " finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,"
+    " ord INTEGER NOT NULL, resource TEXT NOT NULL, resource_kind TEXT, acquired_line INTEGER,"
+    " acquired_column INTEGER, alias TEXT,"
+    " PRIMARY KEY (finding_id, ord)) WITHOUT ROWID;"
+    "CREATE INDEX finding_resources_alias ON finding_resources(alias) WHERE alias IS NOT NULL;"
+    "DROP VIEW latest_findings; DROP VIEW scan_findings;"
+    "CREATE VIEW scan_findings AS"
+    " SELECT s.id AS scan_id, f.id AS finding_id, f.rule, f.severity, f.path, f.line, f.\"column\", f.end_line,"
+    " f.end_column, f.function, f.backend, f.resource, f.resource_kind, f.acquired_line, f.acquired_column,"
+    " f.message, f.checkpoint, f.fingerprint, f.suppressed,"
+    " CASE WHEN s.rows_of IS NULL THEN f.baselined ELSE coalesce(g.baselined, 0) END AS baselined,"
+    " coalesce(f.confidence, 'high') AS confidence"
+    " FROM scans s JOIN findings f ON f.scan_id = coalesce(s.rows_of, s.id)"
+    " LEFT JOIN finding_flags g ON g.scan_id = s.id AND g.finding_id = f.id;"
+    "CREATE VIEW latest_findings AS SELECT * FROM scan_findings WHERE scan_id = (SELECT id FROM latest_scan);"
+    "CREATE VIEW scan_fingerprint_aliases AS"
+    " SELECT s.id AS scan_id, f.id AS finding_id, f.fingerprint, r.ord, r.resource, r.alias"
+    " FROM scans s JOIN findings f ON f.scan_id = coalesce(s.rows_of, s.id)"
+    " JOIN finding_resources r ON r.finding_id = f.id WHERE r.alias IS NOT NULL;"
+    "CREATE VIEW latest_fingerprint_aliases AS"
+    " SELECT * FROM scan_fingerprint_aliases WHERE scan_id = (SELECT id FROM latest_scan);",
 };
 
 /* ---- errors ----------------------------------------------------------- */
@@ -588,8 +620,8 @@ int store_begin_scan(ca_store *st, ca_scan_meta *meta, char **err)
 }
 
 enum {
-    W_CHECK, W_FILE, W_FUNCTION, W_FINDING, W_HANDLER, W_COVERAGE, W_FAMILY, W_MEMBER, W_FINISH, W_SHARE_CHECK,
-    W_FLAG, W_DIR, W_COUNT
+    W_CHECK, W_FILE, W_FUNCTION, W_FINDING, W_HANDLER, W_RESOURCE, W_COVERAGE, W_FAMILY, W_MEMBER, W_FINISH,
+    W_SHARE_CHECK, W_FLAG, W_DIR, W_COUNT
 };
 
 static const char *const write_sql[W_COUNT] = {
@@ -600,9 +632,11 @@ static const char *const write_sql[W_COUNT] = {
                    " backend, ordinal, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [W_FINDING] = "INSERT INTO findings(scan_id, rule, severity, path, line, \"column\", end_line, end_column,"
                   " function, backend, resource, resource_kind, acquired_line, acquired_column, message,"
-                  " checkpoint, fingerprint, suppressed, baselined)"
-                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  " checkpoint, fingerprint, suppressed, baselined, confidence)"
+                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [W_HANDLER] = "INSERT INTO finding_handlers(finding_id, ord, line, \"column\", catches) VALUES (?, ?, ?, ?, ?)",
+    [W_RESOURCE] = "INSERT INTO finding_resources(finding_id, ord, resource, resource_kind, acquired_line,"
+                   " acquired_column, alias) VALUES (?, ?, ?, ?, ?, ?, ?)",
     [W_COVERAGE] = "INSERT INTO coverage(scan_id, family, backend, boundary, status, rules, protection, path,"
                    " function, line, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [W_FAMILY] = "INSERT INTO families(scan_id, ord, name, kind, base, path, line) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -673,7 +707,7 @@ static int write_function(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const 
     return run_bound(st, &b, "cannot write a function record", err);
 }
 
-static int write_finding(ca_store *st, sqlite3_stmt *fs, sqlite3_stmt *hs, int64_t scan_id,
+static int write_finding(ca_store *st, sqlite3_stmt *fs, sqlite3_stmt *hs, sqlite3_stmt *rs, int64_t scan_id,
                          const ca_finding *f, char **err)
 {
     binder b = bind_start(fs);
@@ -696,6 +730,7 @@ static int write_finding(ca_store *st, sqlite3_stmt *fs, sqlite3_stmt *hs, int64
     bind_str(&b, f->fingerprint);
     bind_i64(&b, f->suppressed != 0);
     bind_i64(&b, f->baselined != 0);
+    bind_str(&b, ca_confidence_name(f->confidence));
     if (run_bound(st, &b, "cannot write a finding", err)) return -1;
 
     int64_t finding_id = sqlite3_last_insert_rowid(st->db);
@@ -707,6 +742,18 @@ static int write_finding(ca_store *st, sqlite3_stmt *fs, sqlite3_stmt *hs, int64
         bind_i64(&h, f->handlers[i].column);
         bind_str(&h, f->handlers[i].catches);
         if (run_bound(st, &h, "cannot write a finding's handler", err)) return -1;
+    }
+    for (size_t i = 0; i < f->nresources; i++) {
+        const ca_resource_ref *r = &f->resources[i];
+        binder h = bind_start(rs);
+        bind_i64(&h, finding_id);
+        bind_i64(&h, (int64_t)i);
+        bind_str(&h, r->name ? r->name : "");
+        bind_str(&h, r->kind);
+        bind_i64(&h, r->acquired_line);
+        bind_i64(&h, r->acquired_column);
+        bind_str(&h, r->alias);
+        if (run_bound(st, &h, "cannot write a finding's resource", err)) return -1;
     }
     return 0;
 }
@@ -848,7 +895,7 @@ static int write_rest(ca_store *st, sqlite3_stmt **s, int64_t scan_id, const ca_
     for (size_t i = 0; i < r->nfunctions; i++)
         if (write_function(st, s[W_FUNCTION], scan_id, &r->functions[i], err)) return -1;
     for (size_t i = 0; i < r->nfindings; i++)
-        if (write_finding(st, s[W_FINDING], s[W_HANDLER], scan_id, &r->findings[i], err)) return -1;
+        if (write_finding(st, s[W_FINDING], s[W_HANDLER], s[W_RESOURCE], scan_id, &r->findings[i], err)) return -1;
     for (size_t i = 0; i < r->ncoverage; i++)
         if (write_coverage(st, s[W_COVERAGE], scan_id, &r->coverage[i], err)) return -1;
     for (size_t i = 0; i < r->nfamilies; i++)
@@ -1124,12 +1171,25 @@ static int load_families(ca_store *st, int64_t rows, ca_results *out, char **err
 
 #define FINDING_COLS "id, rule, severity, path, line, \"column\", end_line, end_column, function, backend," \
                      " resource, resource_kind, acquired_line, acquired_column, message, checkpoint," \
-                     " fingerprint, suppressed, baselined"
+                     " fingerprint, suppressed, baselined, confidence"
 
-/* ctx: a prepared "handlers of finding ?1, in order" statement. */
+/* What read_finding reads a finding's parts with: prepared "handlers of
+ * finding ?1, in order" and "resources of finding ?1, in order". */
+typedef struct finding_parts {
+    sqlite3_stmt *handlers, *resources;
+} finding_parts;
+
+static ca_confidence parse_confidence(const char *name)
+{
+    ca_confidence c = CA_CONF_HIGH; /* rows from before confidences were stored */
+    if (name) ca_confidence_parse(name, &c);
+    return c;
+}
+
 static int read_finding(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
 {
-    sqlite3_stmt *hs = ctx;
+    finding_parts *parts = ctx;
+    sqlite3_stmt *hs = parts->handlers;
     ca_finding *f = elem;
     int64_t id = sqlite3_column_int64(s, 0);
     f->row_id = id;
@@ -1151,6 +1211,7 @@ static int read_finding(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, ch
     f->fingerprint = col_str(s, 16);
     f->suppressed = col_int(s, 17);
     f->baselined = col_int(s, 18);
+    f->confidence = parse_confidence((const char *)sqlite3_column_text(s, 19));
 
     sqlite3_bind_int64(hs, 1, id);
     int rc;
@@ -1163,6 +1224,13 @@ static int read_finding(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, ch
     }
     int ret = rc == SQLITE_DONE ? 0 : db_err(st, err, "cannot read a finding's handlers");
     sqlite3_reset(hs);
+    sqlite3_stmt *rs = parts->resources;
+    sqlite3_bind_int64(rs, 1, id);
+    while (ret == 0 && (rc = sqlite3_step(rs)) == SQLITE_ROW)
+        ca_finding_add_resource(f, (const char *)sqlite3_column_text(rs, 0), (const char *)sqlite3_column_text(rs, 1),
+                                col_int(rs, 2), col_int(rs, 3), (const char *)sqlite3_column_text(rs, 4));
+    if (ret == 0 && rc != SQLITE_DONE) ret = db_err(st, err, "cannot read a finding's resources");
+    sqlite3_reset(rs);
     if (ret) ca_finding_free(f);
     return ret;
 }
@@ -1170,17 +1238,23 @@ static int read_finding(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, ch
 /* Findings of a scan (path NULL) or of one file, appended to out. */
 static int load_findings(ca_store *st, int64_t scan_id, const char *path, ca_results *out, char **err)
 {
-    sqlite3_stmt *hs;
+    finding_parts parts = {NULL, NULL};
     if (prepare(st, "SELECT line, \"column\", catches FROM finding_handlers WHERE finding_id = ? ORDER BY ord",
-                &hs, err))
+                &parts.handlers, err))
         return -1;
+    if (prepare(st, "SELECT resource, resource_kind, acquired_line, acquired_column, alias FROM finding_resources"
+                    " WHERE finding_id = ? ORDER BY ord", &parts.resources, err)) {
+        sqlite3_finalize(parts.handlers);
+        return -1;
+    }
     void *arr = out->findings;
     int ret = load_rows(st,
                         path ? "SELECT " FINDING_COLS " FROM findings WHERE scan_id = ?1 AND path = ?2 ORDER BY id"
                              : "SELECT " FINDING_COLS " FROM findings WHERE scan_id = ?1 ORDER BY id",
-                        scan_id, path, &arr, &out->nfindings, sizeof(ca_finding), read_finding, hs, err);
+                        scan_id, path, &arr, &out->nfindings, sizeof(ca_finding), read_finding, &parts, err);
     out->findings = arr;
-    sqlite3_finalize(hs);
+    sqlite3_finalize(parts.handlers);
+    sqlite3_finalize(parts.resources);
     return ret;
 }
 

@@ -31,7 +31,7 @@
 typedef struct ca_store ca_store;
 
 /* The schema version this build writes and understands (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 /* Open or create the database at path (":memory:" works too). A missing
  * parent directory is created (mkdir -p); a parent directory named

@@ -26,11 +26,16 @@ MSG_TAIL = ("no handler, finally or context manager releases it if the task is c
 LATENT = (" (latent: no holder of `self._lock` awaits while holding it, line 11, so acquiring it does not "
           "suspend today; the window opens the day one holder awaits)")
 
+# a latent window is one of low confidence: the message says so
+LOW = " (low confidence)"
+
 GOLDEN = [
     "::error file=cr%0Dlf%0A.py,line=11,col=9,endLine=12,endColumn=32,title=CAN102::"
-    "`proc` (process, acquired line 10) is unowned across `async with self._lock`" + LATENT + ": " + MSG_TAIL,
+    "`proc` (process, acquired line 10) is unowned across `async with self._lock`" + LATENT + ": " + MSG_TAIL
+    + LOW,
     "::error file=dir%2C1/x%3Ay%25z.py,line=11,col=9,endLine=12,endColumn=32,title=CAN102::"
-    "`proc` (process, acquired line 10) is unowned across `async with self._lock`" + LATENT + ": " + MSG_TAIL,
+    "`proc` (process, acquired line 10) is unowned across `async with self._lock`" + LATENT + ": " + MSG_TAIL
+    + LOW,
     "::error file=dir%2C1/x%3Ay%25z.py,line=16,col=9,endLine=16,endColumn=37,title=CAN102::"
     "`proc` (process, acquired line 15) is unowned across `await asyncio.sleep(…)`: " + MSG_TAIL,
     "::error file=pct.py,line=11,col=9,endLine=12,endColumn=32,title=CAN102::"

@@ -176,7 +176,17 @@ class SarifValidation(unittest.TestCase):
             art = r["locations"][0]["physicalLocation"]["artifactLocation"]
             self.assertEqual(art.get("uriBaseId"), "%SRCROOT%", where)
             self.assertFalse(art["uri"].startswith(("/", "file:")), where)
-            self.assertRegex(r.get("partialFingerprints", {}).get("cancelaudit/v1", ""), r"^\S+$", where)
+            self.assertRegex(r.get("partialFingerprints", {}).get("cancelaudit/v2", ""), r"^\S+$", where)
+            # a rank (SARIF 3.27.25: 0.0 to 100.0) and a confidence it comes from
+            self.assertIn(r.get("properties", {}).get("confidence"), ("high", "medium", "low"), where)
+            self.assertEqual(r.get("rank"), {"high": 90, "medium": 60, "low": 30}[r["properties"]["confidence"]],
+                             where)
+            # a window's resources, each acquisition a related location
+            res = r["properties"].get("resources", [])
+            self.assertTrue(res and res[0] == r["properties"]["resource"], where)
+            acq = [loc for loc in r["relatedLocations"] if loc["message"]["text"].endswith("acquired here")]
+            if len(res) > 1:
+                self.assertEqual(len(acq), len(res), where)
             self.assertTrue(r.get("relatedLocations"), "%s: no related location (acquisition)" % where)
             ids = [loc["id"] for loc in r["relatedLocations"]]
             self.assertEqual(len(ids), len(set(ids)), where)

@@ -34,7 +34,8 @@ def main():
         checks = [
             (p.returncode == 1, f"exit 1 expected, got {p.returncode}: {p.stderr}"),
             (out.startswith("# cancelaudit findings"), "title"),
-            ("| rule | location | function | resource | message |" in out, "table header"),
+            ("| rule | location | function | resource | confidence | message |" in out, "table header"),
+            ("| `proc` | low |" in out, "resources and confidence cells"),
             ("| CAN102 |" in out, "CAN102 row"),
             ("a\\|b" in out, "pipe in the path escaped inside the table"),
             ("`P.start`" in out, "function cell"),

@@ -216,7 +216,7 @@ class Statistics(Tree):
         self.assertEqual(rc, 1, err)
         doc = json.loads(out)
         self.assertEqual(set(doc), {"tool", "statistics", "schema_version"})
-        self.assertEqual(doc["schema_version"], 1)
+        self.assertEqual(doc["schema_version"], 2)
         st = doc["statistics"]
         self.assertEqual(set(st), {"total", "rules", "files"})
         self.assertEqual(st["total"], sum(r["count"] for r in st["rules"]))
@@ -261,7 +261,7 @@ class SchemaVersion(Tree):
         for name, text in docs.items():
             with self.subTest(doc=name):
                 doc = json.loads(text)
-                self.assertEqual(doc["schema_version"], 1)
+                self.assertEqual(doc["schema_version"], 2)
                 self.assertEqual(list(doc)[-1], "schema_version")  # added at the end, as the contract asks
                 self.assertEqual(doc["tool"]["name"], "cancelaudit")
 

@@ -81,11 +81,12 @@ def gap_backends(db, cwd=SRC):
 
 
 def finding_fp(db, backend, resource, rule):
-    """The fingerprint of one finding, read back through the JSON reporter of
-    `diff` (a scan compared with itself lists every finding as unchanged)."""
+    """The fingerprint of the finding of one resource (alone, or one of a
+    window's resources), read back through the JSON reporter of `diff` (a
+    scan compared with itself lists every finding as unchanged)."""
     out = json.loads(run(["diff", "--db", str(db), "--format", "json", "latest", "latest"]).stdout)
     for f in out["unchanged"]:
-        if f["backend"] == backend and f["resource"] == resource and f["rule"] == rule:
+        if f["backend"] == backend and resource in f.get("resources", [f["resource"]]) and f["rule"] == rule:
             return f["fingerprint"]
     raise AssertionError(f"no {rule} finding for {resource} in {backend}")
 

@@ -48,7 +48,8 @@ def main():
         p, d = diff(db, tmp, 1, 2, ok=(0,))
         check(d["summary"]["new"] == 0 and d["summary"]["fixed"] == 0,
               f"line shifts and a rename changed fingerprints: {d['summary']}")
-        check(d["summary"]["unchanged"] >= 3, f"unchanged {d['summary']['unchanged']} (harbor has 3 findings)")
+        # harbor's ws and reader leak in one window (one finding), its registry teardown in another
+        check(d["summary"]["unchanged"] >= 2, f"unchanged {d['summary']['unchanged']} (harbor has 2 findings)")
         lines = {f["resource"]: f["line"] for f in d["unchanged"]}
         check(lines.get("ws", 0) > 55, f"the unchanged list shows the new scan's lines: {lines}")
         p, _ = diff(db, tmp, 1, "latest", ok=(0,), fmt="text")
@@ -71,7 +72,7 @@ def main():
                                        "        except BaseException:\n            reader.cancel()", 1))
         kit.scan(db, paths=("providers",), cwd=tmp)
         p, d = diff(db, tmp, 3, 4, ok=(0,))
-        fixed = sorted((f["rule"], f["resource"]) for f in d["fixed"])
+        fixed = sorted((f["rule"], r) for f in d["fixed"] for r in f["resources"])
         check(("CAN101", "reader") in fixed and ("CAN101", "ws") in fixed, f"fixed: {fixed}")
         check(d["summary"]["new"] == 0, f"a fix shows new findings: {d['new']}")
 

@@ -253,7 +253,7 @@ class Merge(unittest.TestCase):
         env = {"CANCELAUDIT_REPRODUCIBLE": "1"}
         m = run(["matrix", "--db", "merged.db", "--format", "json"], self.org, env=env)
         doc = json.loads(m.stdout)
-        self.assertEqual(doc["schema_version"], 1)
+        self.assertEqual(doc["schema_version"], 2)
         u = json.loads(run(["matrix", "--db", "union.db", "--format", "json"], self.org, env=env).stdout)
         self.assertEqual(doc["backends"], u["backends"])
         self.assertEqual(doc["boundaries"], u["boundaries"])

@@ -208,7 +208,9 @@ static void test_json_exact(const ca_results *r)
         "    \"files_scanned\": 4,\n"
         "    \"files_skipped\": 2,\n"
         "    \"errors\": 1,\n"
-        "    \"baselined\": 1\n"
+        "    \"baselined\": 1,\n"
+        "    \"min_confidence\": \"low\",\n"
+        "    \"below_min_confidence\": 0\n"
         "  },\n"
         "  \"findings\": [\n"
         "    {\n"
@@ -236,7 +238,15 @@ static void test_json_exact(const ca_results *r)
         "      ],\n"
         "      \"message\": \"ws \\\"leaks\\\": 100%% <script>alert(1)</script>\\r\\nx \xef\xbf\xbd \xe2\x80\xae end\",\n"
         "      \"fingerprint\": \"00000000000000a1\",\n"
-        "      \"suppressed\": false\n"
+        "      \"suppressed\": false,\n"
+        "      \"confidence\": \"high\",\n"
+        "      \"resources\": [\n"
+        "        \"self.ws[\\\"k\\\"]\"\n"
+        "      ],\n"
+        "      \"acquired_lines\": [\n"
+        "        9\n"
+        "      ],\n"
+        "      \"fingerprint_aliases\": []\n"
         "    },\n"
         "    {\n"
         "      \"rule\": \"CAN101\",\n"
@@ -254,7 +264,15 @@ static void test_json_exact(const ca_results *r)
         "      \"handlers\": [],\n"
         "      \"message\": \"suppressed one\",\n"
         "      \"fingerprint\": \"00000000000000a2\",\n"
-        "      \"suppressed\": true\n"
+        "      \"suppressed\": true,\n"
+        "      \"confidence\": \"high\",\n"
+        "      \"resources\": [\n"
+        "        \"ws\"\n"
+        "      ],\n"
+        "      \"acquired_lines\": [\n"
+        "        0\n"
+        "      ],\n"
+        "      \"fingerprint_aliases\": []\n"
         "    },\n",
         ca_version);
     CHECK(strncmp(out, want, strlen(want)) == 0);
@@ -296,7 +314,7 @@ static void test_json_exact(const ca_results *r)
         "    }\n"
         "  ],\n"
         "  \"families\": [],\n"
-        "  \"schema_version\": 1\n"
+        "  \"schema_version\": 2\n"
         "}\n";
     CHECK(strlen(out) > strlen(tail) && strcmp(out + strlen(out) - strlen(tail), tail) == 0);
     CHECK(strstr(out, "baselined one") == NULL);
@@ -347,12 +365,14 @@ static void test_json_contract(const ca_results *r)
                                 {"families", T(CA_JSON_ARRAY)}, {"schema_version", NUM}};
     static const field tool[] = {{"name", STR}, {"version", STR}};
     static const field scan[] = {{"id", NUM | NUL}, {"files_scanned", NUM}, {"files_skipped", NUM},
-                                 {"errors", NUM}, {"baselined", NUM}};
+                                 {"errors", NUM}, {"baselined", NUM}, {"min_confidence", STR},
+                                 {"below_min_confidence", NUM}};
     static const field finding[] = {
         {"rule", STR}, {"severity", STR}, {"path", STR}, {"line", NUM}, {"column", NUM}, {"end_line", NUM},
         {"end_column", NUM}, {"function", STR}, {"backend", STR}, {"resource", STR}, {"resource_kind", STR},
         {"acquired_line", NUM}, {"handlers", T(CA_JSON_ARRAY)}, {"message", STR}, {"fingerprint", STR},
-        {"suppressed", T(CA_JSON_BOOL)}};
+        {"suppressed", T(CA_JSON_BOOL)}, {"confidence", STR}, {"resources", T(CA_JSON_ARRAY)},
+        {"acquired_lines", T(CA_JSON_ARRAY)}, {"fingerprint_aliases", T(CA_JSON_ARRAY)}};
     static const field handler[] = {{"line", NUM}, {"catches", STR}};
     static const field cell[] = {{"family", STR | NUL}, {"backend", STR}, {"boundary", STR}, {"status", STR},
                                  {"rules", T(CA_JSON_ARRAY)}, {"protection", STR}, {"path", STR | NUL},
@@ -487,7 +507,10 @@ static void test_sarif(const ca_results *r)
         if (idx) CHECK_STR_EQ(path_str(ca_json_at(rules, (size_t)idx->integer), "id"), path_str(res, "ruleId"));
         CHECK(path_str(res, "level") && path_str(res, "message.text"));
         CHECK_STR_EQ(path_str(res, "locations.0.physicalLocation.artifactLocation.uriBaseId"), "%SRCROOT%");
-        CHECK(path_str(res, "partialFingerprints.cancelaudit/v1") != NULL);
+        CHECK(path_str(res, "partialFingerprints.cancelaudit/v2") != NULL);
+        const ca_json_value *rank = path_get(res, "rank");
+        CHECK(rank && rank->type == CA_JSON_NUMBER && rank->number >= 0.0 && rank->number <= 100.0);
+        CHECK_STR_EQ(path_str(res, "properties.confidence"), "high");
     }
     const ca_json_value *h = ca_json_at(results, 0);
     CHECK_STR_EQ(path_str(h, "ruleId"), "CAN101");
@@ -509,7 +532,7 @@ static void test_sarif(const ca_results *r)
     CHECK(path_get(h, "relatedLocations.2.id")->integer == 3);
     CHECK_STR_EQ(path_str(h, "relatedLocations.2.message.text"),
               "handler catches Exception, which does not include cancellation");
-    CHECK_STR_EQ(path_str(h, "partialFingerprints.cancelaudit/v1"), "00000000000000a1");
+    CHECK_STR_EQ(path_str(h, "partialFingerprints.cancelaudit/v2"), "00000000000000a1");
     CHECK(path_get(h, "suppressions") == NULL);
     CHECK_STR_EQ(path_str(ca_json_at(results, 1), "suppressions.0.kind"), "inSource");
     CHECK_STR_EQ(path_str(ca_json_at(results, 2), "suppressions.0.kind"), "external");
@@ -536,6 +559,114 @@ static void test_sarif(const ca_results *r)
     ca_results_free(&abs);
 }
 
+/* ---- one finding per window; confidence ------------------------------- */
+
+/* A window of two resources (as rule_emit_window makes one), medium
+ * confidence, and a latent one of low confidence. */
+static void build_windows(ca_results *w)
+{
+    memset(w, 0, sizeof(*w));
+    w->scan.files_scanned = 1;
+    add_finding(w, "CAN101", CA_SEV_ERROR, "s.py", 12, 18, "`session` and `pump` leak", "00000000000000f1");
+    ca_finding *f = &w->findings[0];
+    f->resource = (free(f->resource), ca_xstrdup("session"));
+    f->resource_kind = (free(f->resource_kind), ca_xstrdup("session"));
+    f->acquired_line = 9;
+    f->acquired_column = 9;
+    ca_finding_add_resource(f, "session", "session", 9, 9, "00000000000000e1");
+    ca_finding_add_resource(f, "pump", "task", 10, 9, "00000000000000e2");
+    f->confidence = CA_CONF_MEDIUM;
+    add_finding(w, "CAN102", CA_SEV_ERROR, "s.py", 22, 9, "latent", "00000000000000f2");
+    ca_finding_add_resource(&w->findings[1], "ws", "socket", 21, 5, "00000000000000e3");
+    w->findings[1].confidence = CA_CONF_LOW;
+}
+
+static void test_windows(void)
+{
+    ca_results w;
+    build_windows(&w);
+    int rc;
+    report_opts o = {.concise = 1};
+    char *out = run(report_text, &w, &o, &rc);
+    CHECK_STR_EQ(out, "s.py:12:18: CAN101 `session` and `pump` leak (medium confidence)\n"
+                      "s.py:22:9: CAN102 latent (low confidence)\n"
+                      "2 findings (1 CAN101, 1 CAN102) in 1 file; 0 files skipped (no async), 0 errors; 0 baselined\n");
+    free(out);
+    out = run(report_github, &w, NULL, &rc);
+    CHECK(strstr(out, "title=CAN101::`session` and `pump` leak (medium confidence)\n") != NULL);
+    free(out);
+
+    /* JSON: the first resource, all of them, where each came into being, their aliases */
+    out = run(report_json, &w, NULL, &rc);
+    ca_json_doc doc;
+    CHECK(ca_json_parse(out, strlen(out), 0, &doc, NULL) == 0);
+    const ca_json_value *f0 = path_get(doc.root, "findings.0");
+    CHECK_STR_EQ(path_str(f0, "resource"), "session");
+    CHECK_STR_EQ(path_str(f0, "confidence"), "medium");
+    CHECK(path_get(f0, "resources")->len == 2);
+    CHECK_STR_EQ(path_str(f0, "resources.1"), "pump");
+    CHECK(path_get(f0, "acquired_lines.1")->integer == 10);
+    CHECK_STR_EQ(path_str(f0, "fingerprint_aliases.0"), "00000000000000e1");
+    CHECK_STR_EQ(path_str(f0, "fingerprint_aliases.1"), "00000000000000e2");
+    CHECK_STR_EQ(path_str(doc.root, "findings.1.confidence"), "low");
+    ca_json_doc_free(&doc);
+    free(out);
+
+    /* SARIF: each acquisition a related location, the rank from the confidence */
+    report_opts so = {.cwd = "/w"};
+    out = run(report_sarif, &w, &so, &rc);
+    CHECK(ca_json_parse(out, strlen(out), 0, &doc, NULL) == 0);
+    const ca_json_value *r0 = path_get(doc.root, "runs.0.results.0");
+    CHECK(path_get(r0, "rank")->number == 60.0);
+    CHECK(path_get(doc.root, "runs.0.results.1.rank")->number == 30.0);
+    CHECK_STR_EQ(path_str(r0, "properties.confidence"), "medium");
+    CHECK_STR_EQ(path_str(r0, "relatedLocations.0.message.text"), "`session` acquired here");
+    CHECK(path_get(r0, "relatedLocations.0.physicalLocation.region.startLine")->integer == 9);
+    CHECK_STR_EQ(path_str(r0, "relatedLocations.1.message.text"), "`pump` acquired here");
+    CHECK(path_get(r0, "relatedLocations.1.physicalLocation.region.startLine")->integer == 10);
+    CHECK(path_get(r0, "relatedLocations.1.id")->integer == 2);
+    CHECK_STR_EQ(path_str(r0, "properties.resources.1"), "pump");
+    CHECK_STR_EQ(path_str(r0, "properties.fingerprintAliases.1"), "00000000000000e2");
+    CHECK_STR_EQ(path_str(r0, "partialFingerprints.cancelaudit/v2"), "00000000000000f1");
+    ca_json_doc_free(&doc);
+    free(out);
+
+    /* the store reporters tell a window's resources one by one */
+    size_t n;
+    ca_finding *each = report_resource_findings(&w, &n);
+    CHECK(n == 3);
+    CHECK_STR_EQ(each[0].resource, "pump"); /* ca_results_sort order: line, rule, then resource */
+    CHECK(each[0].acquired_line == 10);
+    CHECK_STR_EQ(each[0].resource_kind, "task");
+    CHECK_STR_EQ(each[0].fingerprint, "00000000000000f1");
+    CHECK(ca_finding_has_fingerprint(&each[0], "00000000000000e2") && !ca_finding_has_fingerprint(&each[0], "00000000000000e1"));
+    CHECK_STR_EQ(each[1].resource, "session");
+    CHECK_STR_EQ(each[2].resource, "ws");
+    free(each);
+
+    /* --min-confidence: what is below goes, and the summary says how many */
+    CHECK(ca_finding_has_fingerprint(&w.findings[0], "00000000000000e1"));
+    CHECK(ca_finding_has_fingerprint(&w.findings[0], "00000000000000f1"));
+    CHECK(!ca_finding_has_fingerprint(&w.findings[0], "00000000000000e3"));
+    CHECK(report_drop_below_confidence(&w, CA_CONF_LOW) == 0 && w.nfindings == 2);
+    report_opts mo = {.concise = 1, .min_confidence = "medium"};
+    mo.below_confidence = report_drop_below_confidence(&w, CA_CONF_MEDIUM);
+    CHECK(mo.below_confidence == 1 && w.nfindings == 1);
+    out = run(report_text, &w, &mo, &rc);
+    CHECK(strstr(out, "; 0 baselined; 1 below medium confidence\n") != NULL);
+    free(out);
+    out = run(report_json, &w, &mo, &rc);
+    CHECK(strstr(out, "\"min_confidence\": \"medium\",\n    \"below_min_confidence\": 1\n") != NULL);
+    free(out);
+    CHECK(report_drop_below_confidence(&w, CA_CONF_HIGH) == 1 && w.nfindings == 0);
+    ca_results_free(&w);
+
+    /* the levels and their order */
+    CHECK(ca_confidence_at_least(CA_CONF_HIGH, CA_CONF_MEDIUM) && !ca_confidence_at_least(CA_CONF_LOW, CA_CONF_MEDIUM));
+    CHECK(report_confidence_rank(CA_CONF_HIGH) > report_confidence_rank(CA_CONF_MEDIUM));
+    CHECK_STR_EQ(report_confidence_note(CA_CONF_HIGH), "");
+}
+
 static void test_write_errors(const ca_results *r)
 {
     reporter all[] = {report_text, report_json, report_sarif, report_github};
@@ -556,6 +687,7 @@ int main(void)
     test_json_exact(&r);
     test_json_contract(&r);
     test_sarif(&r);
+    test_windows();
     test_write_errors(&r);
     /* the reporters leave the input as it was */
     CHECK(strcmp(r.findings[0].path, "b/z.py") == 0 && strcmp(r.coverage[0].backend, "south") == 0);

@@ -229,8 +229,13 @@ static void make_results(ca_results *r, const char *tag)
     ca_finding *f = add_finding(r, "CAN101", HOSTILE_PATH, 14, "x'); DROP TABLE scans; -- %s%n \"quoted\"\n<b>");
     add_handler(f, 20, "(asyncio.TimeoutError, Exception)");
     add_handler(f, 24, "finally");
+    /* one window of two resources, each with the fingerprint it had alone */
+    ca_finding_add_resource(f, "ws", "socket", 11, 5, "00000000000000e1");
+    ca_finding_add_resource(f, "entry['k']", NULL, 12, 9, "00000000000000e2");
+    f->confidence = CA_CONF_MEDIUM;
     f = add_finding(r, "CAN102", HOSTILE_PATH, 30, tag);
     add_handler(f, 31, "Exception");
+    f->confidence = CA_CONF_LOW;
     add_finding(r, "CAN201", UNICODE_PATH, 45, "\xe2\x80\xa8 line separator, tab\t, nul-free");
 
     add_cell(r, "blaxel", "pty_exec_start", "gap", HOSTILE_PATH, 14);
@@ -312,6 +317,15 @@ static void check_results_equal(const ca_results *got, const ca_results *want)
         CHECK_STR_EQ(a->fingerprint, b->fingerprint);
         CHECK_EQ(a->suppressed, b->suppressed);
         CHECK_EQ(a->baselined, b->baselined);
+        CHECK_EQ(a->confidence, b->confidence);
+        CHECK_EQ(a->nresources, b->nresources);
+        for (size_t j = 0; j < a->nresources && j < b->nresources; j++) {
+            CHECK_STR_EQ(a->resources[j].name, b->resources[j].name);
+            CHECK_STR_EQ(a->resources[j].kind, b->resources[j].kind);
+            CHECK_EQ(a->resources[j].acquired_line, b->resources[j].acquired_line);
+            CHECK_EQ(a->resources[j].acquired_column, b->resources[j].acquired_column);
+            CHECK_STR_EQ(a->resources[j].alias, b->resources[j].alias);
+        }
         CHECK_EQ(a->nhandlers, b->nhandlers);
         for (size_t j = 0; j < a->nhandlers && j < b->nhandlers; j++) {
             CHECK_EQ(a->handlers[j].line, b->handlers[j].line);
@@ -529,6 +543,9 @@ static void test_round_trip(void)
     }
     CHECK_EQ(raw_int(db, "SELECT findings_count FROM scans WHERE id = ?", id), 3);
     CHECK_EQ(raw_int(db, "SELECT count(*) FROM finding_handlers", 0), 3);
+    CHECK_EQ(raw_int(db, "SELECT count(*) FROM finding_resources", 0), 2);
+    CHECK_EQ(raw_int(db, "SELECT count(*) FROM scan_fingerprint_aliases WHERE scan_id = ?", id), 2);
+    CHECK_EQ(raw_int(db, "SELECT count(*) FROM findings WHERE confidence = 'low'", 0), 1);
     CHECK_EQ(raw_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'scans'", 0), 1);
     /* Hostile text went in as data, byte for byte. */
     CHECK_EQ(raw_int(db, "SELECT count(*) FROM findings WHERE instr(message, 'DROP TABLE') > 0", 0), 1);
