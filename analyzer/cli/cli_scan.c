@@ -31,7 +31,8 @@ void cli_usage(FILE *out)
             "                   [--db PATH | --no-db] [--select RULES] [--ignore RULES] [--strict]\n"
             "                   [--baseline FILE] [--changed-since REV] [--jobs N] [--config FILE]\n"
             "                   [--exclude GLOB]... [--max-size BYTES] [--no-cache] [--no-config]\n"
-            "                   [--compile-commands DIR] [--quiet] [--no-progress]\n"
+            "                   [--compile-commands DIR] [--file-timeout SECONDS] [--file-memory SIZE]\n"
+            "                   [--quiet] [--no-progress]\n"
             "  cancelaudit matrix   [--db PATH] [--scan ID] [--select RULES] [--format text|markdown|json|html] [--output FILE]\n"
             "  cancelaudit report   [--db PATH] [--scan ID] (--finding FP | --backend NAME | --boundary NAME)\n"
             "                       [--format markdown|html] [--output FILE]\n"
@@ -214,6 +215,8 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     const char *compile_commands = NULL; /* C files: --compile-commands DIR */
     int no_db = 0, strict = 0, jobs = 0, jobs_set = 0, quiet = 0, no_progress = 0, no_config = 0, no_cache = 0;
     long long max_size = 0;
+    double file_timeout = -1;   /* -1: unset (configuration, else the default); 0: no limit */
+    int64_t file_memory = -1;
     CA_VEC(const char *) paths = {0};
     CA_VEC(const char *) excludes = {0};
     int rc = 0;
@@ -250,6 +253,21 @@ int cli_scan(int argc, char **argv, int baseline_mode)
             char *end;
             max_size = strtoll(v, &end, 10);
             if (*end || max_size <= 0) { fprintf(stderr, "cancelaudit: --max-size needs a positive number of bytes\n"); rc = 2; break; }
+        } else if (cli_is_opt(a, "--file-timeout")) {
+            if (!VAL("--file-timeout")) break;
+            if (ca_config_parse_seconds(v, &file_timeout) != 0) {
+                fprintf(stderr, "cancelaudit: --file-timeout needs a number of seconds (0: no limit)\n");
+                rc = 2;
+                break;
+            }
+        } else if (cli_is_opt(a, "--file-memory")) {
+            if (!VAL("--file-memory")) break;
+            if (ca_config_parse_memory(v, &file_memory) != 0) {
+                fprintf(stderr, "cancelaudit: --file-memory needs a size: MiB, or with a unit as in 512M or 2G "
+                                "(0: no limit)\n");
+                rc = 2;
+                break;
+            }
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) quiet = 1;
         else if (strcmp(a, "--no-progress") == 0) no_progress = 1;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -361,6 +379,11 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     so.nmaps = cfg.nmaps;
     so.compile_commands = compile_commands ? compile_commands : cfg.compile_commands;
     so.c_cancel_scope = cfg.c_cancel_scope;
+    /* ca_scan_opts: 0 the default, negative no limit */
+    double eff_timeout = file_timeout >= 0 ? file_timeout : cfg.file_timeout;
+    int64_t eff_memory = file_memory >= 0 ? file_memory : cfg.file_memory;
+    so.file_timeout = eff_timeout < 0 ? 0 : eff_timeout == 0 ? -1 : eff_timeout;
+    so.file_memory = eff_memory < 0 ? 0 : eff_memory == 0 ? -1 : eff_memory;
     so.quiet = quiet;
     so.progress = !no_progress && !quiet && isatty(2);
     res.scan.args = join_args(argc, argv, &cfg, effective_digest(&so));

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 static const char *const known_keys[] = {
-    "select", "ignore", "strict", "exclude", "max-size", "jobs",
+    "select", "ignore", "strict", "exclude", "max-size", "jobs", "file-timeout", "file-memory",
     "acquirers", "releasers", "registries", "register", "remote-creates",
     "cancellation", "shields", "timeouts", "backends", "c-cancel-scope", "compile-commands", NULL,
 };
@@ -73,6 +73,45 @@ void ca_config_init(ca_config *c)
     memset(c, 0, sizeof(*c));
     c->strict = -1;
     c->jobs = -1;
+    c->file_timeout = -1;
+    c->file_memory = -1;
+}
+
+int ca_config_parse_seconds(const char *s, double *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s)) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    /* no hex, no inf/nan: strtod takes more than a number of seconds */
+    for (const char *p = s; p < end; p++)
+        if (!isdigit((unsigned char)*p) && *p != '.') return -1;
+    if (errno || end == s || *end || !(v >= 0) || v > 1e6) return -1;
+    *out = v;
+    return 0;
+}
+
+int ca_config_parse_memory(const char *s, int64_t *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s)) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    for (const char *p = s; p < end; p++)
+        if (!isdigit((unsigned char)*p) && *p != '.') return -1;
+    if (errno || end == s || !(v >= 0)) return -1;
+    static const struct { const char *unit; double scale; } units[] = {
+        {"", 1 << 20}, {"K", 1 << 10}, {"KiB", 1 << 10}, {"M", 1 << 20}, {"MiB", 1 << 20},
+        {"G", 1 << 30}, {"GiB", 1 << 30}, {"T", 1099511627776.0}, {"TiB", 1099511627776.0},
+    };
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(end, units[i].unit) != 0) continue;
+        double b = v * units[i].scale;
+        if (b > 9.0e18) return -1;
+        *out = (int64_t)b;
+        return 0;
+    }
+    return -1;
 }
 
 void ca_config_free(ca_config *c)
@@ -493,6 +532,27 @@ static int read_table(loader *L, const ca_toml_value *t)
             int64_t j = 0;
             r = integer(L, e, k, 0, 1024, &j);
             if (r == 0) c->jobs = (int)j;
+        } else if (strcmp(k, "file-timeout") == 0) {
+            const ca_toml_value *v = e->value;
+            double d = v->type == CA_TOML_INTEGER ? (double)v->integer : v->type == CA_TOML_FLOAT ? v->real : -1;
+            if (v->type != CA_TOML_INTEGER && v->type != CA_TOML_FLOAT)
+                r = bad(L, e->line, "'file-timeout' must be a number of seconds, not %s", a_type(v));
+            else if (!(d >= 0) || d > 1e6)
+                r = bad(L, e->line, "'file-timeout' must be between 0 (no limit) and 1000000 seconds");
+            else c->file_timeout = d;
+        } else if (strcmp(k, "file-memory") == 0) {
+            const ca_toml_value *v = e->value;
+            int64_t b = 0;
+            if (v->type == CA_TOML_INTEGER) {
+                if (v->integer < 0 || v->integer > ((int64_t)1 << 43))
+                    r = bad(L, e->line, "'file-memory' must be between 0 (no limit) and 8388608 MiB");
+                else c->file_memory = v->integer << 20;
+            } else if (v->type == CA_TOML_STRING && strlen(v->str) == v->len && ca_config_parse_memory(v->str, &b) == 0) {
+                c->file_memory = b;
+            } else {
+                r = bad(L, e->line, "'file-memory' must be a number of MiB or a size such as \"2G\" or \"512M\", not %s",
+                        v->type == CA_TOML_STRING ? "that string" : a_type(v));
+            }
         } else if (strcmp(k, "c-cancel-scope") == 0) {
             const char *v = e->value->type == CA_TOML_STRING ? e->value->str : NULL;
             if (v && strcmp(v, "auto") == 0) c->c_cancel_scope = 0;

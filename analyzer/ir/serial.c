@@ -57,12 +57,17 @@ typedef struct enc {
 
 static void put_u(ca_sb *sb, uint64_t v)
 {
+    /* one append per number: a worker process encodes every module it
+     * lowers (scan/contain.c), so this is on the scan's path */
+    char b[10];
+    size_t n = 0;
     do {
-        unsigned char b = v & 0x7f;
+        unsigned char c = v & 0x7f;
         v >>= 7;
-        if (v) b |= 0x80;
-        ca_sb_addc(sb, (char)b);
+        if (v) c |= 0x80;
+        b[n++] = (char)c;
     } while (v);
+    ca_sb_add(sb, b, n);
 }
 
 static void put_i(ca_sb *sb, int64_t v) { put_u(sb, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63)); }

@@ -16,11 +16,8 @@
 #include "frontend/python/py_frontend.h"
 
 #include <ctype.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
-#include <sys/wait.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2612,38 +2609,6 @@ static int extras_run(const char *s, size_t len, int limit)
     return run;
 }
 
-/* Files with this many lines are parsed once in a child process first:
- * tree-sitter 0.20.7 has more shapes than the extras run that crash it on
- * huge inputs (70,000 `else:` lines), and a crash must cost one file, not
- * the scan. Real modules stay far below this; the probe costs one parse. */
-#define PY_PROBE_LINES 40000
-
-/* 0 when a parse of src in a child process finished; -1 when the child
- * died (a signal) or could not run the parser. fork() from a threaded
- * process is safe here: the child only parses (malloc is fork-safe in
- * glibc) and leaves with _exit. */
-static int parse_probe(const char *src, size_t len)
-{
-    pid_t pid = fork();
-    if (pid < 0) return 0; /* no probe possible: parse in process as before */
-    if (pid == 0) {
-        /* the C library's own crash report is no diagnostic of ours */
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) dup2(null, 2);
-        TSParser *p = ts_parser_new();
-        ts_parser_set_language(p, tree_sitter_python());
-        TSTree *t = ts_parser_parse_string(p, NULL, src, (uint32_t)len);
-        if (t) ts_tree_delete(t);
-        ts_parser_delete(p);
-        _exit(t ? 0 : 3);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) return 0;
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
 int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_module *m)
 {
     m->path = ca_arena_strdup(&m->arena, path);
@@ -2688,15 +2653,9 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
         m->src = NULL;
         return -1;
     }
-    size_t lines = 0;
-    for (const char *q = src; (q = memchr(q, '\n', len - (size_t)(q - src))) != NULL; q++) lines++;
-    if (lines > PY_PROBE_LINES && parse_probe(src, len) != 0) {
-        free(m->diagnostic);
-        m->diagnostic = ca_xstrdup("the parser (tree-sitter 0.20) crashed on this file in a probe; not analysed");
-        free(crfixed);
-        m->src = NULL;
-        return -1;
-    }
+    /* tree-sitter 0.20.7 has more shapes that crash it than any pre-check
+     * knows (70,000 `else:` in a row): the scan lowers every file in a
+     * worker process, where a crash costs this file (scan/contain.c) */
     TSTree *tree = ts_parser_parse_string(fe->parser, NULL, src, (uint32_t)len);
     if (!tree) {
         free(m->diagnostic);
