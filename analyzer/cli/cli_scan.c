@@ -294,6 +294,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         rc = 2;
         goto done;
     }
+    if ((rc = cli_refuse_store_output("--output", output, db)) != 0) goto done;
     char *bad = NULL;
     if ((select && ca_rule_check_list(select, &bad) != 0) || (ignore && ca_rule_check_list(ignore, &bad) != 0)) {
         fprintf(stderr, "cancelaudit: unknown rule '%s' in --select/--ignore (see `cancelaudit rules`)\n",
@@ -389,7 +390,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     res.scan.args = join_args(argc, argv, &cfg, effective_digest(&so));
     if (!no_db && !baseline_mode) {
         if (store_open(db, &st, &err) != 0 || store_begin_scan(st, &res.scan, &err) != 0) {
-            fprintf(stderr, "cancelaudit: database %s: %s\n", db, err ? err : "cannot open");
+            fprintf(stderr, "cancelaudit: %s\n", err ? err : "database: cannot open");
             free(err);
             store_close(st);
             ca_results_free(&res);
@@ -434,7 +435,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         int wrc = res.stored_parts ? store_write_rest(st, res.scan.id, &res, &err)
                                    : store_write_results(st, res.scan.id, &res, &err);
         if (wrc != 0) {
-            fprintf(stderr, "cancelaudit: database %s: %s\n", db, err ? err : "write failed");
+            fprintf(stderr, "cancelaudit: %s\n", err ? err : "database: write failed");
             free(err);
             store_close(st);
             ca_results_free(&res);

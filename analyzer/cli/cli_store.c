@@ -194,7 +194,7 @@ static int parse_common(int argc, char **argv, store_args *a, extra_fn extra, vo
         }
         pos[(*npos)++] = arg;
     }
-    return 0;
+    return cli_refuse_store_output("--output", a->output, a->db);
 }
 
 /* The format an --output name implies (".md", ".json", ".html", ".txt"),
