@@ -138,9 +138,18 @@ void ca_config_free(ca_config *c)
     ca_config_init(c);
 }
 
+/* v (n items of size bytes) with room for one more. The capacity is the
+ * next power of two, implied by n: growing one slot per item was
+ * quadratic (500,000 exclude globs took minutes under ASan). */
+static void *room_for_one(void *v, size_t n, size_t size)
+{
+    if (n & (n - 1)) return v; /* not a power of two (nor 0): there is room */
+    return ca_xrealloc(v, (n ? 2 * n : 1) * size);
+}
+
 static void add_extra(ca_config *c, const char *category, const char *pattern, const char *kind)
 {
-    c->extras = ca_xrealloc(c->extras, (c->nextras + 1) * sizeof(*c->extras));
+    c->extras = room_for_one(c->extras, c->nextras, sizeof(*c->extras));
     ca_config_extra *e = &c->extras[c->nextras++];
     e->category = ca_xstrdup(category);
     e->pattern = ca_xstrdup(pattern);
@@ -451,7 +460,7 @@ static int excludes(loader *L, const ca_toml_entry *e)
             r = -1;
             break;
         }
-        L->c->excludes = ca_xrealloc(L->c->excludes, (L->c->nexcludes + 1) * sizeof(char *));
+        L->c->excludes = room_for_one(L->c->excludes, L->c->nexcludes, sizeof(char *));
         L->c->excludes[L->c->nexcludes++] = ca_config_rebase_glob(g, L->cfgdir, L->cwd);
         free(g);
     }
@@ -479,7 +488,7 @@ static int backends(loader *L, const ca_toml_entry *be)
                 r = -1;
                 break;
             }
-            L->c->maps = ca_xrealloc(L->c->maps, (L->c->nmaps + 1) * sizeof(*L->c->maps));
+            L->c->maps = room_for_one(L->c->maps, L->c->nmaps, sizeof(*L->c->maps));
             ca_backend_map *m = &L->c->maps[L->c->nmaps++];
             m->name = ca_xstrdup(e->key);
             m->glob = ca_config_rebase_glob(g, L->cfgdir, L->cwd);

@@ -90,6 +90,11 @@ typedef struct lower {
     int plain_bind;             /* binding a target annotated as plain data: no acquisition */
     CA_VEC(int) strong;         /* variables given a catalogued resource in this function */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
+    /* offsets of the source's UTF-8 continuation bytes, ascending: a column
+     * in code points is the bytes before it on its line less these, found
+     * by two binary searches (counting the line's bytes was quadratic on
+     * one long line: 50,000 `async for` clauses, 35 s) */
+    CA_VEC(uint32_t) cont;
 } lower;
 
 /* ------------------------------------------------------------------------ */
@@ -206,12 +211,37 @@ static int line_of(lower *L, pn n)
     return (int)row + 1;
 }
 
-static int code_points(const char *s, uint32_t from, uint32_t to)
+/* The first index of L->cont whose offset is >= at. */
+static size_t cont_before(const lower *L, uint32_t at)
 {
-    int n = 0;
-    for (uint32_t i = from; i < to; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80) n++;
-    return n;
+    size_t lo = 0, hi = L->cont.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (L->cont.v[mid] < at) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Code points in src[from..to). */
+static int code_points(const lower *L, uint32_t from, uint32_t to)
+{
+    if (!L->cont.n) return (int)(to - from);
+    return (int)((to - from) - (cont_before(L, to) - cont_before(L, from)));
+}
+
+static void index_continuations(lower *L)
+{
+    const unsigned char *p = (const unsigned char *)L->src;
+    for (uint32_t i = 0; i < L->len;) {
+        uint64_t w;
+        if (i + 8 <= L->len && (memcpy(&w, p + i, 8), (w & 0x8080808080808080ull) == 0)) {
+            i += 8;
+            continue;
+        }
+        if ((p[i] & 0xC0) == 0x80) CA_VEC_PUSH(L->cont, i);
+        i++;
+    }
 }
 
 static ir_site site_of(lower *L, pn n)
@@ -225,8 +255,8 @@ static ir_site site_of(lower *L, pn n)
     if (eb > L->len) eb = L->len;
     s.line = (int)arow + 1;
     s.end_line = (int)brow + 1;
-    s.col = code_points(L->src, sb >= acol ? sb - acol : 0, sb) + 1;
-    s.end_col = code_points(L->src, eb >= bcol ? eb - bcol : 0, eb) + 1;
+    s.col = code_points(L, sb >= acol ? sb - acol : 0, sb) + 1;
+    s.end_col = code_points(L, eb >= bcol ? eb - bcol : 0, eb) + 1;
     s.start = sb;
     s.end = eb;
     return s;
@@ -2684,6 +2714,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     L.src = src;
     L.len = (uint32_t)len;
     L.T = flat;
+    index_continuations(&L);
     pn root = pn_root(flat);
     scan_module(&L, root);
     collect_toplevel(&L, root);
@@ -2721,6 +2752,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.cancelled);
     CA_VEC_FREE(L.strong);
+    CA_VEC_FREE(L.cont);
     py_tree_trim(flat, PY_FLAT_KEEP);
     if (crfixed) {
         m->src = NULL; /* the caller's buffer is the one that outlives m */
