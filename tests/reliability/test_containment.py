@@ -31,6 +31,8 @@ The reproducers:
 - the same at A32: libclang runs for minutes towards 17 GB. Stopped by the
   memory limit (--file-memory), or by the CPU limit (file-timeout in the
   configuration) when memory is unlimited.
+- 100,000 nested `if (x)` and a 100,000-term `x+x+...` in C: libclang's
+  recursive parser overflows its stack.
 - a 3 MB Python module under --file-memory 64M: the parser's own memory.
 """
 import json
@@ -65,6 +67,12 @@ REPRODUCERS = {
                           "analysis used more than 512 MiB on this file"),
     "macro_bomb_timeout": ("bomb32.c", macro_bomb("A32"), [], "file-timeout = 2\nfile-memory = 0\n",
                            "analysis took longer than 2 s on this file"),
+    # libclang's recursive parser (docs/reliability.md listed them as not guarded)
+    "c_deep_if": ("deep_if.c", "#include <pthread.h>\nint f(int x) {\n" + "if (x) " * 100000 +
+                  "x++;\n    return x;\n}\nvoid g(pthread_t t) { pthread_cancel(t); }\n", [], None,
+                  "analysis crashed on this file"),
+    "c_long_sum": ("long_sum.c", "#include <pthread.h>\nint f(int x) { return " + "x+" * 100000 +
+                   "x; }\nvoid g(pthread_t t) { pthread_cancel(t); }\n", [], None, "analysis crashed on this file"),
     "python_memory": ("huge.py", "".join("async def f%d():\n    x = await g(%d, [a, b], {'k': (1, 2)})\n" % (i, i)
                                          for i in range(60000)), ["--file-memory", "64M"], None,
                       "analysis used more than 64 MiB on this file"),
@@ -79,6 +87,8 @@ TREE_SHAPES = {
     "else_lines.py": HEAD + "else:\n" * 70000,
     "bomb22.c": macro_bomb("A22"),
     "bomb32.c": macro_bomb("A32"),
+    "deep_if.c": REPRODUCERS["c_deep_if"][1],
+    "long_sum.c": REPRODUCERS["c_long_sum"][1],
 }
 TREE_ARGS = ["--file-memory", "512M", "--file-timeout", "30"]
 
