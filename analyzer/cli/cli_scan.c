@@ -2,7 +2,8 @@
  * cli_scan.c — `cancelaudit scan` and `cancelaudit baseline`: options,
  * the project configuration merged under them (config.h), the store's scan
  * lifecycle (running row first, results in one transaction), baseline and
- * changed-lines filtering, and the reporters.
+ * changed-lines filtering, per-file-ignores, and the reporters. What each
+ * option does is said once, in cli_help.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,38 +21,6 @@
 #include "rules/ruledoc.h"
 #include "scan/scan.h"
 #include "store/store.h"
-
-void cli_usage(FILE *out)
-{
-    fprintf(out,
-            "cancelaudit %s — find cancellation ownership bugs in async Python code\n"
-            "\n"
-            "usage:\n"
-            "  cancelaudit scan [PATH...] [--format text|json|sarif|github|markdown] [--output FILE]\n"
-            "                   [--db PATH | --no-db] [--select RULES] [--ignore RULES] [--strict]\n"
-            "                   [--baseline FILE] [--changed-since REV] [--jobs N] [--config FILE]\n"
-            "                   [--exclude GLOB]... [--max-size BYTES] [--no-cache] [--no-config]\n"
-            "                   [--compile-commands DIR] [--file-timeout SECONDS] [--file-memory SIZE]\n"
-            "                   [--quiet] [--no-progress]\n"
-            "  cancelaudit matrix   [--db PATH] [--scan ID] [--select RULES] [--format text|markdown|json|html] [--output FILE]\n"
-            "  cancelaudit report   [--db PATH] [--scan ID] (--finding FP | --backend NAME | --boundary NAME)\n"
-            "                       [--format markdown|html] [--output FILE]\n"
-            "  cancelaudit diff     [--db PATH] [--format text|json] OLD_SCAN NEW_SCAN\n"
-            "  cancelaudit baseline [PATH...] --output FILE [scan options]\n"
-            "  cancelaudit rules | explain RULE | --version | --help\n"
-            "\n"
-            "exit codes: 0 no finding, 1 findings, 2 usage or configuration error, 3 the run failed\n"
-            "\n"
-            "examples:\n"
-            "  cancelaudit scan src/                      # findings as path:line:col: CAN101 message\n"
-            "  cancelaudit scan --format sarif -o out.sarif src/\n"
-            "  cancelaudit scan --strict --select CAN1,CAN3 providers/\n"
-            "  cancelaudit matrix --format markdown       # backend x boundary coverage of the last scan\n"
-            "  cancelaudit explain CAN101\n"
-            "\n"
-            "suppress one finding with `# cancelaudit: ignore[CAN101]` or `# noqa: CAN101` on its line.\n",
-            ca_version);
-}
 
 int cli_is_opt(const char *arg, const char *name)
 {
@@ -141,6 +110,7 @@ static int write_baseline(FILE *out, const ca_results *r)
         ca_json_end_object(&w);
     }
     ca_json_end_array(&w);
+    ca_json_kv_int(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
     ca_json_end_object(&w);
     ca_json_finish(&w);
     ca_sb_addc(&sb, '\n');
@@ -208,12 +178,84 @@ static char *join_lists(const char *a, const char *b)
     return ca_xasprintf("%s,%s", a, b);
 }
 
+static int is_text_format(const char *f)
+{
+    return strcmp(f, "full") == 0 || strcmp(f, "concise") == 0 || strcmp(f, "text") == 0;
+}
+
+static int known_format(const char *f)
+{
+    return is_text_format(f) || strcmp(f, "json") == 0 || strcmp(f, "sarif") == 0 || strcmp(f, "github") == 0 ||
+           strcmp(f, "markdown") == 0;
+}
+
+/* per-file-ignores as one string for the cache key; NULL when there are none. */
+static char *file_ignores_key(const ca_config *cfg)
+{
+    if (!cfg->nfile_ignores) return NULL;
+    ca_sb sb = {0};
+    ca_sb_adds(&sb, "per-file-ignores");
+    for (size_t i = 0; i < cfg->nfile_ignores; i++)
+        ca_sb_addf(&sb, "\n%s\t%s", cfg->file_ignores[i].glob, cfg->file_ignores[i].rules);
+    return ca_sb_detach(&sb);
+}
+
+static void drop_file_ignored(ca_results *r, const ca_config *cfg)
+{
+    if (!cfg->nfile_ignores) return;
+    size_t k = 0;
+    for (size_t i = 0; i < r->nfindings; i++) {
+        if (ca_config_file_ignored(cfg, r->findings[i].path, r->findings[i].rule)) {
+            ca_finding_free(&r->findings[i]);
+            continue;
+        }
+        if (k != i) r->findings[k] = r->findings[i];
+        k++;
+    }
+    r->nfindings = k;
+}
+
+/* -v: which configuration, store and rules, and why (stderr). */
+static void say_setup(const ca_config *cfg, const char *config, int no_config, const char *start, const char *db,
+                      const char *db_why, int no_store /* 1 --no-db, 2 baseline */)
+{
+    if (no_config) fprintf(stderr, "cancelaudit: configuration: none (--no-config)\n");
+    else if (config) fprintf(stderr, "cancelaudit: configuration: %s (--config)\n", cfg->path ? cfg->path : config);
+    else if (cfg->path) fprintf(stderr, "cancelaudit: configuration: %s (found walking up from %s)\n", cfg->path, start);
+    else
+        fprintf(stderr, "cancelaudit: configuration: none (no cancelaudit.toml or pyproject.toml with "
+                        "[tool.cancelaudit] from %s up to the repository root)\n", start);
+    if (no_store) {
+        fprintf(stderr, "cancelaudit: store: none (%s)\n", no_store == 2 ? "a baseline records no scan" : "--no-db");
+    } else {
+        char *shown = cli_shown_path(db);
+        fprintf(stderr, "cancelaudit: store: %s (%s)\n", shown, db_why ? db_why : "--db");
+        free(shown);
+    }
+    for (size_t i = 0; i < cfg->nfile_ignores; i++)
+        fprintf(stderr, "cancelaudit: per-file-ignores: %s leaves out %s\n", cfg->file_ignores[i].glob,
+                cfg->file_ignores[i].rules);
+}
+
+static void say_rules(const char *select, const char *ignore, int strict)
+{
+    size_t n;
+    const ca_ruledoc *all = ca_ruledoc_all(&n);
+    fputs("cancelaudit: rules:", stderr);
+    for (size_t i = 0, k = 0; i < n; i++)
+        if (ca_rule_selected(all[i].id, select, ignore, strict)) fprintf(stderr, "%s %s", k++ ? "," : "", all[i].id);
+    fprintf(stderr, " (%s)\n", select || ignore ? "--select/--ignore or configuration" : strict ? "defaults and strict" : "defaults");
+}
+
 int cli_scan(int argc, char **argv, int baseline_mode)
 {
-    const char *format = "text", *output = NULL, *db = CA_DEFAULT_DB, *select = NULL, *ignore = NULL;
+    const char *format = NULL, *output = NULL, *db = NULL, *select = NULL, *ignore = NULL;
     const char *baseline = NULL, *changed = NULL, *config = NULL;
     const char *compile_commands = NULL; /* C files: --compile-commands DIR */
+    const char *cmd = baseline_mode ? "baseline" : "scan";
     int no_db = 0, strict = 0, jobs = 0, jobs_set = 0, quiet = 0, no_progress = 0, no_config = 0, no_cache = 0;
+    int verbose = 0, statistics = 0, exit_zero = 0;
+    char *db_default = NULL, *db_why = NULL, *results_key = NULL;
     long long max_size = 0;
     double file_timeout = -1;   /* -1: unset (configuration, else the default); 0: no limit */
     int64_t file_memory = -1;
@@ -228,7 +270,10 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         const char *a = argv[i];
         const char *v;
 #define VAL(name) ((v = cli_opt_value(argc, argv, &i, name)) == NULL ? (rc = 2, (const char *)NULL) : v)
-        if (cli_is_opt(a, "--format") || cli_is_opt(a, "-f")) { if (!VAL(a[1] == 'f' ? "-f" : "--format")) break; format = v; }
+        if (cli_is_opt(a, "--format") || cli_is_opt(a, "-f") || cli_is_opt(a, "--output-format")) {
+            if (!VAL(a[1] == 'f' ? "-f" : cli_is_opt(a, "--format") ? "--format" : "--output-format")) break;
+            format = v;
+        }
         else if (cli_is_opt(a, "--output") || cli_is_opt(a, "-o")) { if (!VAL(a[1] == 'o' ? "-o" : "--output")) break; output = v; }
         else if (cli_is_opt(a, "--db")) { if (!VAL("--db")) break; db = v; }
         else if (strcmp(a, "--no-db") == 0) no_db = 1;
@@ -269,23 +314,24 @@ int cli_scan(int argc, char **argv, int baseline_mode)
                 break;
             }
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) quiet = 1;
+        else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) verbose = 1;
+        else if (strcmp(a, "--statistics") == 0 && !baseline_mode) statistics = 1;
+        else if (strcmp(a, "--exit-zero") == 0 && !baseline_mode) exit_zero = 1;
         else if (strcmp(a, "--no-progress") == 0) no_progress = 1;
-        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            cli_usage(stdout);
-            CA_VEC_FREE(paths);
-            CA_VEC_FREE(excludes);
-            return 0;
-        }
         else if (strcmp(a, "--no-cache") == 0) no_cache = 1;
         else if (strcmp(a, "--") == 0) { for (i++; i < argc; i++) CA_VEC_PUSH(paths, argv[i]); }
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "cancelaudit: unknown option '%s' (try --help)\n", a); rc = 2; break; }
+        else if (a[0] == '-' && a[1]) { cli_bad_option(cmd, a); rc = 2; break; }
         else CA_VEC_PUSH(paths, a);
 #undef VAL
     }
     if (rc) goto done;
-    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "sarif") && strcmp(format, "github") &&
-        strcmp(format, "markdown")) {
-        fprintf(stderr, "cancelaudit: unknown --format '%s' (text, json, sarif, github, markdown)\n", format);
+    if (quiet && verbose) {
+        fprintf(stderr, "cancelaudit: --quiet and --verbose exclude each other\n");
+        rc = 2;
+        goto done;
+    }
+    if (format && !known_format(format)) {
+        fprintf(stderr, "cancelaudit: unknown --format '%s' (full, concise, json, sarif, github, markdown)\n", format);
         rc = 2;
         goto done;
     }
@@ -294,11 +340,9 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         rc = 2;
         goto done;
     }
-    if ((rc = cli_refuse_store_output("--output", output, db)) != 0) goto done;
     char *bad = NULL;
-    if ((select && ca_rule_check_list(select, &bad) != 0) || (ignore && ca_rule_check_list(ignore, &bad) != 0)) {
-        fprintf(stderr, "cancelaudit: unknown rule '%s' in --select/--ignore (see `cancelaudit rules`)\n",
-                bad ? bad : "?");
+    if ((select && ca_rule_check_list(select, &bad) != 0) || (!bad && ignore && ca_rule_check_list(ignore, &bad) != 0)) {
+        cli_bad_rule(bad, select && ca_rule_check_list(select, NULL) != 0 ? "--select" : "--ignore");
         free(bad);
         rc = 2;
         goto done;
@@ -320,6 +364,21 @@ int cli_scan(int argc, char **argv, int baseline_mode)
             goto done;
         }
     }
+    if (!format) format = cfg.output_format ? cfg.output_format : "full";
+    if (statistics && strcmp(format, "json") != 0 && !is_text_format(format)) {
+        fprintf(stderr, "cancelaudit: --statistics prints text or json, not --format %s\n", format);
+        rc = 2;
+        goto done;
+    }
+    if (!db && !no_db && !baseline_mode) db = db_default = cli_default_db(paths.n ? paths.v[0] : NULL, &db_why);
+    if (output) {
+        /* the store this scan would use is protected even when it does not
+         * open it (--no-db, baseline): a report there would destroy it */
+        char *guard = db ? NULL : cli_default_db(paths.n ? paths.v[0] : NULL, NULL);
+        rc = cli_refuse_store_output("--output", output, db ? db : guard);
+        free(guard);
+        if (rc != 0) goto done;
+    }
     char *cerr = NULL;
     const ca_catalog *cat = ca_catalog_builtin(&cerr);
     if (!cat) {
@@ -339,6 +398,10 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     int eff_strict = strict || cfg.strict == 1;
     int eff_jobs = jobs_set ? jobs : cfg.jobs >= 0 ? cfg.jobs : 0;
     long long eff_max_size = max_size > 0 ? max_size : (long long)cfg.max_size;
+    if (verbose) {
+        say_setup(&cfg, config, no_config, paths.n ? paths.v[0] : ".", db, db_why, no_db ? 1 : baseline_mode ? 2 : 0);
+        say_rules(eff_select, eff_ignore, eff_strict);
+    }
     for (size_t k = 0; k < cfg.nexcludes; k++) CA_VEC_PUSH(excludes, (const char *)cfg.excludes[k]);
     char **base_fps = NULL;
     size_t nbase = 0;
@@ -387,6 +450,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     so.file_memory = eff_memory < 0 ? 0 : eff_memory == 0 ? -1 : eff_memory;
     so.quiet = quiet;
     so.progress = !no_progress && !quiet && isatty(2);
+    so.results_key = results_key = file_ignores_key(&cfg);
     res.scan.args = join_args(argc, argv, &cfg, effective_digest(&so));
     if (!no_db && !baseline_mode) {
         if (store_open(db, &st, &err) != 0 || store_begin_scan(st, &res.scan, &err) != 0) {
@@ -418,6 +482,9 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         rc = src;
         goto done_chg;
     }
+    /* per-file-ignores leave rules out of files, as --ignore leaves them out of the scan: dropped before
+     * the store sees them (the cache key knows them) */
+    drop_file_ignored(&res, &cfg);
     /* baseline and changed-lines filters mark, never drop: the store keeps everything */
     for (size_t i = 0; i < res.nfindings; i++) {
         ca_finding *f = &res.findings[i];
@@ -459,13 +526,16 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     memset(&ro, 0, sizeof(ro));
     ro.cwd = cwd;
     ro.color = !output && isatty(1) && !getenv("NO_COLOR");
+    ro.concise = strcmp(format, "concise") == 0 || strcmp(format, "text") == 0;
+    ro.quiet = quiet;
     int wr;
     if (baseline_mode) wr = write_baseline(out, &res);
+    else if (statistics) wr = report_statistics(out, &res, &ro, strcmp(format, "json") == 0);
     else if (strcmp(format, "json") == 0) wr = report_json(out, &res, &ro);
     else if (strcmp(format, "sarif") == 0) wr = report_sarif(out, &res, &ro);
     else if (strcmp(format, "github") == 0) wr = report_github(out, &res, &ro);
     else if (strcmp(format, "markdown") == 0) wr = report_markdown(out, &res, &ro);
-    else wr = report_text(out, &res, &ro);
+    else wr = report_text(out, &res, &ro); /* full, concise (text) */
     if (out != stdout && fclose(out) != 0) wr = -1;
     else if (out == stdout && fflush(stdout) != 0) wr = -1;
     if (wr != 0) {
@@ -475,7 +545,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         rc = 0;
     } else {
         rc = 0;
-        for (size_t i = 0; i < res.nfindings; i++)
+        for (size_t i = 0; i < res.nfindings && !exit_zero; i++)
             if (!res.findings[i].suppressed && !res.findings[i].baselined) rc = 1;
     }
     ca_results_free(&res);
@@ -490,6 +560,9 @@ done:
     CA_VEC_FREE(paths);
     CA_VEC_FREE(excludes);
     free(eff_ignore);
+    free(db_default);
+    free(db_why);
+    free(results_key);
     ca_catalog_free(own_cat);
     ca_config_free(&cfg);
     return rc;

@@ -1,9 +1,11 @@
 /*
  * cli_store.c — the subcommands that read the store and never scan:
- * `matrix`, `report` and `diff` (DESIGN §6). Options, opening the database
+ * `matrix`, `report` and `diff`, and `merge`, which writes one store from
+ * others and never scans either. Options, opening the database
  * read-side (a missing database is a usage error, never created here),
  * loading scans, and writing the output where it was asked to go. The
- * reporters themselves are report_matrix.c, report_issue.c and diff.c.
+ * reporters themselves are report_matrix.c, report_issue.c and diff.c;
+ * the merge is store/merge.c.
  *
  * Output is rendered in memory first, so a failed or empty report never
  * leaves a truncated --output file behind. Without --format, an --output
@@ -26,7 +28,10 @@
 #include "store/store.h"
 
 typedef struct store_args {
-    const char *db;
+    const char *cmd;      /* the subcommand, for messages */
+    const char *db;       /* --db; NULL: the default (cli_default_db) */
+    char *db_default;     /* what db points to when it is the default */
+    int verbose;
     const char *scan;     /* --scan value, NULL: the latest complete scan */
     const char *format;
     const char *output;
@@ -167,6 +172,10 @@ static int parse_common(int argc, char **argv, store_args *a, extra_fn extra, vo
         const char *arg = argv[i];
         const char **slot = NULL;
         const char *name = NULL;
+        if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
+            a->verbose = 1;
+            continue;
+        }
         if (cli_is_opt(arg, "--db")) slot = &a->db, name = "--db";
         else if (cli_is_opt(arg, "--scan")) slot = &a->scan, name = "--scan";
         else if (cli_is_opt(arg, "--format")) slot = &a->format, name = "--format";
@@ -183,16 +192,28 @@ static int parse_common(int argc, char **argv, store_args *a, extra_fn extra, vo
             int rc = extra ? extra(argc, argv, &i, ctx) : 0;
             if (rc < 0) return 2;
             if (rc == 0) {
-                fprintf(stderr, "cancelaudit: unknown option '%s' (try --help)\n", arg);
+                cli_bad_option(a->cmd, arg);
                 return 2;
             }
             continue;
         }
         if (!pos || *npos >= maxpos) {
-            fprintf(stderr, "cancelaudit: unexpected argument '%s' (try --help)\n", arg);
+            fprintf(stderr, "cancelaudit: unexpected argument '%s'; see `cancelaudit %s --help`\n", arg, a->cmd);
             return 2;
         }
         pos[(*npos)++] = arg;
+    }
+    if (!a->db) {
+        char *why = NULL;
+        a->db = a->db_default = cli_default_db(NULL, &why);
+        if (a->verbose) {
+            char *shown = cli_shown_path(a->db);
+            fprintf(stderr, "cancelaudit: store: %s (%s)\n", shown, why);
+            free(shown);
+        }
+        free(why);
+    } else if (a->verbose) {
+        fprintf(stderr, "cancelaudit: store: %s (--db)\n", a->db);
     }
     return cli_refuse_store_output("--output", a->output, a->db);
 }
@@ -232,14 +253,24 @@ static int check_format(const store_args *a, const char *dflt, unsigned allowed,
 
 /* ---- matrix ---------------------------------------------------------------- */
 
+/* What matrix takes besides the common options. */
+typedef struct matrix_args {
+    const char *select, *family, *boundary;
+} matrix_args;
+
 static int matrix_extra(int argc, char **argv, int *i, void *ctx)
 {
-    const char **select = ctx;
-    if (!cli_is_opt(argv[*i], "--select")) return 0;
-    const char *v = cli_opt_value(argc, argv, i, "--select");
-    if (!v) return -1;
-    *select = v;
-    return 1;
+    matrix_args *m = ctx;
+    const char *names[] = {"--select", "--family", "--boundary"};
+    const char **slots[] = {&m->select, &m->family, &m->boundary};
+    for (int k = 0; k < 3; k++) {
+        if (!cli_is_opt(argv[*i], names[k])) continue;
+        const char *v = cli_opt_value(argc, argv, i, names[k]);
+        if (!v) return -1;
+        *slots[k] = v;
+        return 1;
+    }
+    return 0;
 }
 
 typedef struct matrix_job {
@@ -256,24 +287,37 @@ static int matrix_render(FILE *out, void *ctx)
 
 int cli_matrix(int argc, char **argv)
 {
-    store_args a = {.db = CA_DEFAULT_DB};
-    const char *select = NULL;
+    store_args a = {.cmd = "matrix"};
+    matrix_args m = {0};
     rs_format fmt;
-    int rc = parse_common(argc, argv, &a, matrix_extra, &select, NULL, 0, NULL);
-    if (rc) return rc;
-    if ((rc = check_format(&a, "text", 1u << RS_TEXT | 1u << RS_MARKDOWN | 1u << RS_JSON | 1u << RS_HTML,
-                           "text, markdown, json, html", &fmt))) return rc;
+    int rc = parse_common(argc, argv, &a, matrix_extra, &m, NULL, 0, NULL);
+    const char *select = m.select;
+    if (!rc)
+        rc = check_format(&a, "text", 1u << RS_TEXT | 1u << RS_MARKDOWN | 1u << RS_JSON | 1u << RS_HTML,
+                          "text, markdown, json, html", &fmt);
     char *bad = NULL;
-    if (select && ca_rule_check_list(select, &bad) != 0) {
-        fprintf(stderr, "cancelaudit: unknown rule '%s' in --select (see `cancelaudit rules`)\n", bad ? bad : "?");
+    if (!rc && select && ca_rule_check_list(select, &bad) != 0) {
+        cli_bad_rule(bad, "--select");
         free(bad);
-        return 2;
+        rc = 2;
     }
     ca_results r;
-    if ((rc = read_scan(a.db, a.scan, &r))) return rc;
+    if (!rc) rc = read_scan(a.db, a.scan, &r);
+    if (rc) {
+        free(a.db_default);
+        return rc;
+    }
     if (select) report_matrix_select(&r, select);
 
-    rs_opts o = {.reproducible = reproducible(), .select = select};
+    rs_opts o = {.reproducible = reproducible(), .select = select, .family = m.family, .boundary = m.boundary};
+    char *why = NULL;
+    if (!report_matrix_check(&r, &o, &why)) {
+        fprintf(stderr, "cancelaudit: %s\n", why ? why : "nothing to show");
+        free(why);
+        ca_results_free(&r);
+        free(a.db_default);
+        return 2;
+    }
     o.color = fmt == RS_TEXT && !a.output && isatty(1) && !getenv("NO_COLOR");
     o.width = term_width();
     char *buf;
@@ -284,6 +328,7 @@ int cli_matrix(int argc, char **argv)
     if (wr != 0) fprintf(stderr, "cancelaudit: writing the matrix failed\n");
     free(buf);
     ca_results_free(&r);
+    free(a.db_default);
     return rc;
 }
 
@@ -320,20 +365,23 @@ static int report_render(FILE *out, void *ctx)
 
 int cli_report(int argc, char **argv)
 {
-    store_args a = {.db = CA_DEFAULT_DB};
+    store_args a = {.cmd = "report"};
     rs_target t = {0};
     rs_format fmt;
     int rc = parse_common(argc, argv, &a, report_extra, &t, NULL, 0, NULL);
-    if (rc) return rc;
-    rc = check_format(&a, "markdown", 1u << RS_MARKDOWN | 1u << RS_HTML, "markdown, html", &fmt);
-    if (rc) return rc;
+    if (!rc) rc = check_format(&a, "markdown", 1u << RS_MARKDOWN | 1u << RS_HTML, "markdown, html", &fmt);
     int given = (t.fingerprint != NULL) + (t.backend != NULL) + (t.boundary != NULL);
-    if (given != 1) {
-        fprintf(stderr, "cancelaudit: report needs exactly one of --finding FP, --backend NAME, --boundary NAME\n");
-        return 2;
+    if (!rc && given != 1) {
+        fprintf(stderr, "cancelaudit: report needs exactly one of --finding FP, --backend NAME, --boundary NAME; "
+                        "see `cancelaudit report --help`\n");
+        rc = 2;
     }
     ca_results r;
-    if ((rc = read_scan(a.db, a.scan, &r))) return rc;
+    if (!rc) rc = read_scan(a.db, a.scan, &r);
+    if (rc) {
+        free(a.db_default);
+        return rc;
+    }
 
     rs_opts o = {.reproducible = reproducible()};
     char *buf;
@@ -356,6 +404,7 @@ int cli_report(int argc, char **argv)
     free(err);
     free(buf);
     ca_results_free(&r);
+    free(a.db_default);
     return rc;
 }
 
@@ -374,14 +423,24 @@ static int diff_render(FILE *out, void *ctx)
     return report_diff(out, j->old, j->cur, j->d, j->fmt, j->o);
 }
 
+static int diff_run(store_args *pa, const char **pos, int npos);
+
 int cli_diff(int argc, char **argv)
 {
-    store_args a = {.db = CA_DEFAULT_DB};
+    store_args a = {.cmd = "diff"};
     const char *pos[2];
     int npos = 0;
-    rs_format fmt;
     int rc = parse_common(argc, argv, &a, NULL, NULL, pos, 2, &npos);
-    if (rc) return rc;
+    if (!rc) rc = diff_run(&a, pos, npos);
+    free(a.db_default);
+    return rc;
+}
+
+static int diff_run(store_args *pa, const char **pos, int npos)
+{
+    store_args a = *pa;
+    rs_format fmt;
+    int rc;
     if (a.scan) {
         fprintf(stderr, "cancelaudit: diff takes the two scan ids as arguments, not --scan\n");
         return 2;
@@ -423,5 +482,96 @@ int cli_diff(int argc, char **argv)
     ca_diff_free(&d);
     ca_results_free(&old);
     ca_results_free(&cur);
+    return rc;
+}
+
+/* ---- merge ----------------------------------------------------------------- */
+
+static int same_file(const char *a, const char *b)
+{
+    char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+    int same = ra && rb && strcmp(ra, rb) == 0;
+    free(ra);
+    free(rb);
+    return same;
+}
+
+int cli_merge(int argc, char **argv)
+{
+    int verbose = 0;
+    CA_VEC(const char *) pos = {0};
+    int rc = 0;
+    for (int i = 0; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) verbose = 1;
+        else if (strcmp(a, "--") == 0) for (i++; i < argc; i++) CA_VEC_PUSH(pos, argv[i]);
+        else if (a[0] == '-' && a[1]) {
+            cli_bad_option("merge", a);
+            rc = 2;
+        } else CA_VEC_PUSH(pos, a);
+    }
+    if (!rc && pos.n < 2) {
+        fprintf(stderr, "cancelaudit: usage: cancelaudit merge OUT.db IN.db...; see `cancelaudit merge --help`\n");
+        rc = 2;
+    }
+    for (size_t i = 1; !rc && i < pos.n; i++) {
+        if (access(pos.v[i], F_OK) != 0) {
+            fprintf(stderr, "cancelaudit: no database at %s\n", pos.v[i]);
+            rc = 2;
+        } else if (same_file(pos.v[0], pos.v[i])) {
+            fprintf(stderr, "cancelaudit: %s is both the output and an input\n", pos.v[i]);
+            rc = 2;
+        }
+        for (size_t k = 1; !rc && k < i; k++)
+            if (same_file(pos.v[k], pos.v[i])) {
+                fprintf(stderr, "cancelaudit: %s is given twice\n", pos.v[i]);
+                rc = 2;
+            }
+    }
+    if (rc) {
+        CA_VEC_FREE(pos);
+        return rc;
+    }
+    ca_sb args = {0};
+    ca_sb_adds(&args, "merge");
+    for (size_t i = 0; i < pos.n; i++) ca_sb_addf(&args, " %s", pos.v[i]);
+    store_merge_part *parts = ca_xcalloc(pos.n, sizeof(*parts));
+    for (size_t i = 1; i < pos.n; i++) parts[i - 1].path = pos.v[i];
+    ca_store *st = NULL;
+    char *err = NULL;
+    int64_t id = 0;
+    if (store_open(pos.v[0], &st, &err) != 0) {
+        fprintf(stderr, "cancelaudit: %s\n", err ? err : "cannot open the output database");
+        rc = 3;
+    } else {
+        int mr = store_merge(st, parts, pos.n - 1, ca_sb_str(&args), &id, &err);
+        if (mr != 0) {
+            fprintf(stderr, "cancelaudit: merge: %s\n", err ? err : "failed");
+            rc = mr > 0 ? 2 : 3;
+        }
+    }
+    store_close(st);
+    if (!rc) {
+        int64_t files = 0, findings = 0, cells = 0, families = 0;
+        for (size_t i = 0; i + 1 < pos.n; i++) {
+            files += parts[i].files;
+            findings += parts[i].findings;
+            cells += parts[i].cells;
+            families += parts[i].families;
+            if (verbose)
+                fprintf(stderr,
+                        "cancelaudit: %s: scan %lld (%lld files, %lld findings, %lld matrix cells, %lld families)\n",
+                        parts[i].path, (long long)parts[i].scan_id, (long long)parts[i].files,
+                        (long long)parts[i].findings, (long long)parts[i].cells, (long long)parts[i].families);
+        }
+        printf("merged %zu store%s into %s as scan %lld: %lld files, %lld findings, %lld matrix cells, %lld families\n",
+               pos.n - 1, pos.n == 2 ? "" : "s", pos.v[0], (long long)id, (long long)files, (long long)findings,
+               (long long)cells, (long long)families);
+        if (fflush(stdout) != 0) rc = 3;
+    }
+    free(err);
+    free(parts);
+    ca_sb_release(&args);
+    CA_VEC_FREE(pos);
     return rc;
 }

@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,7 +26,8 @@
 static const char *const known_keys[] = {
     "select", "ignore", "strict", "exclude", "max-size", "jobs", "file-timeout", "file-memory",
     "acquirers", "releasers", "registries", "register", "remote-creates",
-    "cancellation", "shields", "timeouts", "backends", "c-cancel-scope", "compile-commands", NULL,
+    "cancellation", "shields", "timeouts", "backends", "c-cancel-scope", "compile-commands", "per-file-ignores",
+    "output-format", NULL,
 };
 
 typedef struct loader {
@@ -135,6 +137,12 @@ void ca_config_free(ca_config *c)
         free(c->extras[i].kind);
     }
     free(c->extras);
+    for (size_t i = 0; i < c->nfile_ignores; i++) {
+        free(c->file_ignores[i].glob);
+        free(c->file_ignores[i].rules);
+    }
+    free(c->file_ignores);
+    free(c->output_format);
     ca_config_init(c);
 }
 
@@ -163,27 +171,6 @@ static char *lowercase(const char *s)
     return d;
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b);
-    if (na > 40 || nb > 40) return 99;
-    size_t row[41];
-    for (size_t j = 0; j <= nb; j++) row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[nb];
-}
-
 /* " (did you mean 'max-size'?)" or "". */
 static const char *suggest(const char *key, const char *const *known, char *buf, size_t n)
 {
@@ -192,7 +179,7 @@ static const char *suggest(const char *key, const char *const *known, char *buf,
     const char *best = NULL;
     size_t bd = 3;
     for (size_t i = 0; known[i]; i++) {
-        size_t d = strcmp(norm, known[i]) == 0 ? 0 : edit_distance(norm, known[i]);
+        size_t d = strcmp(norm, known[i]) == 0 ? 0 : ca_edit_distance(norm, known[i]);
         if (d < bd) {
             bd = d;
             best = known[i];
@@ -316,7 +303,9 @@ static int rule_list(loader *L, const ca_toml_entry *e, const char *key, char **
         }
         char *badid = NULL;
         if (strchr(id, ',') || ca_rule_check_list(id, &badid) != 0) {
-            r = bad(L, items.v[i].line, "unknown rule '%s' in '%s' (see `cancelaudit rules`)", badid ? badid : id, key);
+            const char *hint = ca_rule_suggest(badid ? badid : id);
+            r = bad(L, items.v[i].line, "unknown rule '%s' in '%s'%s%s%s (see `cancelaudit rules`)", badid ? badid : id,
+                    key, hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
         } else {
             if (sb.len) ca_sb_addc(&sb, ',');
             ca_sb_adds(&sb, id);
@@ -502,6 +491,34 @@ static int backends(loader *L, const ca_toml_entry *be)
     return 0;
 }
 
+/* per-file-ignores = { "tests" = ["CAN101"], "test_*.py" = "CAN1" } */
+static int file_ignores(loader *L, const ca_toml_entry *pe)
+{
+    const ca_toml_value *t = pe->value;
+    if (t->type != CA_TOML_TABLE)
+        return bad(L, pe->line, "'per-file-ignores' must be a table of glob = [rules], not %s", a_type(t));
+    for (size_t i = 0; i < t->nentries; i++) {
+        const ca_toml_entry *e = &t->entries[i];
+        if (!e->key_len || strlen(e->key) != e->key_len)
+            return bad(L, e->line, "a glob in 'per-file-ignores' must be a non-empty string");
+        char *what = ca_xasprintf("per-file-ignores.\"%s\"", e->key);
+        char *rules = NULL;
+        int r = rule_list(L, e, what, &rules);
+        free(what);
+        if (r < 0) return -1;
+        if (!rules) continue; /* an empty list ignores nothing */
+        char *g = ca_xstrdup(e->key);
+        size_t n = strlen(g);
+        while (n > 1 && g[n - 1] == '/') g[--n] = 0;
+        L->c->file_ignores = ca_xrealloc(L->c->file_ignores, (L->c->nfile_ignores + 1) * sizeof(ca_file_ignore));
+        ca_file_ignore *fi = &L->c->file_ignores[L->c->nfile_ignores++];
+        fi->glob = ca_config_rebase_glob(g, L->cfgdir, L->cwd);
+        fi->rules = rules;
+        free(g);
+    }
+    return 0;
+}
+
 static int integer(loader *L, const ca_toml_entry *e, const char *key, int64_t lo, int64_t hi, int64_t *out)
 {
     const ca_toml_value *v = e->value;
@@ -600,6 +617,20 @@ static int read_table(loader *L, const ca_toml_value *t)
             r = catalog_names(L, e, k, "timeout-call", "timeout-scope");
         } else if (strcmp(k, "backends") == 0) {
             r = backends(L, e);
+        } else if (strcmp(k, "per-file-ignores") == 0) {
+            r = file_ignores(L, e);
+        } else if (strcmp(k, "output-format") == 0) {
+            static const char *const formats[] = {"full", "concise", "text", "json", "sarif", "github", "markdown", NULL};
+            const char *v = e->value->type == CA_TOML_STRING ? e->value->str : NULL;
+            int ok = 0;
+            for (size_t f = 0; v && formats[f] && !ok; f++) ok = strcmp(v, formats[f]) == 0;
+            if (!ok)
+                r = bad(L, e->line, "'output-format' must be one of \"full\", \"concise\", \"json\", \"sarif\", "
+                                    "\"github\", \"markdown\"");
+            else {
+                free(c->output_format);
+                c->output_format = ca_xstrdup(v);
+            }
         } else {
             char buf[80], *sk = shown_key(e);
             r = bad(L, e->line, "unknown key '%s' in %s%s", sk, L->table, suggest(sk, known_keys, buf, sizeof(buf)));
@@ -752,6 +783,96 @@ out:
     free(dir);
     free(cwd);
     return r < 0 ? -1 : 0;
+}
+
+/* fnmatch against the whole path, then each of its components. */
+static int glob_hits(const char *glob, const char *path)
+{
+    if (fnmatch(glob, path, 0) == 0) return 1;
+    if (path[0] == '/') return 0;
+    for (const char *s = path; *s;) {
+        const char *e = strchr(s, '/');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n) {
+            char *part = ca_xstrndup(s, n);
+            int hit = fnmatch(glob, part, 0) == 0;
+            free(part);
+            if (hit) return 1;
+        }
+        if (!e) break;
+        s = e + 1;
+    }
+    return 0;
+}
+
+int ca_config_file_ignored(const ca_config *c, const char *path, const char *rule)
+{
+    if (!c || !path || !rule) return 0;
+    while (path[0] == '.' && path[1] == '/') path += 2;
+    for (size_t i = 0; i < c->nfile_ignores; i++) {
+        const ca_file_ignore *fi = &c->file_ignores[i];
+        /* a selection that names the rule: the same id-or-prefix test as --select */
+        if (ca_rule_selected(rule, fi->rules, NULL, 1) && glob_hits(fi->glob, path)) return 1;
+    }
+    return 0;
+}
+
+/* 1 when path is a configuration discovery would load: a cancelaudit.toml,
+ * or a pyproject.toml with a [tool.cancelaudit] table (one that does not
+ * parse counts: discovery stops there too, with its error). */
+static int is_our_config(const char *path, int pyproject)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    if (!pyproject) return 1;
+    char *buf = NULL;
+    size_t len = 0;
+    if (ca_read_file(path, &buf, &len) != 0) return 1;
+    ca_toml_doc doc;
+    char *err = NULL;
+    int pr = ca_toml_parse(buf, len, path, &doc, &err);
+    free(buf);
+    free(err);
+    if (pr != 0) return 1;
+    const ca_toml_entry *tool = ca_toml_find(doc.root, "tool");
+    int ours = tool && tool->value->type == CA_TOML_TABLE && ca_toml_find(tool->value, "cancelaudit");
+    ca_toml_doc_free(&doc);
+    return ours;
+}
+
+char *ca_config_project_root(const char *start, const char **why)
+{
+    char cwdbuf[PATH_MAX];
+    char *dir = start ? realpath(start, NULL) : NULL;
+    struct stat st;
+    if (dir && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        char *slash = strrchr(dir, '/');
+        if (slash == dir) slash[1] = 0;
+        else if (slash) *slash = 0;
+    }
+    if (!dir) dir = getcwd(cwdbuf, sizeof(cwdbuf)) ? realpath(cwdbuf, NULL) : NULL;
+    for (int guard = 0; dir && guard < 4096; guard++) {
+        const char *sep = strcmp(dir, "/") == 0 ? "" : "/";
+        static const char *const names[] = {"cancelaudit.toml", "pyproject.toml", ".git"};
+        static const char *const whys[] = {"cancelaudit.toml", "pyproject.toml with [tool.cancelaudit]", ".git"};
+        for (int k = 0; k < 3; k++) {
+            char *p = ca_xasprintf("%s%s%s", dir, sep, names[k]);
+            int hit = k == 2 ? lstat(p, &st) == 0 : is_our_config(p, k == 1);
+            free(p);
+            if (hit) {
+                if (why) *why = whys[k];
+                return dir;
+            }
+        }
+        if (strcmp(dir, "/") == 0) break;
+        char *slash = strrchr(dir, '/');
+        if (!slash) break;
+        if (slash == dir) slash[1] = 0;
+        else *slash = 0;
+    }
+    free(dir);
+    if (why) *why = NULL;
+    return NULL;
 }
 
 ca_catalog *ca_config_catalog(const ca_config *c, const ca_catalog *base)

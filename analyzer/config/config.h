@@ -16,7 +16,9 @@
  * file-memory (MiB, or a size with a unit), and catalog extras: acquirers
  * ("pattern" or {pattern = "...", kind = "..."}), releasers, registries
  * (alias register), remote-creates, cancellation, shields, timeouts; and a
- * `backends` table mapping a backend name to a glob or an array of globs.
+ * `backends` table mapping a backend name to a glob or an array of globs;
+ * a `per-file-ignores` table mapping a glob to the rules its files leave
+ * out; output-format (scan's default --format).
  * Globs that contain a '/' are written relative to the configuration
  * file's directory and are rebased here onto the current directory, the
  * frame discovery and backend naming match paths in.
@@ -33,6 +35,12 @@
 
 #include "coverage/backend.h"
 #include "catalog/catalog.h"
+
+/* per-file-ignores: the rules left out for the files a glob matches. */
+typedef struct ca_file_ignore {
+    char *glob;             /* rebased onto the current directory, as excludes */
+    char *rules;            /* comma-separated ids or prefixes */
+} ca_file_ignore;
 
 /* One catalog entry the configuration adds (category as in rules/catalog). */
 typedef struct ca_config_extra {
@@ -58,6 +66,9 @@ typedef struct ca_config {
     char *compile_commands; /* C files: directory of compile_commands.json, absolute; NULL unset */
     double file_timeout;    /* seconds a file's analysis may take; 0 no limit, -1 unset */
     int64_t file_memory;    /* bytes a file's analysis may use; 0 no limit, -1 unset */
+    ca_file_ignore *file_ignores; /* per-file-ignores, in file order */
+    size_t nfile_ignores;
+    char *output_format;    /* scan's default --format; NULL unset */
 } ca_config;
 
 /* The values of --file-timeout / file-timeout and --file-memory /
@@ -82,6 +93,20 @@ int ca_config_load(const char *path, ca_config *c, char **err);
  * directory). Returns 0 — with c->path NULL when there is none — or -1 with
  * *err when the file found is invalid. c must be initialised. */
 int ca_config_discover(const char *start, ca_config *c, char **err);
+
+/* 1 when rule (an id) is left out for path (relative to the current
+ * directory, as findings carry it) by per-file-ignores: a glob matches the
+ * path or one of its components, as an exclude does, and its rules name
+ * the id or a prefix of it. */
+int ca_config_file_ignored(const ca_config *c, const char *path, const char *rule);
+
+/* The project root of `start` (a file or directory; NULL or missing: the
+ * current directory): the nearest directory at or above it that holds a
+ * configuration discovery would load, or `.git` — the directory the store
+ * belongs in. Absolute, heap; NULL when there is none. *why (may be NULL)
+ * names what was found there: "cancelaudit.toml", "pyproject.toml with
+ * [tool.cancelaudit]" or ".git" (static strings). */
+char *ca_config_project_root(const char *start, const char **why);
 
 /* The catalog a scan uses: a copy of `base` with the configuration's extras
  * added (caller frees with ca_catalog_free), or NULL when there are none

@@ -300,6 +300,19 @@ int ca_backend_dir_marker(ca_backend_cache *c, const char *path, const char **ma
     return 0;
 }
 
+int ca_backend_has_maps(const ca_backend_cache *c) { return c->nmaps > 0; }
+
+const char *ca_backend_configured(ca_backend_cache *c, const char *path)
+{
+    if (!c->nmaps) return NULL;
+    char *p = clean_path(path ? path : "");
+    const char *hit = NULL;
+    for (size_t i = 0; i < c->nmaps && !hit; i++)
+        if (fnmatch(c->maps[i].glob, p, 0) == 0) hit = c->maps[i].name;
+    free(p);
+    return hit;
+}
+
 char *ca_backend_name(ca_backend_cache *c, const char *path)
 {
     char *p = clean_path(path ? path : "");

@@ -1,7 +1,10 @@
 /*
- * backend.h — which provider backend a file belongs to (DESIGN §4), the row
- * key of the coverage matrix. Sits beside discovery: the scan driver names
- * each discovered file's backend once, workers do it in parallel.
+ * backend.h — the directory rule (DESIGN §4): which backend a file belongs
+ * to by its path. Backends are families' classes first (family.h); this
+ * rule names a family's backend whose class name says nothing, and makes
+ * the matrix's rows only in a tree without a family. Sits beside
+ * discovery: the scan driver names each discovered file once, workers do
+ * it in parallel.
  *
  * Rules, in order:
  *   1. configuration maps (name, glob): the first whose glob matches the
@@ -42,6 +45,13 @@ ca_backend_cache *ca_backend_cache_new(const ca_backend_map *maps, size_t nmaps)
  * empty or odd path yields its text or "." rather than an error). `c` must
  * not be NULL. */
 char *ca_backend_name(ca_backend_cache *c, const char *path);
+
+/* The configured backend whose glob matches path (rule 1), or NULL when
+ * none does or none is configured; the string is the cache's. */
+const char *ca_backend_configured(ca_backend_cache *c, const char *path);
+
+/* Whether backend globs are configured. */
+int ca_backend_has_maps(const ca_backend_cache *c);
 
 /* What decides the backends of the files directly in path's directory
  * besides their own paths: *marker is the nearest marker directory's name

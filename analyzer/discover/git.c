@@ -153,10 +153,22 @@ static int may_be_repo(const char *dir)
 
 char *ca_git_rev(const char *dir)
 {
-    if (!may_be_repo(dir ? dir : ".")) return NULL;
+    /* a scanned file: git -C needs its directory */
+    struct stat st;
+    char *parent = NULL;
+    if (dir && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        const char *slash = strrchr(dir, '/');
+        parent = slash ? ca_xstrndup(dir, slash == dir ? 1 : (size_t)(slash - dir)) : ca_xstrdup(".");
+        dir = parent;
+    }
+    if (!may_be_repo(dir ? dir : ".")) {
+        free(parent);
+        return NULL;
+    }
     const char *args[] = {"-C", dir ? dir : ".", "rev-parse", "--verify", "-q", "HEAD^{commit}", NULL};
     ca_sb out = {0};
     int rc = run_git(args, &out);
+    free(parent);
     chomp(&out);
     if (rc != 0 || !is_object_id(ca_sb_str(&out))) {
         ca_sb_release(&out);

@@ -21,6 +21,7 @@
  *                      by an exception raised inside it (node: the raise,
  *                      call or await it comes from); the event's state is
  *                      that path's, on its way out
+ *   ENG_EV_BRANCH      a path enters a branch of an if (node, branch)
  *   ENG_EV_RAISE       a path reaches a raise statement (it ends there, or
  *                      goes on in a handler)
  *   ENG_EV_EXIT        a path leaves the function normally (a return, or
@@ -28,6 +29,11 @@
  *   ENG_EV_AWAIT_CALL  a call is awaited (remote creates are judged here)
  *   ENG_EV_EXECUTOR    thread work produces a value
  *   ENG_EV_TAKE        values are taken out of a registry
+ *
+ * Besides ownership, a path carries what it knows of variables bound to
+ * True/False/None (IR_BIND) and tested (an if's atoms): a branch whose
+ * test cannot hold on a path is not walked by it (`registered = True` ...
+ * `if not registered:`).
  *
  * A listener may keep per-path state: nstate bytes that travel with every
  * path (copied at branches, OR-ed at joins, gone when a path ends) and are
@@ -90,12 +96,18 @@ typedef struct eng_summary {
                                like has_checkpoint, the scan narrows it */
     int noreturn;           /* every path raises (or the def says -> NoReturn / Never) */
     int returns;            /* what its return values are: ENG_RET_* */
+    int remote;             /* awaiting it (or running it) may leave a server-side resource made and
+                               unowned: it awaits a remote create without a shield, itself (the rules
+                               seed it: rules_seed_summary) or through a function of the tree it awaits
+                               (eng_summary_update) */
 } eng_summary;
 #define ENG_RET_UNKNOWN  0
 #define ENG_RET_RESOURCE 1  /* returns something it acquired (a resource) */
 #define ENG_RET_PLAIN    2  /* never returns a resource (annotated as a plain type, or returns only values
                                it did not acquire) */
 #define ENG_RET_BORROWED 3  /* returns something it (or self) keeps: the caller is not its owner */
+#define ENG_RET_TAKEN    4  /* returns what it took out of a registry (`return self._d.pop(k)`): the caller
+                               holds an entry nothing else does */
 
 void eng_summarize(const ir_func *f, eng_summary *out);
 
@@ -130,6 +142,11 @@ int eng_suspends_update(const ir_module *m, const ir_func *f, const eng_resolver
  * resolves to an async function of the tree whose summary says it never
  * suspends. */
 int eng_checkpoint_suspends(const ir_module *m, const ir_func *f, const eng_resolver *r, const ir_node *cp);
+/* The function of the tree an IR_AWAIT_CALL (or an IR_EXECUTOR's ref)
+ * awaits, through r, with its summary; NULL when not in the scan (a method
+ * of an object other than self is not resolved by name). */
+const ir_func *eng_resolve_awaited(const ir_module *m, const ir_func *f, const eng_resolver *r, const ir_node *n,
+                                   const eng_summary **sum);
 /* The parameter of callee that argument k of call n is bound to, or -1
  * (keywords by name, positionals by position, extra ones in *args); off is
  * the resolver's parameter offset (1 for self.m(...)). */
@@ -143,6 +160,7 @@ typedef enum eng_event_kind {
     ENG_EV_CHECKPOINT,
     ENG_EV_HANDLER,
     ENG_EV_HANDLER_EXIT,
+    ENG_EV_BRANCH,
     ENG_EV_RAISE,
     ENG_EV_EXIT,
     ENG_EV_AWAIT_CALL,
@@ -159,6 +177,9 @@ typedef struct eng_window {
     int registry_take;                   /* it came out of a registry */
     const ir_handler *const *missing;    /* handlers that release it but miss cancellation */
     int nmissing;
+    const ir_handler *conditional;       /* a handler that catches cancellation but releases it only on
+                                            branches this path cannot take (`if entry is not None:` while
+                                            entry is still None), or NULL */
 } eng_window;
 
 typedef struct eng_event {
@@ -172,10 +193,14 @@ typedef struct eng_event {
     ir_site site;
     const ir_handler *handler;           /* HANDLER, HANDLER_EXIT */
     int by_exception;                    /* HANDLER_EXIT: left by an exception */
+    int branch;                          /* BRANCH: which (an if without else: nbranches for its fall-through) */
     const eng_window *windows;           /* CHECKPOINT */
     int nwindows;
     int shielded;                        /* inside a shield scope */
     int in_timeout;                      /* inside a timeout scope */
+    uint32_t exc_from;                   /* CHECKPOINT on a path entered by an exception (a handler, or a
+                                            finally walked for raising paths): where the innermost such
+                                            region starts; 0 on ordinary paths */
     uint8_t *state;                      /* this listener's per-path bytes (NULL when nstate is 0) */
 } eng_event;
 

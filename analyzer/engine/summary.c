@@ -149,7 +149,8 @@ static int sum_node(void *ctx, const ir_node *n)
     sum_ctx *c = ctx;
     switch (n->kind) {
     case IR_ACQUIRE:
-        if (n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
+        if (n->var >= 0 && (n->flags & ACQ_REGISTRY_TAKE)) c->made[n->var] = 2; /* (taken, not made) */
+        else if (n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
         break;
     case IR_CHECKPOINT:
         /* the parameters it passes cancellation into */
@@ -177,9 +178,13 @@ static int sum_node(void *ctx, const ir_node *n)
         if ((n->flags & XFER_RETURN) && n->var >= 0 && c->out->returns == ENG_RET_UNKNOWN) {
             /* what it stores as well as returns, the caller only borrows */
             if (c->stored[n->var]) c->borrowed = 1;
+            else if (c->made[n->var] == 2) c->out->returns = ENG_RET_TAKEN;
             else if (c->made[n->var]) c->out->returns = ENG_RET_RESOURCE;
         }
         sum_mark(c, n->var, 1);
+        break;
+    case IR_RETURN:
+        if ((n->flags & RETURN_TAKEN) && c->out->returns == ENG_RET_UNKNOWN) c->out->returns = ENG_RET_TAKEN;
         break;
     case IR_ADOPT:
         sum_mark(c, n->var, 1);
@@ -253,6 +258,12 @@ static int upd_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
     if (n->kind == IR_CHECKPOINT) c->seen_cp = 1;
+    if (n->kind == IR_AWAIT_CALL && !c->out->remote && !(n->flags & REM_SHIELDED) && c->r && c->r->resolve) {
+        const eng_summary *sum = NULL;
+        const ir_func *callee = eng_resolve_awaited(c->m, c->f, c->r, n, &sum);
+        if (callee && sum && callee != c->f && sum->remote) c->out->remote = 1;
+        return 0;
+    }
     if (n->kind != IR_CALL || (n->flags & CALL_VALUE_ONLY) || !c->r || !c->r->resolve) return 0;
     const eng_summary *sum = NULL;
     int off = 0;
@@ -300,6 +311,29 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
     eng_rel_free(&c.rel);
     io->suspends = suspends;
     return memcmp(&before, io, sizeof(before)) != 0;
+}
+
+const ir_func *eng_resolve_awaited(const ir_module *m, const ir_func *f, const eng_resolver *r, const ir_node *n,
+                                   const eng_summary **sum)
+{
+    *sum = NULL;
+    if (!n->text || !r || !r->resolve) return NULL;
+    /* the awaited call as the resolver reads calls: its text, and whether
+     * it is a method of self */
+    ir_node call;
+    memset(&call, 0, sizeof(call));
+    call.kind = IR_CALL;
+    call.site = n->site;
+    call.text = n->text;
+    if (n->recv && (strcmp(n->recv, "self") == 0 || strcmp(n->recv, "cls") == 0)) {
+        call.flags = CALL_ON_SELF;
+        const char *dot = strrchr(n->text, '.');
+        call.text = dot ? dot + 1 : n->text;
+    } else if (n->flags & REM_HAS_RECV) {
+        return NULL; /* a method of some other object: not resolved by name */
+    }
+    int off = 0;
+    return r->resolve(r->ctx, m, f, &call, sum, &off);
 }
 
 /* ---- can an await of f suspend? --------------------------------------- */

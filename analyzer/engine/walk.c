@@ -23,6 +23,11 @@
 
 #define ST_LIVE    0x01u
 #define ST_ADOPTED 0x02u
+/* what a variable's value can be on this path (all three: nothing known) */
+#define ST_TRUE    0x10u
+#define ST_FALSE   0x20u
+#define ST_NONE    0x40u
+#define ST_VALUE   (ST_TRUE | ST_FALSE | ST_NONE)
 
 const char *eng_protection_name(unsigned b)
 {
@@ -93,10 +98,14 @@ struct eng_walk {
     CA_VEC(frame) loops;
     CA_VEC(frame) trys;
     int split_depth;        /* finally blocks walked apart for the exception path, nested */
+    uint32_t exc_from;      /* on a path entered by an exception: where its innermost handler or finally
+                               starts (0: on none) */
     CA_VEC(int) late;       /* values released by the next checkpoint (a teardown's later steps) */
     /* scratch of a checkpoint event */
     CA_VEC(eng_window) win;
     CA_VEC(const ir_handler *) missing;
+    const ir_handler *conditional; /* protection(): a handler that catches cancellation and releases v only on
+                                      branches the path cannot take */
 };
 
 static uint8_t *st_new(eng_walk *E) { return ca_xcalloc((size_t)E->nslots + 1, 1); }
@@ -191,6 +200,26 @@ typedef struct rel_q {
     int v;
 } rel_q;
 
+/* Cleanup by id: a call in cleanup that runs the same call that made v, or
+ * one whose name says it releases, with a value v was made from (`docker
+ * rm -f NAME` after `docker run --name NAME`: the process is gone, the
+ * object it made is what the cleanup removes, named as it was made). */
+static int by_id(eng_walk *E, const ir_node *n, int v)
+{
+    const ir_node *a = v >= 0 && v < E->nvars ? E->acq[v] : NULL;
+    if (!a || !a->ref || !a->nvars || a->ref == n || !(n->flags & CALL_IN_CLEANUP) || (n->flags & CALL_VALUE_ONLY))
+        return 0;
+    int same = a->ref->text && n->text && strcmp(a->ref->text, n->text) == 0;
+    if (!same && !(n->flags & CALL_NAME_RELEASES)) return 0;
+    for (int k = 0; k < n->nvars; k++) {
+        int x = n->vars[k];
+        if (x < 0 || (E->f->vars[x].flags & VAR_SELF)) continue;
+        for (int j = 0; j < a->nvars; j++)
+            if (a->vars[j] == x) return 1;
+    }
+    return 0;
+}
+
 static int node_releases(void *ctx, const ir_node *n)
 {
     rel_q *q = ctx;
@@ -201,7 +230,7 @@ static int node_releases(void *ctx, const ir_node *n)
     case IR_CALL:
         for (int k = 0; k < n->nvars; k++)
             if (covers(q->E, n->vars[k], q->v)) return 1;
-        return 0;
+        return by_id(q->E, n, q->v);
     default:
         return 0;
     }
@@ -234,18 +263,70 @@ static int block_always_raises(const ir_block *b)
     return 0;
 }
 
-/* Protection of v at a checkpoint: a PROT_* bit, or 0 with the handlers
- * that release v but miss cancellation in E->missing. */
-static unsigned protection(eng_walk *E, int v)
+static unsigned test_allows(int test, int negated);
+
+/* Can a path in state s take branch k of if n? What enter_branch asks,
+ * without narrowing anything. */
+static int branch_can_hold(const ir_node *n, int k, const uint8_t *s)
 {
+    if (n->kind != IR_IF || !n->tests || !n->nvars || !s) return 1;
+    if (k == 0) {
+        for (int i = 0; i < n->nvars; i++) {
+            int v = n->vars[i];
+            unsigned a = test_allows(n->tests[i], 0);
+            if (v >= 0 && a && !(s[v] & a)) return 0;
+        }
+        return 1;
+    }
+    if (n->flags & IF_ONE_TEST) {
+        int v = n->vars[0];
+        unsigned a = test_allows(n->tests[0], 1);
+        if (v >= 0 && a && !(s[v] & a)) return 0;
+    }
+    return 1;
+}
+
+/* eng_block_releases for a handler or finally entered from a path in state
+ * s: a branch whose test cannot hold on that path releases nothing for it
+ * (`except BaseException: if entry is not None: await entry.close()`,
+ * entered while entry is still None). */
+static int block_releases_on(eng_walk *E, const ir_block *b, int v, const uint8_t *s)
+{
+    rel_q q = {E, v};
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (node_releases(&q, n)) return 1;
+        if (block_releases_on(E, &n->c, v, s) || block_releases_on(E, &n->a, v, s)) return 1;
+        for (int k = 0; k < n->nbranches; k++)
+            if (branch_can_hold(n, k, s) && block_releases_on(E, &n->branches[k], v, s)) return 1;
+        for (int k = 0; k < n->nhandlers; k++)
+            if (block_releases_on(E, &n->handlers[k].body, v, s)) return 1;
+        if (block_releases_on(E, &n->b, v, s)) return 1;
+    }
+    return 0;
+}
+
+/* Protection of v at a checkpoint reached in state s: a PROT_* bit, or 0
+ * with the handlers that release v but miss cancellation in E->missing. */
+static unsigned protection(eng_walk *E, int v, const uint8_t *s)
+{
+    /* a value known as a resource only because cleanup releases it (a
+     * plain call result, a name that sounds like one) is read as its
+     * author reads it: that cleanup is its cleanup on every path, so the
+     * handler's branches are not pruned for it */
+    const ir_node *a = v >= 0 && v < E->nvars ? E->acq[v] : NULL;
+    if (!a || !(a->flags & ACQ_STRONG) || (a->flags & ACQ_HEURISTIC)) s = NULL;
     E->missing.n = 0;
+    E->conditional = NULL;
     for (size_t i = E->regs.n; i-- > 0;) {
         const eng_region *r = &E->regs.v[i];
         const ir_node *t = r->node;
         if (r->kind == ENG_REG_TRY_BODY) {
             for (int k = 0; k < t->nhandlers; k++) {
                 const ir_handler *h = &t->handlers[k];
-                if (!eng_block_releases(E, &h->body, v)) {
+                if (!block_releases_on(E, &h->body, v, s)) {
+                    if ((h->flags & H_CANCEL) && !E->conditional && eng_block_releases(E, &h->body, v))
+                        E->conditional = h;
                     /* a handler that catches cancellation and goes on (the
                      * settle loop's `except CancelledError: continue`) keeps
                      * the task in this function: v is still held here, and
@@ -262,7 +343,7 @@ static unsigned protection(eng_walk *E, int v)
             }
         }
         if ((r->kind == ENG_REG_TRY_BODY || r->kind == ENG_REG_TRY_ELSE || r->kind == ENG_REG_HANDLER) && t->c.n &&
-            eng_block_releases(E, &t->c, v))
+            block_releases_on(E, &t->c, v, s))
             return PROT_FINALLY;
     }
     return 0;
@@ -272,6 +353,7 @@ static unsigned protection(eng_walk *E, int v)
 /* The walk.                                                                */
 
 static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s);
+static int returns_through_finally(eng_walk *E, uint8_t *s);
 
 static void kill(eng_walk *E, uint8_t *s, int x)
 {
@@ -302,12 +384,12 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
             E->out->protections |= (w && (w->flags & WITH_EXIT_STACK)) ? PROT_EXIT_STACK : PROT_CM;
             if (!(s[v] & ST_LIVE)) continue;
         }
-        unsigned p = protection(E, v);
+        unsigned p = protection(E, v, s);
         if (p) {
             E->out->protections |= p;
             continue;
         }
-        eng_window w = {v, E->acq[v], E->from_registry[v], NULL, (int)E->missing.n};
+        eng_window w = {v, E->acq[v], E->from_registry[v], NULL, (int)E->missing.n, E->conditional};
         CA_VEC_PUSH(E->win, w);
         CA_VEC_PUSH(offs, all.n);
         for (size_t k = 0; k < E->missing.n; k++) CA_VEC_PUSH(all, E->missing.v[k]);
@@ -322,6 +404,7 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
     ev.nwindows = (int)E->win.n;
     ev.shielded = shielded_scope;
     ev.in_timeout = in_scope(E, WITH_TIMEOUT);
+    ev.exc_from = E->exc_from;
     emit(E, &ev, s);
     CA_VEC_FREE(offs);
     CA_VEC_FREE(all);
@@ -338,6 +421,19 @@ static void checkpoint_call(eng_walk *E, uint8_t *s, const ir_node *cp)
     int off = 0;
     const ir_func *callee = call && E->res && E->res->resolve ? E->res->resolve(E->res->ctx, E->m, E->f, call, &sum, &off)
                                                               : NULL;
+    if (call && (cp->flags & CP_SHIELDED) && ((call->flags & CALL_NAME_RELEASES) || (cp->flags & CP_RELEASES))) {
+        /* `await asyncio.shield(self._stop(entry))`: the shielded task
+         * goes on releasing what it was given when this await is
+         * cancelled: settled, no window for those values */
+        CA_VEC(int) ex = {0};
+        for (int k = 0; k < cp->nvars; k++) CA_VEC_PUSH(ex, cp->vars[k]);
+        for (int k = 0; k < call->nvars; k++)
+            if (call->vars[k] >= 0 && !(call->kwnames && call->kwnames[k])) CA_VEC_PUSH(ex, call->vars[k]);
+        checkpoint(E, s, cp, cp->site, ex.v, (int)ex.n);
+        for (size_t k = 0; k < ex.n; k++) kill(E, s, ex.v[k]);
+        CA_VEC_FREE(ex);
+        return;
+    }
     if (!callee || !sum || !sum->passes) {
         checkpoint(E, s, cp, cp->site, cp->vars, cp->nvars);
         return;
@@ -517,7 +613,10 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
         ev.handler = h;
         emit(E, &ev, hs);
         push_reg_try(E, ENG_REG_HANDLER, t, h, ti);
+        uint32_t from = E->exc_from;
+        E->exc_from = h->site.start;
         walk_block(E, &h->body, hs);
+        E->exc_from = from;
         pop_reg(E);
         if (REACH(E, hs)) {
             ev.kind = ENG_EV_HANDLER_EXIT;
@@ -540,7 +639,10 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
         push_reg(E, ENG_REG_FINALLY, t, NULL);
         if (REACH(E, out)) walk_block(E, &t->c, out);
         if (REACH(E, esc)) {
+            uint32_t from = E->exc_from;
+            E->exc_from = t->c.v[0]->site.start;
             walk_block(E, &t->c, esc);
+            E->exc_from = from;
             pop_reg(E);
             if (REACH(E, esc)) note_exc(E, esc);
         } else {
@@ -668,15 +770,40 @@ static int awaits_noreturn(eng_walk *E, const ir_node *cp)
  * resource (a class of the tree that owns one, a function whose summary
  * returns one), -1 none (a class that owns nothing, a data model, a
  * function that returns plain data), 0 nothing known. */
+static int class_evidence(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
+    unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
+    if (c & ENG_CLASS_KNOWN) return (c & ENG_CLASS_OWNS) ? 1 : -1;
+    if (c & ENG_CLASS_DATA) return -1;
+    return 0;
+}
+
+static int returns_taken(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || !E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
+    return callee && sum && callee != E->f && sum->returns == ENG_RET_TAKEN;
+}
+
+static int owns_nothing(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
+    unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
+    return (c & ENG_CLASS_KNOWN) && !(c & (ENG_CLASS_OWNS | ENG_CLASS_DATA));
+}
+
 static int making_evidence(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
     if (!mk || !mk->text || !E->res) return 0;
-    if (E->res->class_of) {
-        unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
-        if (c & ENG_CLASS_KNOWN) return (c & ENG_CLASS_OWNS) ? 1 : -1;
-        if (c & ENG_CLASS_DATA) return -1;
-    }
+    int c = class_evidence(E, acq);
+    if (c) return c;
     if (E->res->resolve) {
         const eng_summary *sum = NULL;
         int off = 0;
@@ -687,6 +814,58 @@ static int making_evidence(eng_walk *E, const ir_node *acq)
     return 0;
 }
 
+/* The values a TEST_* allows, or 0 when it says nothing of the value. */
+static unsigned test_allows(int test, int negated)
+{
+    unsigned a;
+    switch (test) {
+    case TEST_TRUTHY: a = ST_TRUE; break;
+    case TEST_FALSY: a = ST_FALSE | ST_NONE; break;
+    case TEST_NONE: a = ST_NONE; break;
+    case TEST_NOT_NONE: a = ST_TRUE | ST_FALSE; break;
+    case TEST_FALSE: a = ST_FALSE; break;
+    default: return 0;
+    }
+    return negated ? (ST_VALUE & ~a) : a;
+}
+
+/* A path enters branch k of if n (k == nbranches: the fall-through of an
+ * if without else). Returns 0 when the branch's test cannot hold on it
+ * (the path does not go there); else narrows what the path knows and tells
+ * the listeners. */
+static int enter_branch(eng_walk *E, const ir_node *n, int k, uint8_t *s)
+{
+    if (n->kind == IR_IF && n->tests && n->nvars) {
+        if (k == 0) {
+            for (int i = 0; i < n->nvars; i++) {
+                int v = n->vars[i];
+                unsigned a = test_allows(n->tests[i], 0);
+                if (v < 0 || !a) continue;
+                if (!(s[v] & a)) return 0;
+                s[v] = (uint8_t)((s[v] & ~ST_VALUE) | (s[v] & a));
+            }
+        } else if (n->flags & IF_ONE_TEST) {
+            int v = n->vars[0];
+            unsigned a = test_allows(n->tests[0], 1);
+            if (v >= 0 && a) {
+                if (!(s[v] & a)) return 0;
+                s[v] = (uint8_t)((s[v] & ~ST_VALUE) | (s[v] & a));
+            }
+        }
+    }
+    if (E->wants & ENG_ON(ENG_EV_BRANCH)) {
+        eng_event ev;
+        memset(&ev, 0, sizeof(ev));
+        ev.kind = ENG_EV_BRANCH;
+        ev.node = n;
+        ev.site = n->site;
+        ev.branch = k;
+        emit(E, &ev, s);
+        if (!REACH(E, s)) return 0;
+    }
+    return 1;
+}
+
 static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
 {
     switch (n->kind) {
@@ -695,6 +874,10 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         if (v < 0) break;
         int ok = (n->flags & ACQ_STRONG) || ((n->flags & ACQ_WEAK) && E->weak_ok[v]) ||
                  ((n->flags & ACQ_REGISTRY_TAKE) && E->released_any[v]);
+        /* `pruned = self._prune_if_needed()`, a helper that returns what it
+         * took out of a registry: a take-out of this function's, once the
+         * function releases it somewhere */
+        int helper_take = (n->flags & ACQ_WEAK) && E->released_any[v] && returns_taken(E, n);
         if (n->flags & (ACQ_HEURISTIC | ACQ_WEAK)) {
             /* No catalog says so. A function that releases the value on an
              * error path treats it as a resource whatever it is (a handle
@@ -703,7 +886,11 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
              * only sounds like a resource needs the function to release or
              * store it somewhere. */
             int ev = making_evidence(E, n);
-            if (E->weak_ok[v]) ok = 1;
+            /* (but an object built here of a class of the tree that owns
+             * nothing and is no record holds nothing, whatever a cleanup
+             * does with it: a record may name a remote resource) */
+            if (owns_nothing(E, n)) ok = 0;
+            else if (E->weak_ok[v]) ok = 1;
             else if (!(n->flags & ACQ_HEURISTIC)) ok = 0; /* a plain call result: only by its release */
             else if (ev != 0) ok = ev > 0;
             else ok = used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->stored_any) ||
@@ -714,6 +901,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             E->acq[v] = n;
             break;
         }
+        if (helper_take) ok = 1;
         if (!ok) break;
         E->acq[v] = n;
         if (n->var2 >= 0 && (s[n->var2] & ST_ADOPTED) && !(s[n->var2] & ST_LIVE) && E->adopt[n->var2]) {
@@ -723,8 +911,8 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             break;
         }
         s[v] = (uint8_t)((s[v] & ~ST_ADOPTED) | ST_LIVE);
-        E->from_registry[v] = (n->flags & ACQ_REGISTRY_TAKE) != 0;
-        if (n->flags & ACQ_REGISTRY_TAKE) simple_event(E, ENG_EV_TAKE, n, s);
+        E->from_registry[v] = (n->flags & ACQ_REGISTRY_TAKE) != 0 || helper_take;
+        if (E->from_registry[v]) simple_event(E, ENG_EV_TAKE, n, s);
         break;
     }
     case IR_TAKE:
@@ -748,7 +936,12 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         break;
     case IR_TRANSFER:
     case IR_DONE:
-        kill(E, s, n->var);
+        /* a task awaited to its end settles all it holds; `x = None` drops x
+         * alone: what the relation says x holds may be put in it only later
+         * (`entry = None` ... `entry = Entry(sock)`), and a member still live
+         * was not released by forgetting its holder */
+        if (n->kind == IR_TRANSFER || (n->flags & DONE_SETTLED) || n->var < 0) kill(E, s, n->var);
+        else s[n->var] &= (uint8_t)~(ST_LIVE | ST_ADOPTED);
         break;
     case IR_ADOPT:
         if (n->var >= 0 && n->ref) {
@@ -814,15 +1007,28 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         for (int k = 0; k < n->nbranches; k++) {
             uint8_t *bs = st_new(E);
             st_copy(E, bs, s);
-            walk_block(E, &n->branches[k], bs);
+            if (enter_branch(E, n, k, bs)) walk_block(E, &n->branches[k], bs);
             if (REACH(E, bs)) st_join(E, out, bs);
             free(bs);
         }
-        if (!(n->flags & IF_HAS_ELSE)) st_join(E, out, s);
+        if (!(n->flags & IF_HAS_ELSE)) {
+            /* the fall-through: the test failed */
+            uint8_t *bs = st_new(E);
+            st_copy(E, bs, s);
+            if (enter_branch(E, n, n->nbranches, bs)) st_join(E, out, bs);
+            free(bs);
+        }
         st_copy(E, s, out);
         free(out);
         break;
     }
+    case IR_BIND:
+        if (n->var >= 0) {
+            unsigned v = (n->flags & BIND_TRUE ? ST_TRUE : 0) | (n->flags & BIND_FALSE ? ST_FALSE : 0) |
+                         (n->flags & BIND_NONE ? ST_NONE : 0);
+            s[n->var] = (uint8_t)((s[n->var] & ~ST_VALUE) | v);
+        }
+        break;
     case IR_LOOP:
         walk_loop(E, n, s);
         break;
@@ -833,7 +1039,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         walk_with(E, n, s);
         break;
     case IR_RETURN:
-        exit_path(E, s, n, n->site);
+        if (returns_through_finally(E, s)) exit_path(E, s, n, n->site);
         memset(s, 0, (size_t)E->nslots + 1);
         break;
     case IR_RAISE:
@@ -852,6 +1058,43 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
     default:
         break;
     }
+}
+
+/* A return inside a try with a finally runs that finally (each one out to
+ * the function, innermost first) before it leaves, on the ordinary path:
+ * a value still live there is released there or across its awaits. Each
+ * finally is walked where it stands, with the regions inside its try set
+ * aside. Returns 0 when a finally ends the path (raises, or returns by
+ * itself: then it has left already). */
+static int returns_through_finally(eng_walk *E, uint8_t *s)
+{
+    for (size_t i = E->regs.n; i-- > 0;) {
+        const eng_region r = E->regs.v[i];
+        /* (inside a finally, its try's other regions are gone already) */
+        if ((r.kind != ENG_REG_TRY_BODY && r.kind != ENG_REG_TRY_ELSE && r.kind != ENG_REG_HANDLER) ||
+            !r.node->c.n)
+            continue;
+        size_t n = E->regs.n - i;
+        eng_region *saved = ca_xmalloc(sizeof(*saved) * n);
+        int *saved_try = ca_xmalloc(sizeof(*saved_try) * n);
+        memcpy(saved, E->regs.v + i, sizeof(*saved) * n);
+        memcpy(saved_try, E->reg_try.v + i, sizeof(*saved_try) * n);
+        E->regs.n = i;
+        E->reg_try.n = i;
+        push_reg(E, ENG_REG_FINALLY, r.node, NULL);
+        walk_block(E, &r.node->c, s);
+        pop_reg(E);
+        E->regs.n = i;
+        E->reg_try.n = i;
+        for (size_t k = 0; k < n; k++) {
+            CA_VEC_PUSH(E->regs, saved[k]);
+            CA_VEC_PUSH(E->reg_try, saved_try[k]);
+        }
+        free(saved);
+        free(saved_try);
+        if (!REACH(E, s)) return 0;
+    }
+    return 1;
 }
 
 static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s)
@@ -896,6 +1139,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->nslots = offset;
     uint8_t *s = st_new(E);
     REACH(E, s) = 1;
+    for (int v = 0; v < E->nvars; v++) s[v] = ST_VALUE; /* nothing known of any value yet */
     walk_block(E, &f->body, s);
     if (REACH(E, s)) exit_path(E, s, NULL, f->site);
     if (E->rel.limit_hit) out->limits |= ENG_LIMIT_OWNER;

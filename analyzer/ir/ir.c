@@ -144,7 +144,7 @@ static const char *kind_name(ir_kind k)
     static const char *const names[] = {
         "acquire", "alias", "element", "transfer", "release", "adopt", "commit", "checkpoint",
         "done", "take", "await-call", "executor", "call", "if", "loop", "try", "with", "return",
-        "raise", "break", "continue",
+        "raise", "break", "continue", "bind",
     };
     return names[k];
 }
@@ -167,7 +167,12 @@ static void dump_node(const ir_func *f, const ir_node *n, int depth, ca_sb *out)
     if (n->rkind) ca_sb_addf(out, " kind=%s", n->rkind);
     if (n->flags) ca_sb_addf(out, " flags=%#x", n->flags);
     if (n->text && n->kind != IR_CHECKPOINT) ca_sb_addf(out, " '%s'", n->text);
-    for (int i = 0; i < n->nvars; i++) ca_sb_addf(out, "%s%s", i ? "," : " [", vname(f, n->vars[i]));
+    static const char *const test_name[] = {"", ":truthy", ":falsy", ":none", ":not-none", ":false", ":cancel",
+                                            ":other"};
+    const uint8_t *tests = n->kind == IR_IF ? n->tests : NULL;
+    for (int i = 0; i < n->nvars; i++)
+        ca_sb_addf(out, "%s%s%s", i ? "," : " [", vname(f, n->vars[i]),
+                   tests ? test_name[tests[i] < 8 ? tests[i] : 0] : "");
     if (n->nvars) ca_sb_adds(out, "]");
     ca_sb_adds(out, "\n");
     switch (n->kind) {

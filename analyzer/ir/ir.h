@@ -57,6 +57,7 @@ typedef enum ir_kind {
     IR_RAISE,       /* var2 = the raised variable or -1 (raise e) */
     IR_BREAK,
     IR_CONTINUE,
+    IR_BIND,        /* var gets a value whose truth the IR knows (BIND_*): `done = True`, `x = None` */
 } ir_kind;
 
 /* IR_ACQUIRE flags */
@@ -109,8 +110,26 @@ typedef enum ir_kind {
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */
 /* IR_RAISE */
 #define RAISE_CANCEL      0x01u /* raises a cancellation exception (raise asyncio.CancelledError) */
+/* IR_RETURN */
+#define RETURN_CANCEL     0x01u /* returns a cancellation exception for its caller to raise */
+#define RETURN_TAKEN      0x02u /* returns what it takes out of a registry right there (`return d.pop(k)`) */
+/* IR_BIND flags: what the value can be */
+#define BIND_TRUE         0x01u /* truthy (True, or anything else known to be) */
+#define BIND_FALSE        0x02u /* falsy but not None (False, 0, "") */
+#define BIND_NONE         0x04u /* None */
+/* IR_IF atoms (ir_node.tests, one per vars[] entry): what branch 0 needs of
+ * each variable; the other branches run when it does not hold (only a
+ * single atom tells them anything) */
+#define TEST_TRUTHY       1  /* if v */
+#define TEST_FALSY        2  /* if not v */
+#define TEST_NONE         3  /* if v is None */
+#define TEST_NOT_NONE     4  /* if v is not None */
+#define TEST_FALSE        5  /* if v is False */
+#define TEST_EXC_CANCEL   6  /* if isinstance(v, C): C can be a cancellation */
+#define TEST_EXC_OTHER    7  /* if isinstance(v, C): C cannot be (Exception and its kin) */
 /* IR_IF */
 #define IF_HAS_ELSE       0x01u
+#define IF_ONE_TEST       0x02u /* the condition is its one atom: the other branches have its negation */
 /* IR_LOOP */
 #define LOOP_ASYNC_FOR    0x01u
 #define LOOP_INFINITE     0x02u /* while True: leaves only by break/return/raise */
@@ -123,11 +142,17 @@ typedef enum ir_kind {
 #define WITH_GROUP        0x20u /* task group / nursery */
 #define WITH_OWNS         0x40u /* the context manager owns the bound variable */
 #define WITH_NONSUSP_ENTER 0x80u /* its enter never suspends (task groups, exit stacks, cancel scopes) */
+#define WITH_LOCK_IDLE    0x100u /* an asyncio lock of self that no holder keeps across a suspension: its
+                                    acquire does not suspend today (a latent checkpoint) */
 /* handler catch flags */
 #define H_CANCEL          0x01u /* catches cancellation */
 #define H_BASE            0x02u /* BaseException or bare: catches everything */
 #define H_BARE            0x04u
 #define H_SHIELDED        0x08u /* its body runs cleanup under a shield */
+#define H_CANCELLING      0x10u /* its body asks whether the task is being cancelled (cancelling(), uncancel()) */
+#define H_SUPPRESS        0x20u /* a `with contextlib.suppress(...)` scope, read as a handler */
+#define H_LEVEL           0x40u /* the cancellation it catches is level-triggered (trio, anyio scopes): the
+                                   next unshielded checkpoint raises it again */
 
 typedef struct ir_node ir_node;
 
@@ -153,12 +178,17 @@ struct ir_node {
     const char *rkind;       /* resource kind (IR_ACQUIRE) */
     const char *callee, *cname, *recv; /* IR_AWAIT_CALL */
     ir_node *ref;            /* IR_ADOPT: the WITH node; IR_CALL with CALL_ASYNC_CANCEL: the enabling call;
-                                IR_CHECKPOINT with CP_CALL: the IR_CALL it awaits, when there is one */
+                                IR_CHECKPOINT with CP_CALL: the IR_CALL it awaits, when there is one;
+                                IR_EXECUTOR: a value-only IR_CALL naming the function the thread runs;
+                                IR_RETURN: the IR_CALL whose result it returns (`return f(...)`) */
     int *vars;               /* IR_CHECKPOINT: pass-cancel tasks; IR_CALL: argument variables;
                                 IR_ACQUIRE: the variables its making refers to (the call's arguments
                                 and, for a local function called there, the enclosing variables the
                                 local function reads: what a spawned coroutine works on) */
-    const char **kwnames;    /* IR_CALL: keyword of each argument, NULL when positional */
+    union {
+        const char **kwnames;  /* IR_CALL: keyword of each argument, NULL when positional */
+        const uint8_t *tests;  /* IR_IF: TEST_* of each vars[] entry (branch 0 needs all of them) */
+    };
     int nvars;
     ir_block a, b, c;
     ir_block *branches;
@@ -173,6 +203,7 @@ struct ir_node {
 #define VAR_EXIT_STACK  0x08u /* bound by `with ExitStack() as v` (ref = the WITH node) */
 #define VAR_ELEMENT     0x10u /* a for-loop element */
 #define VAR_VARARGS     0x20u /* a parameter *args: every later positional argument lands in it */
+#define VAR_EXC         0x40u /* bound by `except ... as v`: holds an exception (truthy) */
 
 typedef struct ir_var {
     const char *name;
@@ -188,6 +219,13 @@ typedef struct ir_var {
 #define FN_ABSTRACT       0x08u /* decorated @abstractmethod */
 #define FN_RETURNS_BORROWED 0x10u /* returns something held by self (`return self._ws`) */
 #define FN_GENERATOR      0x20u /* contains yield: calling it makes a generator, runs nothing */
+#define FN_OWN_TASK       0x40u /* the module starts it as a task: its outermost frame is the task (a
+                                   cancellation caught there is the task's own shutdown) */
+#define FN_UNCANCELLED    0x80u /* runs only as a task of the module that nothing can cancel (held where it is
+                                   only tested, shielded or waited for) */
+#define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
+                                     method); set by the scan (coverage/family.h), not by frontends; a high
+                                     bit, clear of the frontends' flags */
 
 typedef struct ir_func {
     const char *name;

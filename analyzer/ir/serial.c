@@ -17,7 +17,7 @@
  *            stack_with first_cancel)*, body
  *   block:   count, nodes*
  *   node:    kind site flags var var2 text rkind callee cname recv ref
- *            vars* [kwnames* for calls] a b c branches* handlers*
+ *            vars* [tests* | kwnames*] a b c branches* handlers*
  *   handler: site flags catches exc_var body
  *
  * Pointers between nodes (ir_node.ref, ir_var.stack_with) are written as
@@ -32,6 +32,24 @@
 
 #define IR_MAGIC "CAIR"
 #define IR_VERSION 1
+
+/* Every member of ir.h's structs is written and read here, and compared
+ * member by member by tests/unit/test_ir_serial.c over the corpus: the
+ * scan lowers in worker processes, so a member left out here is lost on
+ * the way back and changes findings silently. A member added to one of
+ * them changes its size and stops the build at these checks (LP64): carry
+ * it here, compare it in the test, then update the size. (One that fits in
+ * padding slips past these; the test is the check that counts.) */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(ir_site) == 24, "ir_site changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_handler) == 64, "ir_handler changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_node) == 192, "ir_node changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_var) == 32, "ir_var changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_func) == 136, "ir_func changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_class) == 56, "ir_class changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_suppress) == 16, "ir_suppress changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_module) == 120, "ir_module changed: update serial.c and test_ir_serial.c");
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Encoding.                                                                */
@@ -181,9 +199,15 @@ static void put_node(enc *e, const ir_node *n)
     put_u(sb, ptr_idx(e, n->ref));
     put_u(sb, (uint64_t)(n->nvars > 0 ? n->nvars : 0));
     for (int i = 0; i < n->nvars; i++) put_i(sb, n->vars[i]);
-    put_u(sb, n->kwnames != NULL);
-    if (n->kwnames)
-        for (int i = 0; i < n->nvars; i++) put_s(e, n->kwnames[i]);
+    if (n->kind == IR_IF) { /* tests and kwnames share their storage */
+        put_u(sb, n->tests != NULL);
+        if (n->tests)
+            for (int i = 0; i < n->nvars; i++) put_u(sb, n->tests[i]);
+    } else {
+        put_u(sb, n->kwnames != NULL);
+        if (n->kwnames)
+            for (int i = 0; i < n->nvars; i++) put_s(e, n->kwnames[i]);
+    }
     put_block(e, &n->a);
     put_block(e, &n->b);
     put_block(e, &n->c);
@@ -360,7 +384,7 @@ static ir_node *get_node(dec *d)
 {
     ir_module *m = d->m;
     uint64_t kind = get_u(d);
-    if (kind > IR_CONTINUE) d->bad = 1;
+    if (kind > IR_BIND) d->bad = 1;
     ir_node *n = ir_node_new(m, (ir_kind)kind, get_site(d));
     CA_VEC_PUSH(d->nodes, n);
     n->flags = get_u32(d);
@@ -380,7 +404,17 @@ static ir_node *get_node(dec *d)
     n->nvars = (int)nv;
     n->vars = ca_arena_alloc(&m->arena, sizeof(int) * (nv ? nv : 1));
     for (size_t i = 0; i < nv && !d->bad; i++) n->vars[i] = get_int(d);
-    if (get_u(d)) {
+    if (n->kind == IR_IF) {
+        if (get_u(d)) {
+            uint8_t *t = ca_arena_alloc(&m->arena, nv ? nv : 1);
+            for (size_t i = 0; i < nv && !d->bad; i++) {
+                uint64_t x = get_u(d);
+                if (x > 255) d->bad = 1;
+                t[i] = (uint8_t)x;
+            }
+            n->tests = t;
+        }
+    } else if (get_u(d)) {
         n->kwnames = ca_arena_alloc(&m->arena, sizeof(char *) * (nv ? nv : 1));
         for (size_t i = 0; i < nv && !d->bad; i++) n->kwnames[i] = get_s(d);
     }

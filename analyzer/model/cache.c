@@ -147,6 +147,7 @@ char *ca_facts_encode(const ca_facts *f)
     ca_sb_addf(&sb, " %d %d %d %d %" PRIx64 " %" PRIx64 " %u", f->varargs + 1, f->sum.suspends != 0,
                f->sum.noreturn != 0, f->sum.returns, f->sum.uses, f->sum.passes, f->fflags);
     put_str(&sb, f->ret_type);
+    ca_sb_addf(&sb, " %d", f->sum.remote != 0);
     return ca_sb_detach(&sb);
 }
 
@@ -316,11 +317,13 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a)
         out->varargs = get_int(&c, MAX_ITEMS) - 1;
         out->sum.suspends = get_int(&c, 1);
         out->sum.noreturn = get_int(&c, 1);
-        out->sum.returns = get_int(&c, 3);
+        out->sum.returns = get_int(&c, ENG_RET_TAKEN);
         out->sum.uses = get_num(&c, 16);
         out->sum.passes = get_num(&c, 16);
         out->fflags = (unsigned)get_int(&c, INT32_MAX);
         out->ret_type = get_str(&c, a);
+        /* (facts written before `remote` was known end here) */
+        if (!c.bad && *c.p) out->sum.remote = get_int(&c, 1);
     } else { /* f1: written before these were known */
         out->varargs = -1;
         out->sum.suspends = out->sum.has_checkpoint;

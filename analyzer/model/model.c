@@ -13,6 +13,10 @@
 #include <string.h>
 
 const char ca_version[] = "0.1.0";
+#ifndef CA_PARSER_VERSION
+#define CA_PARSER_VERSION "tree-sitter-python (version not recorded by this build)"
+#endif
+const char ca_parser_version[] = CA_PARSER_VERSION;
 
 const char *ca_severity_name(ca_severity s)
 {
@@ -21,6 +25,26 @@ const char *ca_severity_name(ca_severity s)
     case CA_SEV_WARNING: return "warning";
     default: return "note";
     }
+}
+
+const char *ca_confidence_name(ca_confidence c)
+{
+    switch (c) {
+    case CA_CONF_MEDIUM: return "medium";
+    case CA_CONF_LOW: return "low";
+    default: return "high";
+    }
+}
+
+int ca_confidence_parse(const char *s, ca_confidence *out)
+{
+    static const char *const names[] = {"high", "medium", "low"};
+    for (int i = 0; s && i < 3; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (ca_confidence)i;
+            return 0;
+        }
+    return -1;
 }
 
 const char *ca_file_status_name(ca_file_status s)
@@ -70,6 +94,7 @@ void ca_finding_copy(ca_finding *dst, const ca_finding *src)
 void ca_coverage_copy(ca_coverage *dst, const ca_coverage *src)
 {
     *dst = *src;
+    dst->family = dup_or_null(src->family);
     dst->backend = dup_or_null(src->backend);
     dst->boundary = dup_or_null(src->boundary);
     dst->status = dup_or_null(src->status);
@@ -80,11 +105,23 @@ void ca_coverage_copy(ca_coverage *dst, const ca_coverage *src)
     dst->lines = dup_or_null(src->lines);
 }
 
+void ca_family_free(ca_family *f)
+{
+    free(f->name); free(f->kind); free(f->base); free(f->path);
+    for (size_t i = 0; i < f->nmembers; i++) {
+        ca_family_member *m = &f->members[i];
+        free(m->backend); free(m->class_name); free(m->path); free(m->role);
+    }
+    free(f->members);
+    memset(f, 0, sizeof(*f));
+}
+
 void ca_results_free(ca_results *r)
 {
     ca_scan_meta *m = &r->scan;
     free(m->started); free(m->finished); free(m->root); free(m->git_rev);
     free(m->version); free(m->args); free(m->status); free(m->cache_key); free(m->tree_digest);
+    free(m->class_digest);
     for (size_t i = 0; i < r->nfiles; i++) {
         ca_file_rec *f = &r->files[i];
         free(f->path); free(f->hash); free(f->diagnostic); free(f->backend); free(f->language);
@@ -106,10 +143,12 @@ void ca_results_free(ca_results *r)
     free(r->dirs);
     for (size_t i = 0; i < r->ncoverage; i++) {
         ca_coverage *c = &r->coverage[i];
-        free(c->backend); free(c->boundary); free(c->status); free(c->rules);
+        free(c->family); free(c->backend); free(c->boundary); free(c->status); free(c->rules);
         free(c->protection); free(c->path); free(c->function); free(c->lines);
     }
     free(r->coverage);
+    for (size_t i = 0; i < r->nfamilies; i++) ca_family_free(&r->families[i]);
+    free(r->families);
     memset(r, 0, sizeof(*r));
 }
 
@@ -131,6 +170,7 @@ static int cmp_cov(const void *pa, const void *pb)
 {
     const ca_coverage *a = pa, *b = pb;
     int c;
+    if ((c = cmp_str(a->family, b->family))) return c;
     if ((c = cmp_str(a->boundary, b->boundary))) return c;
     return cmp_str(a->backend, b->backend);
 }

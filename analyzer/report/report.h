@@ -37,27 +37,51 @@ typedef struct report_opts {
     int color;            /* text only: ANSI colors */
     int show_suppressed;  /* text/github: also list suppressed findings */
     const char *cwd;      /* absolute directory paths are relative to; NULL: getcwd() */
+    int concise;          /* text: the first line of each finding alone (no source excerpt) */
+    int quiet;            /* text: the findings alone (no summary line) */
 } report_opts;
+
+/* The schema version every JSON document carries (docs/json.md):
+ * bumped when a field is removed, renamed or retyped. */
+#define REPORT_JSON_SCHEMA_VERSION 1
 
 /* "path:line:col: CAN101 message" per listed finding, then one summary line
  * "N findings (X CAN101, Y CAN102) in M files; K files skipped (no async),
  * E errors; B baselined" (singulars for 1; "; S suppressed" appended when
- * some findings are suppressed). */
+ * some findings are suppressed). Unless o->concise, each finding's line is
+ * followed by its source lines as they are now under r->scan.root (ruff's
+ * full format): the acquisition marked `-`, the checkpoint `^` with the
+ * rule id, a "..." row for the lines between, a `= help:` line pointing at
+ * `cancelaudit explain` at a rule's first finding, and a blank line. A
+ * file that cannot be read, or whose content changed since the scan, gets
+ * no excerpt. o->quiet leaves the summary out. */
 int report_text(FILE *out, const ca_results *r, const report_opts *o);
+
+/* `scan --statistics`: the listed findings counted per rule (with its
+ * name) and per file, most first, then the summary line unless o->quiet;
+ * with json, one object {tool, statistics: {total, rules: [{rule, name,
+ * count}], files: [{path, count}]}, schema_version}. */
+int report_statistics(FILE *out, const ca_results *r, const report_opts *o, int json);
 
 /* The DESIGN §6 object, pretty-printed, newline-terminated:
  * tool{name,version}; scan{id (null when 0), files_scanned, files_skipped,
  * errors, baselined}; findings[{rule, severity, path, line, column,
  * end_line, end_column, function, backend, resource, resource_kind,
  * acquired_line, handlers[{line, catches}], message, fingerprint,
- * suppressed}]; coverage[{backend, boundary, status, rules[ids],
- * protection, path, line}]. A NULL string is written as null; a coverage
- * cell's line is null when 0 (absent method). */
+ * suppressed}]; coverage[{family, backend, boundary, status, rules[ids],
+ * protection, path, line}]; families[{name, kind, base, path, line,
+ * backends[{name, class, path, line}], excluded[{class, role, path,
+ * line}]}]; schema_version (REPORT_JSON_SCHEMA_VERSION). A NULL string is
+ * written as null; a line is null when 0 (an absent method; a family
+ * without a base). docs/json.md is the schema. */
 int report_json(FILE *out, const ca_results *r, const report_opts *o);
 /* One finding as the JSON contract's object (DESIGN §6), for every document
  * that lists findings (scan output, diffs). */
 struct ca_json_writer;
 void report_json_finding(struct ca_json_writer *w, const ca_finding *f);
+/* One family's fields as the object above has them (scan output, the JSON
+ * matrix); the caller opens and closes the object. */
+void report_json_family_fields(struct ca_json_writer *w, const ca_family *f);
 
 /* SARIF 2.1.0, one run: driver metadata and every rule doc (ruledoc.h),
  * results with related locations (acquisition, handlers), partial

@@ -37,6 +37,30 @@ static int add_unique(str_list *l, const char *s)
     return 1;
 }
 
+/* A cell whose code has a gap: a gap, or inherited code with one. */
+static int gap_cell(const ca_coverage *c)
+{
+    return str_eq(c->status, "gap") || (str_eq(c->status, "inherited") && c->rules && *c->rules);
+}
+
+/* Who a finding's code belongs to, for prose: its backend, or for code of no
+ * backend (a base class others inherit) the class or file it is in. */
+static void owner_val(doc_writer *d, const ca_finding *f)
+{
+    if (f->backend && *f->backend) {
+        doc_val(d, f->backend);
+        return;
+    }
+    const char *q = nz(f->function), *dot = strchr(q, '.');
+    if (dot) {
+        char *cls = ca_xstrndup(q, (size_t)(dot - q));
+        doc_code(d, cls);
+        free(cls);
+    } else {
+        doc_code(d, f->path);
+    }
+}
+
 /* ---- which bugs ------------------------------------------------------------------ */
 
 /* Findings of r that t names, unsuppressed unless named by fingerprint,
@@ -60,8 +84,7 @@ static size_t select_findings(const ca_results *r, const ca_finding *sorted, con
         else if (t->boundary) {
             for (size_t k = 0; k < r->ncoverage && !take; k++) {
                 const ca_coverage *c = &r->coverage[k];
-                take = !f->suppressed && str_eq(c->boundary, t->boundary) && str_eq(c->status, "gap") &&
-                       rs_finding_in_cell(c, f);
+                take = !f->suppressed && str_eq(c->boundary, t->boundary) && gap_cell(c) && rs_finding_in_cell(c, f);
             }
         }
         if (take) v[n++] = f;
@@ -75,8 +98,7 @@ static size_t group_cells(const ca_results *r, const bug_group *g, const ca_cove
 {
     size_t n = 0;
     for (size_t k = 0; k < r->ncoverage && n < max; k++)
-        if (str_eq(r->coverage[k].status, "gap") && rs_finding_in_cell(&r->coverage[k], g->f[0]))
-            out[n++] = &r->coverage[k];
+        if (gap_cell(&r->coverage[k]) && rs_finding_in_cell(&r->coverage[k], g->f[0])) out[n++] = &r->coverage[k];
     return n;
 }
 
@@ -90,7 +112,7 @@ static const char *short_name(const char *qualname)
 static void group_title(doc_writer *d, const bug_group *g, int with_backend)
 {
     if (with_backend) {
-        doc_val(d, g->f[0]->backend);
+        owner_val(d, g->f[0]);
         doc_lit(d, ": ");
     }
     bug_phrase(d, g);
@@ -116,19 +138,44 @@ static const char *rule_name(const char *id)
     return doc ? doc->name : NULL;
 }
 
-static void other_backends(doc_writer *d, const ca_results *r, const ca_coverage *cs, const char *boundary,
-                           const char *reported_backend)
+/* The cells of boundary in family fam (NULL: cells of no family), by
+ * backend: the matrix row "Other backends checked" shows. */
+static size_t row_cells(const ca_results *r, const ca_coverage *cs, const char *fam, const char *boundary,
+                        const ca_coverage ***out)
 {
-    size_t counts[4] = {0}, total = 0;
-    static const char *const st[4] = {"covered", "no-window", "gap", "absent"};
-    for (size_t i = 0; i < r->ncoverage; i++) {
-        if (!str_eq(cs[i].boundary, boundary)) continue;
-        total++;
-        for (int k = 0; k < 4; k++) counts[k] += str_eq(cs[i].status, st[k]);
-    }
-    size_t defined = total - counts[3];
+    const ca_coverage **v = ca_xmalloc(sizeof(ca_coverage *) * (r->ncoverage + 1));
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncoverage; i++)
+        if (str_eq(cs[i].boundary, boundary) && rs_cell_in_family(&cs[i], fam)) v[n++] = &cs[i];
+    *out = v;
+    return n;
+}
+
+static void other_backends(doc_writer *d, const ca_results *r, const ca_coverage *cs, const char *fam,
+                           const char *boundary, const char *reported_backend)
+{
+    const ca_coverage **row;
+    size_t total = row_cells(r, cs, fam, boundary, &row);
+    size_t counts[5] = {0};
+    static const char *const st[5] = {"covered", "no-window", "gap", "inherited", "absent"};
+    for (size_t i = 0; i < total; i++)
+        for (int k = 0; k < 5; k++) counts[k] += str_eq(row[i]->status, st[k]);
+    size_t defined = total - counts[4];
     doc_para(d);
-    doc_litf(d, "%zu of the %zu backends in the scan define ", defined, total);
+    doc_litf(d, "%zu of the %zu backends ", defined, total);
+    if (fam && *fam) {
+        doc_lit(d, "of ");
+        doc_val(d, fam);
+        const ca_family *f = rs_family_named(r, fam);
+        if (f && f->path) {
+            doc_lit(d, " (");
+            doc_loc(d, f->path, f->line);
+            doc_lit(d, ")");
+        }
+    } else {
+        doc_lit(d, "in the scan");
+    }
+    doc_lit(d, " run ");
     doc_code(d, boundary);
     doc_lit(d, ": ");
     int parts = 0;
@@ -138,69 +185,44 @@ static void other_backends(doc_writer *d, const ca_results *r, const ca_coverage
     if (counts[1])
         doc_litf(d, "%s%zu %s nothing across an await (no window)", parts++ ? ", " : "", counts[1],
                  counts[1] == 1 ? "holds" : "hold");
+    if (counts[3])
+        doc_litf(d, "%s%zu %s another class's method (inherited)", parts++ ? ", " : "", counts[3],
+                 counts[3] == 1 ? "runs" : "run");
     if (counts[2]) doc_litf(d, "%s%zu %s a gap", parts++ ? ", " : "", counts[2], counts[2] == 1 ? "has" : "have");
     doc_lit(d, ".");
     doc_para_end(d);
-
-    doc_table(d, "others");
-    doc_row(d);
-    static const char *const head[] = {"backend", "status", "protection or rules", "where"};
-    for (int k = 0; k < 4; k++) {
-        doc_cell(d, 1, NULL, NULL);
-        doc_lit(d, head[k]);
-        doc_cell_end(d);
-    }
-    doc_row_end(d);
-    for (size_t i = 0; i < r->ncoverage; i++) {
-        const ca_coverage *c = &cs[i];
-        if (!str_eq(c->boundary, boundary)) continue;
-        doc_row(d);
-        doc_cell(d, 0, NULL, NULL);
-        doc_val(d, c->backend);
-        if (reported_backend && str_eq(c->backend, reported_backend)) doc_lit(d, " (this report)");
-        doc_cell_end(d);
-        doc_cell(d, 0, rs_status_word(c->status), rs_status_word(c->status));
-        if (str_eq(c->status, "gap")) doc_strong(d, "gap");
-        else doc_val(d, c->status);
-        doc_cell_end(d);
-        doc_cell(d, 0, NULL, NULL);
-        if (str_eq(c->status, "gap")) {
-            rs_rules_val(d, c->rules);
-            ca_sb l = {0};
-            size_t nlines = rs_lines_list(&l, c->lines, ", ");
-            if (nlines) doc_litf(d, nlines > 1 ? " at lines %s" : " at line %s", ca_sb_str(&l));
-            ca_sb_release(&l);
-        } else if (str_eq(c->status, "covered")) {
-            doc_val(d, c->protection);
-        } else if (str_eq(c->status, "no-window")) {
-            doc_lit(d, "nothing it acquires is live across an await");
-        } else if (str_eq(c->status, "absent")) {
-            doc_lit(d, "does not define ");
-            doc_code(d, boundary);
-        }
-        doc_cell_end(d);
-        doc_cell(d, 0, NULL, NULL);
-        if (c->path) doc_loc(d, c->path, c->line);
-        doc_cell_end(d);
-        doc_row_end(d);
-    }
-    doc_table_end(d);
+    rs_boundary_table(d, r, row, total, reported_backend);
+    free(row);
 }
 
-enum { FAM_PREREG = 1, FAM_TEARDOWN = 2, FAM_REMOTE = 4, FAM_SWALLOW = 8, FAM_OTHER = 16 };
-
-static int family(const char *rule)
+/* "cloudflare's `C.pty_exec_start` (`path:line`) releases ... with except
+ * CancelledError" for the covered sibling to copy. */
+static void precedent_phrase(doc_writer *d, const ca_coverage *p)
 {
-    if (str_eq(rule, "CAN101") || str_eq(rule, "CAN102") || str_eq(rule, "CAN203")) return FAM_PREREG;
-    if (str_eq(rule, "CAN301") || str_eq(rule, "CAN302")) return FAM_TEARDOWN;
-    if (str_eq(rule, "CAN201") || str_eq(rule, "CAN202")) return FAM_REMOTE;
-    if (str_eq(rule, "CAN401")) return FAM_SWALLOW;
-    return FAM_OTHER;
+    doc_val(d, p->backend);
+    doc_lit(d, "'s ");
+    doc_code(d, p->function);
+    doc_lit(d, " (");
+    doc_loc(d, p->path, p->line);
+    doc_lit(d, ") releases what it holds on cancellation, with ");
+    doc_val(d, p->protection);
 }
 
-static void expected_behaviour(doc_writer *d, int fams)
+/* What kind of leak a rule describes: the sections below speak of kinds. */
+enum { KIND_PREREG = 1, KIND_TEARDOWN = 2, KIND_REMOTE = 4, KIND_SWALLOW = 8, KIND_OTHER = 16 };
+
+static int rule_kind(const char *rule)
 {
-    if (fams & FAM_PREREG) {
+    if (str_eq(rule, "CAN101") || str_eq(rule, "CAN102") || str_eq(rule, "CAN203")) return KIND_PREREG;
+    if (str_eq(rule, "CAN301") || str_eq(rule, "CAN302")) return KIND_TEARDOWN;
+    if (str_eq(rule, "CAN201") || str_eq(rule, "CAN202")) return KIND_REMOTE;
+    if (str_eq(rule, "CAN401")) return KIND_SWALLOW;
+    return KIND_OTHER;
+}
+
+static void expected_behaviour(doc_writer *d, int kinds)
+{
+    if (kinds & KIND_PREREG) {
         doc_para(d);
         doc_lit(d, "Everything a method creates must have exactly one owner at every point where the task can be "
                    "cancelled. Either registration commits (the entry is in the registry, and the registry's close "
@@ -212,7 +234,7 @@ static void expected_behaviour(doc_writer *d, int fams)
                    "second cancellation cannot abandon it halfway. A cancelled call leaves nothing behind.");
         doc_para_end(d);
     }
-    if (fams & FAM_TEARDOWN) {
+    if (kinds & KIND_TEARDOWN) {
         doc_para(d);
         doc_lit(d, "Once an entry leaves the registry, the method that took it out is its only owner until the "
                    "teardown has finished. The teardown must be settled: completed before the first await, or run "
@@ -220,7 +242,7 @@ static void expected_behaviour(doc_writer *d, int fams)
                    "cancellation re-raised afterwards. A cancelled close still closes.");
         doc_para_end(d);
     }
-    if (fams & FAM_REMOTE) {
+    if (kinds & KIND_REMOTE) {
         doc_para(d);
         doc_lit(d, "A remote create must not lose what it may have created. Either the create completes and its "
                    "result is registered (the registry then owns deletion), or the caller gives up (timeout or "
@@ -228,7 +250,7 @@ static void expected_behaviour(doc_writer *d, int fams)
                    "soon as it exists, while the cancellation propagates to the caller.");
         doc_para_end(d);
     }
-    if (fams & FAM_SWALLOW) {
+    if (kinds & KIND_SWALLOW) {
         doc_para(d);
         doc_lit(d, "Cancellation must propagate: a handler that catches ");
         doc_code(d, "CancelledError");
@@ -239,7 +261,7 @@ static void expected_behaviour(doc_writer *d, int fams)
         doc_lit(d, ") releases what it must and re-raises.");
         doc_para_end(d);
     }
-    if (fams & FAM_OTHER) {
+    if (kinds & KIND_OTHER) {
         doc_para(d);
         doc_lit(d, "Every resource has an owner at every checkpoint, and cancellation propagates once cleanup has "
                    "settled.");
@@ -320,14 +342,62 @@ static void concrete_fix(doc_writer *d, const bug_group *g)
     }
 }
 
+/* Bugs whose fixes read alike — the same change in the same function, say
+ * one handler to widen for two resources that leak at different awaits —
+ * get one bullet that names all their resources. */
+static int same_fix(const bug_group *a, const bug_group *b)
+{
+    const ca_finding *x = a->f[0], *y = b->f[0];
+    if (!str_eq(x->rule, y->rule) || !str_eq(x->function, y->function) || !str_eq(x->path, y->path)) return 0;
+    const char *rule = nz(x->rule);
+    if (str_eq(rule, "CAN101")) {
+        const ca_handler_ref *h = main_handler(x), *k = main_handler(y);
+        return (!h && !k) || (h && k && h->line == k->line && str_eq(h->catches, k->catches));
+    }
+    if (str_eq(rule, "CAN102") || str_eq(rule, "CAN302") || str_eq(rule, "CAN401")) return x->line == y->line;
+    if (str_eq(rule, "CAN201") || str_eq(rule, "CAN202")) return str_eq(x->resource, y->resource);
+    if (str_eq(rule, "CAN203") || str_eq(rule, "CAN301")) return 1;
+    return str_eq(x->message, y->message);
+}
+
+/* The list items of the bugs' fixes, one per fix (the caller opens the
+ * list: the precedents to copy follow in it). */
+static void suggested_fixes(doc_writer *d, const bug_groups *groups)
+{
+    unsigned char *done = ca_xcalloc(groups->n + 1, 1);
+    for (size_t i = 0; i < groups->n; i++) {
+        if (done[i]) continue;
+        size_t total = 0;
+        for (size_t k = i; k < groups->n; k++)
+            if (!done[k] && same_fix(&groups->v[i], &groups->v[k])) total += groups->v[k].n;
+        bug_group all = {ca_xmalloc(sizeof(ca_finding *) * (total + 1)), 0};
+        for (size_t k = i; k < groups->n; k++) {
+            if (done[k] || !same_fix(&groups->v[i], &groups->v[k])) continue;
+            done[k] = 1;
+            for (size_t j = 0; j < groups->v[k].n; j++) {
+                int seen = 0; /* a resource named once */
+                for (size_t q = 0; q < all.n && !seen; q++) seen = str_eq(all.f[q]->resource, groups->v[k].f[j]->resource);
+                if (!seen) all.f[all.n++] = groups->v[k].f[j];
+            }
+        }
+        doc_item(d);
+        concrete_fix(d, &all);
+        doc_item_end(d);
+        free(all.f);
+    }
+    free(done);
+}
+
 /* "cancelaudit scan corpus" from the stored arguments, without the options
  * that only say where output and the database went. */
 static char *scan_command(const char *args)
 {
     ca_sb sb = {0};
     ca_sb_adds(&sb, "cancelaudit");
-    static const char *const with_value[] = {"--db", "--output", "-o", "--format", "-f", "--jobs", "-j"};
-    static const char *const flags[] = {"--no-progress", "--quiet", "-q", "--no-db", "--no-cache"};
+    static const char *const with_value[] = {"--db", "--output", "-o", "--format", "-f", "--output-format", "--jobs",
+                                             "-j"};
+    static const char *const flags[] = {"--no-progress", "--quiet", "-q", "--no-db", "--no-cache", "-v", "--verbose",
+                                        "--statistics", "--exit-zero"};
     const char *p = args ? args : "scan";
     int skip_next = 0;
     while (*p) {
@@ -369,6 +439,11 @@ static void debug_info(doc_writer *d, const ca_results *r, const rs_target *t, c
     }
     doc_lit(d, "; the findings come from the source code, not from a run.");
     doc_item_end(d);
+    doc_item(d);
+    doc_lit(d, "Python parsed with: ");
+    doc_val(d, ca_parser_version);
+    if (r->scan.version && !str_eq(r->scan.version, ca_version)) doc_lit(d, " (the report's build)");
+    doc_item_end(d);
     if (o->reproducible) {
         doc_item(d);
         doc_lit(d, "Scan id, dates, scanned root and git revision left out (reproducible output).");
@@ -380,12 +455,13 @@ static void debug_info(doc_writer *d, const ca_results *r, const rs_target *t, c
             doc_code(d, r->scan.root);
             doc_item_end(d);
         }
-        if (r->scan.git_rev && *r->scan.git_rev) {
-            doc_item(d);
-            doc_lit(d, "Git revision: ");
-            doc_code(d, r->scan.git_rev);
-            doc_item_end(d);
-        }
+        doc_item(d);
+        doc_lit(d, "Git revision: ");
+        if (r->scan.git_rev && *r->scan.git_rev) doc_code(d, r->scan.git_rev);
+        else if (r->scan.args && strncmp(r->scan.args, "merge ", 6) == 0)
+            doc_lit(d, "none recorded (a merged scan whose shards were at different revisions)");
+        else doc_lit(d, "none recorded (the scanned path was not in a git checkout with a commit)");
+        doc_item_end(d);
         doc_item(d);
         doc_litf(d, "Scan: %lld (", (long long)r->scan.id);
         doc_val(d, r->scan.status ? r->scan.status : "complete");
@@ -502,23 +578,31 @@ static void write_title(doc_writer *d, const ca_results *r, const rs_target *t, 
 {
     const ca_finding *f0 = groups->v[0].f[0];
     if (t->boundary && groups->n > 1) {
+        /* the backends of the families in which the boundary has a gap */
         size_t total = 0, gaps = 0;
-        for (size_t i = 0; i < r->ncoverage; i++)
-            if (str_eq(r->coverage[i].boundary, t->boundary)) {
-                total++;
-                gaps += str_eq(r->coverage[i].status, "gap");
-            }
+        for (size_t i = 0; i < r->ncoverage; i++) {
+            const ca_coverage *c = &r->coverage[i];
+            if (!str_eq(c->boundary, t->boundary)) continue;
+            int gappy = 0;
+            for (size_t k = 0; k < r->ncoverage && !gappy; k++)
+                gappy = str_eq(r->coverage[k].boundary, t->boundary) && gap_cell(&r->coverage[k]) &&
+                        str_eq(nz(r->coverage[k].family), nz(c->family));
+            if (!gappy) continue;
+            total++;
+            gaps += gap_cell(c);
+        }
         doc_code(d, t->boundary);
         doc_litf(d, " leaks resources on cancellation in %zu of %zu backends: ", gaps, total);
         size_t k = 0;
         for (size_t i = 0; i < r->ncoverage; i++)
-            if (str_eq(r->coverage[i].boundary, t->boundary) && str_eq(r->coverage[i].status, "gap")) {
+            if (str_eq(r->coverage[i].boundary, t->boundary) && gap_cell(&r->coverage[i])) {
                 doc_sep(d, k++, gaps);
                 doc_val(d, r->coverage[i].backend);
             }
         return;
     }
-    doc_val(d, t->backend ? t->backend : f0->backend);
+    if (t->backend) doc_val(d, t->backend);
+    else owner_val(d, f0);
     doc_lit(d, ": ");
     if (groups->n == 1) {
         bug_phrase(d, &groups->v[0]);
@@ -563,8 +647,8 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
     src_cache sc = {.r = r};
     ca_sb sb = {0};
     doc_writer dd = {.sb = &sb, .html = fmt == RS_HTML}, *d = &dd;
-    int fams = 0;
-    for (size_t i = 0; i < groups.n; i++) fams |= family(groups.v[i].f[0]->rule);
+    int kinds = 0;
+    for (size_t i = 0; i < groups.n; i++) kinds |= rule_kind(groups.v[i].f[0]->rule);
 
     if (d->html) {
         char *title = ca_xasprintf("cancelaudit report: %s",
@@ -586,10 +670,13 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
     if (t->boundary) {
         doc_lit(d, " in implementations of ");
         doc_code(d, t->boundary);
-    } else {
+    } else if (t->backend || *nz(groups.v[0].f[0]->backend)) {
         doc_lit(d, " in the ");
         doc_val(d, t->backend ? t->backend : groups.v[0].f[0]->backend);
         doc_lit(d, " backend");
+    } else {
+        doc_lit(d, " in ");
+        owner_val(d, groups.v[0].f[0]);
     }
     doc_lit(d, " where a resource has no owner across a point where the task can be cancelled (an ");
     doc_code(d, "await");
@@ -619,36 +706,41 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
         doc_item_end(d);
     }
     doc_list_end(d);
-    /* the precedent in the same code base, when there is one */
-    str_list bounds = {0};
+    /* the rows the report's cells are in (family, boundary), and the
+     * working precedent in each: a covered sibling of the same family */
+    str_list fams = {0}, bounds = {0};
     for (size_t i = 0; i < groups.n; i++) {
         const ca_coverage *cells[8];
         size_t nc = group_cells(r, &groups.v[i], cells, 8);
-        for (size_t k = 0; k < nc; k++) add_unique(&bounds, cells[k]->boundary);
+        for (size_t k = 0; k < nc; k++) {
+            int seen = 0;
+            for (size_t q = 0; q < bounds.n && !seen; q++)
+                seen = str_eq(bounds.v[q], cells[k]->boundary) && str_eq(nz(fams.v[q]), nz(cells[k]->family));
+            if (seen) continue;
+            CA_VEC_PUSH(fams, cells[k]->family);
+            CA_VEC_PUSH(bounds, cells[k]->boundary);
+        }
     }
-    {
-        size_t nprec = 0;
-        size_t *covered = ca_xcalloc(bounds.n + 1, sizeof(size_t));
+    const ca_coverage **prec = ca_xcalloc(bounds.n + 1, sizeof(ca_coverage *));
+    size_t nprec = 0;
+    for (size_t b = 0; b < bounds.n; b++) {
+        const ca_coverage **row;
+        size_t n = row_cells(r, cs, fams.v[b], bounds.v[b], &row);
+        prec[b] = rs_precedent(row, n);
+        nprec += prec[b] != NULL;
+        free(row);
+    }
+    if (nprec) {
+        doc_para(d);
+        doc_lit(d, "The fix has a working precedent in this code base: ");
+        size_t k = 0;
         for (size_t b = 0; b < bounds.n; b++) {
-            for (size_t i = 0; i < r->ncoverage; i++)
-                covered[b] += str_eq(cs[i].boundary, bounds.v[b]) && str_eq(cs[i].status, "covered");
-            nprec += covered[b] > 0;
+            if (!prec[b]) continue;
+            if (k++) doc_lit(d, "; ");
+            precedent_phrase(d, prec[b]);
         }
-        if (nprec) {
-            doc_para(d);
-            doc_lit(d, "Other backends already handle cancellation in ");
-            doc_lit(d, nprec == 1 ? "the same method (" : "the same methods (");
-            size_t k = 0;
-            for (size_t b = 0; b < bounds.n; b++) {
-                if (!covered[b]) continue;
-                if (k++) doc_lit(d, ", ");
-                doc_litf(d, "%zu in ", covered[b]);
-                doc_code(d, bounds.v[b]);
-            }
-            doc_lit(d, "; see Other backends checked), so the fix has working precedents in this code base.");
-            doc_para_end(d);
-        }
-        free(covered);
+        doc_lit(d, " (see Other backends checked).");
+        doc_para_end(d);
     }
 
     /* Describe the bug */
@@ -666,10 +758,16 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
         if (bounds.n > 1) {
             doc_heading(d, 3, NULL);
             doc_code(d, bounds.v[b]);
+            int named = 0;
+            for (size_t q = 0; q < fams.n && !named; q++) named = q != b && str_eq(bounds.v[q], bounds.v[b]);
+            if (named && fams.v[b]) {
+                doc_lit(d, " in ");
+                doc_val(d, fams.v[b]);
+            }
             doc_heading_end(d, 3);
         }
         const char *mine = t->boundary ? NULL : t->backend ? t->backend : groups.v[0].f[0]->backend;
-        other_backends(d, r, cs, bounds.v[b], mine);
+        other_backends(d, r, cs, fams.v[b], bounds.v[b], mine);
     }
     for (size_t i = 0; i < groups.n; i++) {
         const ca_coverage *cells[1];
@@ -681,24 +779,32 @@ int report_issue(FILE *out, const ca_results *r, const rs_target *t, rs_format f
         doc_lit(d, "), so there is nothing to compare it with.");
         doc_para_end(d);
     }
-    CA_VEC_FREE(bounds);
 
     /* Expected behaviour */
     doc_heading(d, 2, NULL);
     doc_lit(d, "Expected behaviour");
     doc_heading_end(d, 2);
-    expected_behaviour(d, fams);
+    expected_behaviour(d, kinds);
 
     /* Suggested fix */
     doc_heading(d, 2, NULL);
     doc_lit(d, "Suggested fix");
     doc_heading_end(d, 2);
     doc_list(d);
-    for (size_t i = 0; i < groups.n; i++) {
+    suggested_fixes(d, &groups);
+    for (size_t b = 0; b < bounds.n; b++) {
+        if (!prec[b]) continue;
         doc_item(d);
-        concrete_fix(d, &groups.v[i]);
+        doc_lit(d, "Copy the working precedent for ");
+        doc_code(d, bounds.v[b]);
+        doc_lit(d, ": ");
+        precedent_phrase(d, prec[b]);
+        doc_lit(d, ".");
         doc_item_end(d);
     }
+    free(prec);
+    CA_VEC_FREE(fams);
+    CA_VEC_FREE(bounds);
     doc_list_end(d);
     str_list rules = {0};
     for (size_t i = 0; i < groups.n; i++)

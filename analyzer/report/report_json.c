@@ -61,9 +61,49 @@ void report_json_finding(ca_json_writer *w, const ca_finding *f)
     ca_json_end_object(w);
 }
 
+void report_json_family_fields(ca_json_writer *w, const ca_family *f)
+{
+    ca_json_kv_string(w, "name", f->name);
+    ca_json_kv_string(w, "kind", f->kind);
+    ca_json_kv_string(w, "base", f->base);
+    ca_json_kv_string(w, "path", f->path);
+    if (f->line > 0) ca_json_kv_int(w, "line", f->line);
+    else ca_json_kv_null(w, "line");
+    ca_json_key(w, "backends");
+    ca_json_begin_array(w);
+    for (size_t k = 0; k < f->nmembers; k++) {
+        const ca_family_member *m = &f->members[k];
+        if (!m->backend) continue;
+        ca_json_begin_object(w);
+        ca_json_kv_string(w, "name", m->backend);
+        ca_json_kv_string(w, "class", m->class_name);
+        ca_json_kv_string(w, "path", m->path);
+        if (m->line > 0) ca_json_kv_int(w, "line", m->line);
+        else ca_json_kv_null(w, "line");
+        ca_json_end_object(w);
+    }
+    ca_json_end_array(w);
+    /* the members that are no backend, and why */
+    ca_json_key(w, "excluded");
+    ca_json_begin_array(w);
+    for (size_t k = 0; k < f->nmembers; k++) {
+        const ca_family_member *m = &f->members[k];
+        if (m->backend) continue;
+        ca_json_begin_object(w);
+        ca_json_kv_string(w, "class", m->class_name);
+        ca_json_kv_string(w, "role", m->role);
+        ca_json_kv_string(w, "path", m->path);
+        if (m->line > 0) ca_json_kv_int(w, "line", m->line);
+        else ca_json_kv_null(w, "line");
+        ca_json_end_object(w);
+    }
+    ca_json_end_array(w);
+}
+
 static void write_cell(ca_json_writer *w, const ca_coverage *c)
 {
     ca_json_begin_object(w);
+    ca_json_kv_string(w, "family", c->family);
     ca_json_kv_string(w, "backend", c->backend);
     ca_json_kv_string(w, "boundary", c->boundary);
     ca_json_kv_string(w, "status", c->status);
@@ -114,6 +154,16 @@ int report_json(FILE *out, const ca_results *r, const report_opts *o)
     for (size_t i = 0; i < r->ncoverage; i++) write_cell(&w, &cs[i]);
     ca_json_end_array(&w);
 
+    ca_json_key(&w, "families");
+    ca_json_begin_array(&w);
+    for (size_t i = 0; i < r->nfamilies; i++) {
+        ca_json_begin_object(&w);
+        report_json_family_fields(&w, &r->families[i]);
+        ca_json_end_object(&w);
+    }
+    ca_json_end_array(&w);
+
+    ca_json_kv_int(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
     ca_json_end_object(&w);
     int ok = report_json_emit(out, &w, &sb);
     free(fs);

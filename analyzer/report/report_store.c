@@ -53,7 +53,7 @@ int rs_csv_next(const char **p, const char **item, size_t *n)
 
 const char *rs_status_word(const char *status)
 {
-    static const char *const words[] = {"gap", "covered", "no-window", "absent"};
+    static const char *const words[] = {"gap", "covered", "no-window", "inherited", "absent"};
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
         if (str_eq(status, words[i])) return words[i];
     return "unknown";
@@ -132,10 +132,132 @@ static int lines_has(const char *csv, int line)
 
 int rs_finding_in_cell(const ca_coverage *c, const ca_finding *f)
 {
-    if (!str_eq(c->backend, f->backend) || !rs_csv_has(c->rules, f->rule)) return 0;
+    if (!rs_csv_has(c->rules, f->rule)) return 0;
+    /* an inherited cell shows another class's code: its findings are that
+     * code's, whichever backend it is */
+    int inherited = str_eq(c->status, "inherited");
+    if (inherited ? !str_eq(c->path, f->path) : !str_eq(c->backend, f->backend)) return 0;
     if (str_eq(c->function, f->function) && str_eq(c->path, f->path)) return 1;
     /* a window in a same-backend helper the boundary calls: the cell holds its line */
     return lines_has(c->lines, f->line);
+}
+
+const ca_family *rs_family_named(const ca_results *r, const char *name)
+{
+    for (size_t i = 0; name && i < r->nfamilies; i++)
+        if (str_eq(r->families[i].name, name)) return &r->families[i];
+    return NULL;
+}
+
+int rs_cell_in_family(const ca_coverage *c, const char *fam)
+{
+    if (!fam || !*fam) return !c->family || !*c->family;
+    return str_eq(c->family, fam);
+}
+
+/* The protections as engine.h ranks them, most specific first. */
+static size_t protection_rank(const char *p)
+{
+    static const char *const order[] = {"except BaseException + shield", "except BaseException", "except CancelledError",
+                                        "finally", "context manager", "exit stack"};
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+        if (str_eq(p, order[i])) return i;
+    return sizeof(order) / sizeof(order[0]);
+}
+
+const ca_coverage *rs_precedent(const ca_coverage *const *cells, size_t n)
+{
+    const ca_coverage *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const ca_coverage *c = cells[i];
+        if (!str_eq(c->status, "covered")) continue;
+        if (!best || protection_rank(c->protection) < protection_rank(best->protection) ||
+            (protection_rank(c->protection) == protection_rank(best->protection) && c->backend && best->backend &&
+             strcmp(c->backend, best->backend) < 0))
+            best = c;
+    }
+    return best;
+}
+
+/* " at lines 44, 60 (via `Q._spawn`)": a cell's gap lines, each naming the
+ * helper it lies in when that is not the boundary method. */
+static void gap_lines(doc_writer *d, const ca_results *r, const ca_coverage *c)
+{
+    int *l = NULL;
+    size_t n = rs_lines_parse(c->lines, &l);
+    if (n) doc_lit(d, n > 1 ? " at lines " : " at line ");
+    for (size_t i = 0; i < n; i++) {
+        if (i) doc_lit(d, ", ");
+        doc_litf(d, "%d", l[i]);
+        const ca_finding *via = rs_line_helper(r, c, l[i]);
+        if (via) {
+            doc_lit(d, " (via ");
+            doc_code(d, via->function);
+            doc_lit(d, ")");
+        }
+    }
+    free(l);
+}
+
+void rs_boundary_table(doc_writer *d, const ca_results *r, const ca_coverage *const *cells, size_t n,
+                       const char *reported_backend)
+{
+    doc_table(d, "others");
+    doc_row(d);
+    static const char *const head[] = {"backend", "status", "protection or rules", "where"};
+    for (int k = 0; k < 4; k++) {
+        doc_cell(d, 1, NULL, NULL);
+        doc_lit(d, head[k]);
+        doc_cell_end(d);
+    }
+    doc_row_end(d);
+    for (size_t i = 0; i < n; i++) {
+        const ca_coverage *c = cells[i];
+        const char *st = c->status;
+        doc_row(d);
+        doc_cell(d, 0, NULL, NULL);
+        doc_val(d, c->backend);
+        if (reported_backend && str_eq(c->backend, reported_backend)) doc_lit(d, " (this report)");
+        doc_cell_end(d);
+        doc_cell(d, 0, rs_status_word(st), rs_status_word(st));
+        if (str_eq(st, "gap")) doc_strong(d, "gap");
+        else doc_val(d, st);
+        doc_cell_end(d);
+        doc_cell(d, 0, NULL, NULL);
+        int rules = c->rules && *c->rules;
+        if (rules) {
+            if (str_eq(st, "inherited")) doc_lit(d, "gap in the inherited code: ");
+            rs_rules_val(d, c->rules);
+            gap_lines(d, r, c);
+        } else if ((str_eq(st, "covered") || str_eq(st, "inherited")) && c->protection && *c->protection) {
+            doc_val(d, c->protection);
+        } else if (str_eq(st, "no-window") || str_eq(st, "inherited")) {
+            doc_lit(d, "nothing it acquires is live across an await");
+        } else if (str_eq(st, "absent")) {
+            doc_lit(d, "does not define ");
+            doc_code(d, c->boundary);
+        }
+        if (str_eq(st, "inherited") && c->function) {
+            doc_lit(d, "; runs ");
+            doc_code(d, c->function);
+        }
+        doc_cell_end(d);
+        doc_cell(d, 0, NULL, NULL);
+        if (c->path) doc_loc(d, c->path, c->line);
+        doc_cell_end(d);
+        doc_row_end(d);
+    }
+    doc_table_end(d);
+}
+
+const ca_finding *rs_line_helper(const ca_results *r, const ca_coverage *c, int line)
+{
+    for (size_t i = 0; i < r->nfindings; i++) {
+        const ca_finding *f = &r->findings[i];
+        if (f->line != line || !rs_finding_in_cell(c, f)) continue;
+        if (!(str_eq(f->function, c->function) && str_eq(f->path, c->path))) return f;
+    }
+    return NULL;
 }
 
 const char *rs_meta_date(const ca_results *r, const rs_opts *o)

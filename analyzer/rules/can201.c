@@ -17,6 +17,7 @@ typedef struct remote {
     const ir_node *at;
     ir_site site;
     int in_timeout;
+    const ir_func *via;      /* the function of the tree awaited here that makes the create */
 } remote;
 
 typedef CA_VEC(remote) remote_vec;
@@ -27,15 +28,20 @@ static const char *bare(const char *n)
     return n;
 }
 
-static int is_remote_create(const rule_ctx *ctx, const ir_node *n)
+static const ca_cat_entry *match(const ca_catalog *cat, ca_cat_kind k, const char *s)
+{
+    return cat && s ? ca_catalog_match(cat, k, s) : NULL;
+}
+
+int rule_remote_create(const ca_catalog *cat, const ir_node *n)
 {
     if (!n->cname) return 0;
-    if (n->callee && rule_cat(ctx, CAT_REMOTE_CREATE, n->callee)) return 1;
+    if (n->callee && match(cat, CAT_REMOTE_CREATE, n->callee)) return 1;
     if (!(n->flags & REM_HAS_RECV)) return 0;
     const char *b = bare(n->cname);
-    if (!rule_cat(ctx, CAT_REMOTE_PREFIX, b) || rule_cat(ctx, CAT_NOT_REMOTE, b)) return 0;
+    if (!match(cat, CAT_REMOTE_PREFIX, b) || match(cat, CAT_NOT_REMOTE, b)) return 0;
     if (!n->recv) return 1; /* a receiver made by an expression: still a client call */
-    if (rule_cat(ctx, CAT_LOCAL_RECEIVER, n->recv)) return 0;
+    if (match(cat, CAT_LOCAL_RECEIVER, n->recv)) return 0;
     return !(n->flags & REM_RECV_SCOPE);
 }
 
@@ -45,9 +51,39 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     (void)W;
     const ir_node *n = ev->node;
-    if ((n->flags & REM_SHIELDED) || ev->shielded || !is_remote_create(rr->ctx, n)) return;
-    remote r = {n, n->site, (n->flags & REM_TIMEOUT) || ev->in_timeout};
+    if ((n->flags & REM_SHIELDED) || ev->shielded) return;
+    int in_timeout = (n->flags & REM_TIMEOUT) || ev->in_timeout;
+    remote r = {n, n->site, in_timeout, NULL};
+    if (rule_remote_create(rr->ctx->cat, n)) {
+        /* thread work that creates: only a timeout gives up on it (a
+         * cancellation without one is CAN203's, the thread's result) */
+        if (n->kind == IR_EXECUTOR && !in_timeout) return;
+        CA_VEC_PUSH(*(remote_vec *)rr->data, r);
+        return;
+    }
+    /* `await asyncio.wait_for(_run(), t)` where `_run` (a local function,
+     * a method, any function of the tree) awaits a remote create: the
+     * timeout cancels the create inside it */
+    if (!in_timeout) return;
+    const eng_summary *sum = NULL;
+    const ir_func *callee = rule_runs(rr->ctx, n, &sum);
+    if (!callee || !sum || !sum->remote) return;
+    /* an awaited coroutine function; thread work runs a plain one */
+    if ((n->kind == IR_AWAIT_CALL) != (callee->is_async != 0)) return;
+    r.via = callee;
     CA_VEC_PUSH(*(remote_vec *)rr->data, r);
+}
+
+typedef struct first_create {
+    const ca_catalog *cat;
+    const ir_node *found;
+} first_create;
+
+static int find_create(void *ctx, const ir_node *n)
+{
+    first_create *q = ctx;
+    if (n->kind == IR_AWAIT_CALL && !(n->flags & REM_SHIELDED) && rule_remote_create(q->cat, n)) q->found = n;
+    return q->found != NULL;
 }
 
 static void end(rule_run *rr)
@@ -60,7 +96,32 @@ static void end(rule_run *rr)
         const char *rule = o->in_timeout ? "CAN201" : "CAN202";
         if (!rule_on(ctx, rule)) continue;
         char *msg;
-        if (o->in_timeout)
+        const char *what = callee;
+        if (o->via && o->at->kind == IR_EXECUTOR) {
+            what = o->at->callee ? o->at->callee : o->via->name;
+            msg = ca_xasprintf("`%s` makes a remote resource and runs in a worker thread (`%s(...)`) awaited under a "
+                               "timeout: on timeout the await gives up but the thread goes on, the server creates "
+                               "the resource, and its id is dropped with the thread's result",
+                               what, callee);
+        } else if (o->via) {
+            first_create q = {ctx->cat, NULL};
+            ir_visit(&o->via->body, find_create, &q);
+            char *inner = q.found && q.found->text
+                              ? ca_xasprintf("remote create `%s(...)` (line %d)", q.found->text, q.found->site.line)
+                              : ca_xstrdup("a remote create, through the functions it awaits");
+            msg = ca_xasprintf("`%s()` awaits %s without a shield, and is awaited here under a timeout: on timeout "
+                               "or cancellation the request is cancelled inside it, but the server may still "
+                               "create the resource, and its id is lost (it runs until its TTL). Cleanup by a "
+                               "caller-chosen id still races a create that lands late",
+                               callee, inner);
+            free(inner);
+        } else if (o->at->kind == IR_EXECUTOR) {
+            what = o->at->callee ? o->at->callee : callee;
+            msg = ca_xasprintf("remote create `%s(...)` runs in a worker thread (`%s(...)`) awaited under a timeout: "
+                               "on timeout the await gives up but the thread goes on, the server creates the "
+                               "resource, and its id is dropped with the thread's result",
+                               what, callee);
+        } else if (o->in_timeout)
             msg = ca_xasprintf("remote create `%s(...)` is awaited under a timeout without a shield: on timeout or "
                                "cancellation the request is cancelled, but the server may still create the "
                                "resource, and its id is lost (it runs until its TTL). Cleanup by a caller-chosen "
@@ -71,7 +132,11 @@ static void end(rule_run *rr)
                                "request is abandoned but the server may still create the resource, and its id "
                                "is lost",
                                callee);
-        rule_emit(ctx, rule, o->site, callee, "remote", o->at, NULL, 0, callee, msg);
+        ca_finding *f = rule_emit(ctx, rule, o->site, what, "remote", o->at, NULL, 0, callee, msg);
+        /* a catalogued create is sure; one known by its name (create*,
+         * provision*) or through a function of the tree less so */
+        if (o->via || !(o->at->callee && rule_cat(ctx, CAT_REMOTE_CREATE, o->at->callee)))
+            f->confidence = CA_CONF_MEDIUM;
     }
     CA_VEC_FREE(*v);
     free(v);
@@ -80,7 +145,7 @@ static void end(rule_run *rr)
 const rule_def rule_can201 = {
     .ids = "CAN201,CAN202",
     .language = "python",
-    .events = ENG_ON(ENG_EV_AWAIT_CALL),
+    .events = ENG_ON(ENG_EV_AWAIT_CALL) | ENG_ON(ENG_EV_EXECUTOR),
     .begin = begin,
     .on_event = on_event,
     .end = end,

@@ -4,8 +4,11 @@
  * is dropped and nothing releases it.
  *
  * The value counts as a resource when the function run in the thread is a
- * catalogued acquirer, or when the function releases the value somewhere
- * (it treats it as one). A shield scope around the await keeps the result.
+ * catalogued acquirer, a remote create (a lambda's or a partial's call
+ * too; under a timeout that is CAN201's), a function of the tree whose
+ * summary says it returns a resource it made, or when the function
+ * releases the value somewhere (it treats it as one). A shield scope
+ * around the await keeps the result.
  */
 #include "rules/rules.h"
 
@@ -19,7 +22,17 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     const ir_node *n = ev->node;
     if (n->var < 0 || ev->shielded) return;
-    if (!(n->flags & EXEC_STRONG) && !eng_released_anywhere(W, n->var)) return;
+    const eng_summary *sum = NULL;
+    const ir_func *runs = rule_runs(rr->ctx, n, &sum);
+    int remote = rule_remote_create(rr->ctx->cat, n) || (runs && sum && sum->remote && !runs->is_async);
+    /* a remote create in a thread under a timeout is CAN201's */
+    if (remote && ((n->flags & REM_TIMEOUT) || ev->in_timeout) && !(n->flags & REM_SHIELDED) &&
+        rule_on(rr->ctx, "CAN201"))
+        return;
+    int makes = (n->flags & EXEC_STRONG) || remote || eng_released_anywhere(W, n->var);
+    /* a function of the tree that returns a resource it made */
+    if (!makes && runs && sum && sum->returns == ENG_RET_RESOURCE) makes = 1;
+    if (!makes) return;
     CA_VEC_PUSH(*(node_vec *)rr->data, n);
 }
 
@@ -31,10 +44,15 @@ static void end(rule_run *rr)
         const ir_node *at = v->v[i];
         const char *name = rule_var_name(ctx, at->var);
         const char *callee = at->text ? at->text : "run_in_executor";
-        char *msg = ca_xasprintf("`%s` is made by `%s(...)` in a worker thread that keeps running if this await "
-                                 "is cancelled: the thread finishes, its result is dropped, and nothing releases "
-                                 "`%s`",
-                                 name, callee, name);
+        char *msg = at->callee
+                        ? ca_xasprintf("`%s` is made by `%s` in a worker thread (`%s(...)`) that keeps running if "
+                                       "this await is cancelled: the thread finishes, its result is dropped, and "
+                                       "nothing releases `%s`",
+                                       name, at->callee, callee, name)
+                        : ca_xasprintf("`%s` is made by `%s(...)` in a worker thread that keeps running if this "
+                                       "await is cancelled: the thread finishes, its result is dropped, and nothing "
+                                       "releases `%s`",
+                                       name, callee, name);
         rule_emit(ctx, "CAN203", at->site, name, "resource", at, NULL, 0, callee, msg);
     }
     CA_VEC_FREE(*v);

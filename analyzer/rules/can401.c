@@ -1,123 +1,322 @@
 /*
- * can401.c — CAN401: a handler that catches cancellation has a path that
- * completes (falls through, returns, breaks, continues) without re-raising.
+ * can401.c — CAN401: a handler that catches cancellation lets it be
+ * dropped on a path that then completes normally.
  *
- * Per path, one byte per cancellation-catching handler of the function:
- * set when the path enters that handler (ENG_EV_HANDLER), gone when the
- * path raises (the engine ends it, or carries it to an outer handler); a
- * path that leaves the function normally (ENG_EV_EXIT) with a byte set
- * swallowed that handler's cancellation. Not a swallow:
- *   - a try whose every checkpoint awaits a task this function cancelled
+ * The rule follows the caught cancellation along each path, with a byte per
+ * cancellation-catching handler that travels with the path (ENG_EV_HANDLER
+ * sets it). Its fate:
+ *   - raised: the path leaves the handler by an exception (a bare `raise`,
+ *     `raise e`, or another exception raised in its place), or raises the
+ *     caught exception (through a variable: `raise saved`) or a
+ *     cancellation class later — the byte goes;
+ *   - handed on: the exception is returned, stored where others see it,
+ *     given to a future or a queue (`fut.set_exception(e)`), or the
+ *     function returns a cancellation for its caller to raise, or the
+ *     handler records it (`cancelled = True`, `err = e`) for a later
+ *     `if cancelled: raise ...` — not a swallow (decided for the handler
+ *     before the walk);
+ *   - not a cancellation after all: a branch that needs the caught value
+ *     not to be one (`if not isinstance(e, Exception): raise` ... ) is not
+ *     where the cancellation goes;
+ *   - dropped: the path reaches the function's normal end (a return, or the
+ *     end of the body) with the byte set: the cancellation is swallowed.
+ * Not a swallow either:
+ *   - a try whose every checkpoint awaits a task the function cancelled
  *     before (`t.cancel(); await t`): the cancellation caught is that
- *     task's, not ours; a try body with no checkpoint cannot be cancelled;
- *   - a handler whose exception (`as e`) is kept and raised later
- *     (`raise e`), or a function that raises a cancellation exception after
- *     the try (the settle loop: note the cancellation, settle, raise).
+ *     task's; a try body with no checkpoint cannot be cancelled;
+ *   - a handler that asks whether its own task is being cancelled
+ *     (`current_task().cancelling()`, `uncancel()`): it swallows only the
+ *     cancellation it requested;
+ *   - the outermost frame of a task the module starts (FN_OWN_TASK): its
+ *     cancellation is its own shutdown, cleanup after the handler
+ *     included, as long as the path does not go round a loop around the
+ *     handler again (a task that swallows and keeps looping cannot be
+ *     stopped);
+ *   - a level-triggered cancellation (trio, anyio scopes: H_LEVEL): the next
+ *     unshielded checkpoint raises it again, in the handler, after it, or
+ *     in the caller; only a path that catches it again in the same try (a
+ *     loop that spins) drops it.
  */
 #include "rules/rules.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#define SW_SWALLOWED 0x01u /* this path went through the handler and the cancellation is not raised */
+#define SW_AGAIN     0x02u /* ... and went round a loop around the handler again */
 
 typedef struct swallow_state {
     const ir_handler **h;   /* the cancellation-catching handlers; byte i of a path is h[i] */
+    const ir_node **tries;  /* the try of each */
     int nh;
+    CA_VEC(ir_site) loops;  /* every loop of the function */
+    int own_task;
     CA_VEC(const ir_handler *) found;
 } swallow_state;
 
 static int collect_handlers(void *ctx, const ir_node *n)
 {
     swallow_state *s = ctx;
+    if (n->kind == IR_LOOP) CA_VEC_PUSH(s->loops, n->site);
     if (n->kind != IR_TRY) return 0;
     for (int k = 0; k < n->nhandlers; k++)
         if (n->handlers[k].flags & H_CANCEL) {
             s->h = ca_xrealloc(s->h, sizeof(*s->h) * (size_t)(s->nh + 1));
+            s->tries = ca_xrealloc(s->tries, sizeof(*s->tries) * (size_t)(s->nh + 1));
+            s->tries[s->nh] = n;
             s->h[s->nh++] = &n->handlers[k];
         }
     return 0;
 }
 
-typedef struct exempt_q {
-    const ir_func *f;
-    int ok;
-} exempt_q;
-
 /* Stops (1) at the first checkpoint that could take a cancellation of
  * this task: not an await of a task the function cancelled before. */
 static int takes_own_cancel(void *ctx, const ir_node *n)
 {
-    const exempt_q *q = ctx;
+    const ir_func *f = ctx;
     if (n->kind == IR_CHECKPOINT) {
         if (n->flags & CP_AWAITS_CANCELLED) return 0;
         for (int k = 0; k < n->nvars; k++) {
             int v = n->vars[k];
-            if (v >= 0 && q->f->vars[v].first_cancel < n->site.start) return 0;
+            if (v >= 0 && f->vars[v].first_cancel < n->site.start) return 0;
         }
         return 1;
     }
     return (n->kind == IR_WITH && (n->flags & WITH_ASYNC)) || (n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR));
 }
 
-typedef struct raise_q {
+typedef struct fate_q {
+    const rule_ctx *ctx;
     const eng_walk *W;
     int exc;
-    uint32_t after;
-} raise_q;
+} fate_q;
 
-static int raises_var(void *ctx, const ir_node *n)
+static const char *last_part(const char *s)
 {
-    const raise_q *q = ctx;
-    return n->kind == IR_RAISE && n->var2 >= 0 && eng_covers(q->W, n->var2, q->exc);
+    const char *p = s ? strrchr(s, '.') : NULL;
+    return p ? p + 1 : s;
 }
 
-static int raises_cancel_after(void *ctx, const ir_node *n)
+/* Does the function hand the caught exception on: return it, store it where
+ * others see it, give it to a future, queue or channel? */
+static int hands_on(void *ctx, const ir_node *n)
 {
-    const raise_q *q = ctx;
-    return n->kind == IR_RAISE && (n->flags & RAISE_CANCEL) && n->site.start > q->after;
+    const fate_q *q = ctx;
+    if (n->kind == IR_TRANSFER && n->var >= 0 && eng_covers(q->W, n->var, q->exc)) return 1;
+    if (n->kind == IR_CALL && n->text && rule_cat(q->ctx, CAT_EXC_SINK, last_part(n->text)))
+        for (int k = 0; k < n->nvars; k++)
+            if (n->vars[k] >= 0 && eng_covers(q->W, n->vars[k], q->exc)) return 1;
+    return 0;
 }
 
-static void begin(rule_run *rr)
+/* A handler that records the cancellation in a variable (`cancelled =
+ * True`, `err = e`, `errors.append(e)`) for a later `if cancelled: raise
+ * ...` after it (raising it, or another exception in its place): the
+ * cancellation is deferred, not dropped. Read over the whole function,
+ * because a loop joins the paths through the handler with those that
+ * never went there (the flag's value and the caught cancellation are
+ * not kept together). */
+typedef struct defer_q {
+    const eng_walk *W;
+    const ir_handler *h;
+    const ir_func *f;
+    int flag; /* the variable found bound in the handler */
+} defer_q;
+
+static int holds(const defer_q *q, int x) { return x >= 0 && (x == q->flag || eng_covers(q->W, x, q->flag)); }
+
+static int raises(void *ctx, const ir_node *n)
 {
-    swallow_state *s = ca_xcalloc(1, sizeof(*s));
-    ir_visit(&rr->ctx->f->body, collect_handlers, s);
-    rr->data = s;
-    rr->nstate = s->nh;
+    (void)ctx;
+    return n->kind == IR_RAISE;
 }
 
-static int handler_slot(const swallow_state *s, const ir_handler *h)
+static int raises_when_set(void *ctx, const ir_node *n)
+{
+    defer_q *q = ctx;
+    if (n->kind != IR_IF || !n->tests || n->site.start < q->h->site.end || n->nbranches < 1) return 0;
+    for (int a = 0; a < n->nvars; a++)
+        if ((n->tests[a] == TEST_TRUTHY || n->tests[a] == TEST_NOT_NONE) && holds(q, n->vars[a]) &&
+            ir_visit(&n->branches[0], raises, NULL))
+            return 1;
+    return 0;
+}
+
+static int binds_true(void *ctx, const ir_node *n)
+{
+    defer_q *q = ctx;
+    int flag = -1;
+    if (n->kind == IR_BIND && n->var >= 0 && (n->flags & BIND_TRUE)) flag = n->var; /* cancelled = True */
+    if (n->kind == IR_ALIAS && n->var2 >= 0 && n->var >= 0 && n->var == q->h->exc_var)
+        flag = n->var2; /* errors.append(exc) */
+    if (flag < 0) return 0;
+    q->flag = flag;
+    return ir_visit(&q->f->body, raises_when_set, q);
+}
+
+static int defers_raise(const eng_walk *W, const ir_handler *h)
+{
+    defer_q q = {W, h, eng_func(W), -1};
+    return ir_visit(&h->body, binds_true, &q);
+}
+
+static int returns_cancel(void *ctx, const ir_node *n)
+{
+    (void)ctx;
+    return n->kind == IR_RETURN && (n->flags & RETURN_CANCEL);
+}
+
+static int in_handler(const eng_walk *W, const ir_handler *h)
+{
+    for (int i = 0; i < eng_nregions(W); i++) {
+        const eng_region *r = eng_region_at(W, i);
+        if (r->kind == ENG_REG_HANDLER && r->handler == h) return 1;
+    }
+    return 0;
+}
+
+static int in_try_body(const eng_walk *W, const ir_node *t)
+{
+    for (int i = 0; i < eng_nregions(W); i++) {
+        const eng_region *r = eng_region_at(W, i);
+        if (r->kind == ENG_REG_TRY_BODY && r->node == t) return 1;
+    }
+    return 0;
+}
+
+static int slot_of(const swallow_state *s, const ir_handler *h)
 {
     for (int i = 0; i < s->nh; i++)
         if (s->h[i] == h) return i;
     return -1;
 }
 
+/* Is there a loop around both a and b? */
+static int around(const swallow_state *s, ir_site a, ir_site b)
+{
+    for (size_t k = 0; k < s->loops.n; k++) {
+        ir_site l = s->loops.v[k];
+        if (l.start <= a.start && a.end <= l.end && l.start <= b.start && b.end <= l.end) return 1;
+    }
+    return 0;
+}
+
+static void found(swallow_state *s, int i)
+{
+    for (size_t k = 0; k < s->found.n; k++)
+        if (s->found.v[k] == s->h[i]) return;
+    CA_VEC_PUSH(s->found, s->h[i]);
+}
+
+static void begin(rule_run *rr)
+{
+    swallow_state *s = ca_xcalloc(1, sizeof(*s));
+    const ir_func *f = rr->ctx->f;
+    ir_visit(&f->body, collect_handlers, s);
+    s->own_task = (f->fflags & FN_OWN_TASK) != 0;
+    rr->data = s;
+    rr->nstate = s->nh;
+}
+
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     swallow_state *s = rr->data;
-    if (ev->kind == ENG_EV_HANDLER_EXIT) {
+    switch (ev->kind) {
+    case ENG_EV_HANDLER: {
+        int hi = slot_of(s, ev->handler);
+        if (hi < 0) return;
+        const ir_func *f = eng_func(W);
+        const ir_handler *h = ev->handler;
+        if (h->flags & H_CANCELLING) return;
+        /* caught while handling an earlier cancellation: that one's fate
+         * (raised or reported at its own handler) is the task's */
+        for (int i = 0; i < eng_nregions(W); i++) {
+            const eng_region *r = eng_region_at(W, i);
+            if (r->kind == ENG_REG_HANDLER && r->handler != h && (r->handler->flags & H_CANCEL)) return;
+        }
+        if (!ir_visit(&ev->node->a, takes_own_cancel, (void *)f)) return; /* nothing here takes our cancellation */
+        if (h->exc_var >= 0) {
+            fate_q q = {rr->ctx, W, h->exc_var};
+            if (ir_visit(&f->body, hands_on, &q)) return;
+        }
+        if (ir_visit(&f->body, returns_cancel, NULL)) return;
+        if (defers_raise(W, h)) return;
+        ev->state[hi] = SW_SWALLOWED;
+        return;
+    }
+    case ENG_EV_HANDLER_EXIT: {
         /* an exception leaves the handler: it re-raised (or turned the
          * cancellation into another exception), it did not complete */
-        int hi = ev->by_exception ? handler_slot(s, ev->handler) : -1;
+        int hi = ev->by_exception ? slot_of(s, ev->handler) : -1;
         if (hi >= 0) ev->state[hi] = 0;
         return;
     }
-    if (ev->kind == ENG_EV_HANDLER) {
-        int hi = handler_slot(s, ev->handler);
-        if (hi < 0) return;
-        const ir_func *f = eng_func(W);
-        exempt_q eq = {f, 1};
-        if (!ir_visit(&ev->node->a, takes_own_cancel, &eq)) return;
-        raise_q rq = {W, ev->handler->exc_var, ev->node->site.end};
-        if (rq.exc >= 0 && ir_visit(&f->body, raises_var, &rq)) return;
-        if (ir_visit(&f->body, raises_cancel_after, &rq)) return;
-        ev->state[hi] = 1;
+    case ENG_EV_RAISE: {
+        const ir_node *r = ev->node;
+        for (int i = 0; i < s->nh; i++) {
+            if (!ev->state[i]) continue;
+            if ((r->flags & RAISE_CANCEL) ||
+                (r->var2 >= 0 && s->h[i]->exc_var >= 0 && eng_covers(W, r->var2, s->h[i]->exc_var)))
+                ev->state[i] = 0; /* the cancellation is raised after all */
+        }
         return;
     }
-    /* ENG_EV_EXIT: each handler this path went through without re-raising */
-    for (int i = 0; i < s->nh; i++) {
-        if (!ev->state[i]) continue;
-        int seen = 0;
-        for (size_t k = 0; k < s->found.n; k++) seen |= s->found.v[k] == s->h[i];
-        if (!seen) CA_VEC_PUSH(s->found, s->h[i]);
+    case ENG_EV_BRANCH: {
+        /* `isinstance(e, C)`: a branch that needs e not to be a
+         * cancellation is not where the cancellation goes */
+        const ir_node *n = ev->node;
+        if (n->kind != IR_IF || !n->tests) return;
+        for (int a = 0; a < n->nvars; a++) {
+            int t = n->tests[a];
+            if (t != TEST_EXC_CANCEL && t != TEST_EXC_OTHER) continue;
+            int not_cancel = ev->branch == 0 ? t == TEST_EXC_OTHER
+                                             : (n->flags & IF_ONE_TEST) && t == TEST_EXC_CANCEL;
+            if (!not_cancel) continue;
+            for (int i = 0; i < s->nh; i++)
+                if (s->h[i]->exc_var == n->vars[a]) ev->state[i] = 0;
+        }
+        return;
+    }
+    case ENG_EV_CHECKPOINT:
+        for (int i = 0; i < s->nh; i++) {
+            if (!(ev->state[i] & SW_SWALLOWED)) continue;
+            if (s->h[i]->flags & H_LEVEL) {
+                /* a level-triggered cancellation comes back at the next
+                 * unshielded checkpoint; in the same try again, to be
+                 * caught again: the loop spins */
+                if (ev->shielded) continue;
+                if (in_try_body(W, s->tries[i])) {
+                    ev->state[i] |= SW_AGAIN;
+                    found(s, i);
+                } else {
+                    ev->state[i] = 0;
+                }
+                continue;
+            }
+            /* a checkpoint before the handler, in a loop around it: the
+             * path went round again, and goes on working (a loop that
+             * never ends normally is reported here) */
+            if (!(ev->state[i] & SW_AGAIN) && ev->site.start < s->h[i]->site.start && !in_handler(W, s->h[i]) &&
+                around(s, ev->site, s->h[i]->site)) {
+                ev->state[i] |= SW_AGAIN;
+                found(s, i);
+            }
+        }
+        return;
+    case ENG_EV_EXIT: {
+        /* each handler this path went through without re-raising; a task's
+         * own shutdown and a level-triggered cancellation end here, unless
+         * the path went round again */
+        if (ev->node && ev->node->kind == IR_RETURN && (ev->node->flags & RETURN_CANCEL)) return;
+        for (int i = 0; i < s->nh; i++) {
+            if (!(ev->state[i] & SW_SWALLOWED)) continue;
+            if ((s->own_task || (s->h[i]->flags & H_LEVEL)) && !(ev->state[i] & SW_AGAIN)) continue;
+            found(s, i);
+        }
+        return;
+    }
+    default:
+        return;
     }
 }
 
@@ -128,16 +327,32 @@ static void end(rule_run *rr)
     for (size_t i = 0; i < s->found.n && rule_on(ctx, "CAN401"); i++) {
         const ir_handler *h = s->found.v[i];
         const char *c = h->catches && *h->catches ? h->catches : "";
-        char *msg = ca_xasprintf("`except%s%s` catches cancellation and has a path that completes without "
-                                 "re-raising it: the cancellation is swallowed, so the caller's cancel or timeout "
-                                 "never takes effect",
-                                 *c ? " " : "", c);
-        char *what = ca_xasprintf("except %s", *c ? c : "(bare)");
+        char *msg;
+        if (h->flags & H_LEVEL)
+            msg = ca_xasprintf("`except%s%s` catches cancellation inside a loop and goes round again: the "
+                               "cancellation is delivered again at the next checkpoint and caught again, so the "
+                               "loop spins and the task never stops",
+                               *c ? " " : "", c);
+        else if (h->flags & H_SUPPRESS)
+            msg = ca_xasprintf("`suppress(%s)` swallows the cancellation of this task: the caller's cancel or timeout "
+                               "never takes effect",
+                               c);
+        else
+            msg = ca_xasprintf("`except%s%s` catches cancellation and has a path that completes without "
+                               "re-raising it: the cancellation is swallowed, so the caller's cancel or timeout "
+                               "never takes effect",
+                               *c ? " " : "", c);
+        char *what = (h->flags & H_SUPPRESS) ? ca_xasprintf("suppress(%s)", c) : ca_xasprintf("except %s", *c ? c : "(bare)");
         const ir_handler *hs[1] = {h};
-        rule_emit(ctx, "CAN401", h->site, what, "cancellation", NULL, hs, 1, what, msg);
+        ca_finding *f = rule_emit(ctx, "CAN401", h->site, what, "cancellation", NULL, hs, 1, what, msg);
+        /* a catch-all swallows whatever comes, by design or not: medium;
+         * a handler that names cancellation, or a loop that spins: high */
+        if ((h->flags & H_BASE) && !(h->flags & H_LEVEL)) f->confidence = CA_CONF_MEDIUM;
         free(what);
     }
     CA_VEC_FREE(s->found);
+    CA_VEC_FREE(s->loops);
+    free(s->tries);
     free(s->h);
     free(s);
 }
@@ -145,7 +360,8 @@ static void end(rule_run *rr)
 const rule_def rule_can401 = {
     .ids = "CAN401",
     .language = "python",
-    .events = ENG_ON(ENG_EV_HANDLER) | ENG_ON(ENG_EV_HANDLER_EXIT) | ENG_ON(ENG_EV_EXIT),
+    .events = ENG_ON(ENG_EV_HANDLER) | ENG_ON(ENG_EV_HANDLER_EXIT) | ENG_ON(ENG_EV_RAISE) | ENG_ON(ENG_EV_BRANCH) |
+              ENG_ON(ENG_EV_CHECKPOINT) | ENG_ON(ENG_EV_EXIT),
     .begin = begin,
     .on_event = on_event,
     .end = end,

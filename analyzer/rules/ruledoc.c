@@ -384,10 +384,13 @@ int ca_ruledoc_explain(FILE *out, const char *id)
     if (!d) {
         fputs("cancelaudit: unknown rule '", stderr);
         print_sanitized(stderr, id ? id : "");
+        fputc('\'', stderr);
+        const char *hint = ca_rule_suggest(id);
+        if (hint) fprintf(stderr, " (did you mean '%s'?)", hint);
         if (n == 0) {
-            fputs("'; no rules are built in\n", stderr);
+            fputs("; no rules are built in\n", stderr);
         } else {
-            fputs("'; known rules:", stderr);
+            fputs("; known rules:", stderr);
             for (size_t i = 0; i < n; i++) fprintf(stderr, "%s %s", i ? "," : "", all[i].id);
             fputc('\n', stderr);
         }
@@ -466,4 +469,16 @@ int ca_rule_check_list(const char *csv, char **bad)
 {
     if (bad) *bad = NULL;
     return each_item(csv, item_unknown, bad) ? -1 : 0;
+}
+
+const char *ca_rule_suggest(const char *item)
+{
+    size_t n;
+    const ca_ruledoc *all = ca_ruledoc_all(&n);
+    if (!item || !n) return NULL;
+    const char **ids = ca_xmalloc(sizeof(char *) * n);
+    for (size_t i = 0; i < n; i++) ids[i] = all[i].id;
+    const char *best = ca_closest(item, ids, n);
+    free(ids);
+    return best;
 }

@@ -70,5 +70,8 @@ int ca_rule_selected(const char *id, const char *select_csv, const char *ignore_
  * prefix of one. Returns 0 when valid; -1 otherwise, with *bad (when not
  * NULL) set to the first unknown item (heap; caller frees). */
 int ca_rule_check_list(const char *csv, char **bad);
+/* The known rule id closest to an unknown item ("CAN10" -> "CAN101",
+ * "CNA102" -> "CAN102"), for "did you mean"; NULL when none is close. */
+const char *ca_rule_suggest(const char *item);
 
 #endif

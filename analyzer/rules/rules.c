@@ -40,14 +40,60 @@ const ca_cat_entry *rule_cat(const rule_ctx *ctx, ca_cat_kind k, const char *s)
     return ctx->cat && s ? ca_catalog_match(ctx->cat, k, s) : NULL;
 }
 
+char *rule_callee_text(const char *text)
+{
+    if (!text) return ca_xstrdup("");
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == ' ' || text[n - 1] == '\n' || text[n - 1] == '\t' || text[n - 1] == '\r')) n--;
+    /* the opening parenthesis of the call the text ends with: depth-0
+     * brackets and string literals skipped on the way */
+    size_t group = 0, open = 0, close = 0;
+    int depth = 0, paren = 0; /* paren: the last depth-0 group is a call's (...) */
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+        if (c == '"' || c == '\'') {
+            for (i++; i < n && text[i] != c; i++)
+                if (text[i] == '\\') i++;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth++ == 0) group = i;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth > 0 && --depth == 0) {
+                open = group;
+                close = i;
+                paren = c == ')' && text[group] == '(';
+            }
+        }
+    }
+    /* the frontend cuts long node text with "...": a call left open there
+     * is still the call the text ends with */
+    if (depth > 0 && text[group] == '(' && n >= 3 && strcmp(text + n - 3, "...") == 0) {
+        open = group;
+        close = n - 1;
+        paren = 1;
+        depth = 0;
+    }
+    /* a call: something callable right before the parenthesis, not `await (x)` */
+    char before = open ? text[open - 1] : ' ';
+    int callable = before == '_' || before == ')' || before == ']' || (before >= '0' && before <= '9') ||
+                   (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') || (before & 0x80);
+    if (!paren || depth != 0 || close != n - 1 || !callable) return ca_xstrndup(text, n);
+    size_t inner = open + 1;
+    while (inner < close && (text[inner] == ' ' || text[inner] == '\n' || text[inner] == '\t')) inner++;
+    /* (the closing parenthesis of a cut call is gone: inner < close still says it had arguments) */
+    return ca_xasprintf("%.*s(%s)", (int)open, text, inner < close ? "\xe2\x80\xa6" : "");
+}
+
 char *rule_checkpoint_desc(const ir_node *at)
 {
     if (!at) return ca_xstrdup("this checkpoint");
-    switch (at->kind) {
-    case IR_WITH: return ca_xasprintf("`async with %s`", at->text ? at->text : "");
-    case IR_LOOP: return ca_xstrdup("this `async for` step");
-    default: return ca_xasprintf("`%s`", at->text ? at->text : "await");
-    }
+    if (at->kind == IR_LOOP) return ca_xstrdup("this `async for` step");
+    char *callee = rule_callee_text(at->text);
+    char *d = at->kind == IR_WITH ? ca_xasprintf("`async with %s`", callee)
+                                  : ca_xasprintf("`%s`", *callee ? callee : "await");
+    free(callee);
+    return d;
 }
 
 ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *resource, const char *kind,
@@ -103,7 +149,7 @@ void rule_windows_add(rule_windows *w, const eng_event *ev)
 {
     for (int i = 0; i < ev->nwindows; i++) {
         const eng_window *e = &ev->windows[i];
-        rule_window r = {e->var, ev->node, ev->site, e->acquired, e->registry_take, NULL, e->nmissing};
+        rule_window r = {e->var, ev->node, ev->site, e->acquired, e->registry_take, NULL, e->nmissing, e->conditional};
         if (e->nmissing) {
             r.missing = ca_arena_alloc(&w->arena, sizeof(*r.missing) * (size_t)e->nmissing);
             memcpy(r.missing, e->missing, sizeof(*r.missing) * (size_t)e->nmissing);
@@ -141,8 +187,77 @@ static void dispatch(void *ctx, const eng_walk *W, const eng_event *ev)
     rr->def->on_event(rr, W, ev);
 }
 
+static int seed_node(void *ctx, const ir_node *n)
+{
+    const ca_catalog *cat = ctx;
+    return n->kind == IR_AWAIT_CALL && !(n->flags & REM_SHIELDED) && rule_remote_create(cat, n);
+}
+
+/* A synchronous function (what thread work runs) that returns what a
+ * remote create made: `box = self._client.containers.create(...)`, then
+ * `return box`. */
+typedef struct sync_seed {
+    const ca_catalog *cat;
+    uint8_t *made;
+    int nvars;
+} sync_seed;
+
+static int sync_seed_node(void *ctx, const ir_node *n)
+{
+    sync_seed *q = ctx;
+    int ret = n->kind == IR_RETURN && n->ref;
+    if ((ret || (n->kind == IR_ACQUIRE && n->var >= 0 && n->var < q->nvars)) && n->ref && n->ref->text) {
+        const char *t = n->ref->text;
+        const char *dot = strrchr(t, '.');
+        ir_node c;
+        memset(&c, 0, sizeof(c));
+        c.kind = IR_AWAIT_CALL;
+        c.callee = t;
+        c.cname = dot ? dot + 1 : t;
+        char recv[256];
+        if (dot && (size_t)(dot - t) < sizeof(recv)) {
+            memcpy(recv, t, (size_t)(dot - t));
+            recv[dot - t] = 0;
+            c.recv = recv;
+            c.flags = REM_HAS_RECV;
+        }
+        if (rule_remote_create(q->cat, &c)) {
+            if (ret) return 1;
+            q->made[n->var] = 1;
+        }
+    }
+    return n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0 && n->var < q->nvars && q->made[n->var];
+}
+
+void rules_seed_summary(const ca_catalog *cat, const ir_func *f, eng_summary *s)
+{
+    if (!cat) return;
+    if (f->is_async) {
+        if (ir_visit(&f->body, seed_node, (void *)cat)) s->remote = 1;
+        return;
+    }
+    sync_seed q = {cat, ca_xcalloc((size_t)f->nvars + 1, 1), f->nvars};
+    if (ir_visit(&f->body, sync_seed_node, &q)) s->remote = 1;
+    free(q.made);
+}
+
+const ir_func *rule_runs(const rule_ctx *ctx, const ir_node *n, const eng_summary **sum)
+{
+    *sum = NULL;
+    if (!ctx->res || !ctx->res->resolve) return NULL;
+    if (n->kind == IR_EXECUTOR) {
+        int off = 0;
+        if (!n->ref) return NULL;
+        const ir_func *f = ctx->res->resolve(ctx->res->ctx, ctx->m, ctx->f, n->ref, sum, &off);
+        return f == ctx->f ? NULL : f;
+    }
+    const ir_func *f = eng_resolve_awaited(ctx->m, ctx->f, ctx->res, n, sum);
+    return f == ctx->f ? NULL : f;
+}
+
 void rules_run(rule_ctx *ctx, const ir_func *f, const eng_resolver *r, eng_result *er)
 {
+    ctx->res = r;
     /* a module is read by its own language's rules: pthread cancellation
      * windows are CAN5xx, never CAN1xx */
     const char *lang = ctx->m->language ? ctx->m->language : "python";

@@ -26,6 +26,7 @@
 
 typedef struct rule_ctx {
     const ir_module *m;
+    const eng_resolver *res; /* rules_run's resolver: calls into the tree (may be NULL) */
     const ca_catalog *cat;
     const char *path;
     const char *backend;
@@ -59,6 +60,16 @@ typedef struct rule_def {
  * id selected, appending findings to ctx->out; er receives what the
  * coverage matrix needs (engine.h). */
 void rules_run(rule_ctx *ctx, const ir_func *f, const eng_resolver *r, eng_result *er);
+/* What the rules know of a function that its callers' summaries need and
+ * the engine cannot see (it knows no library): eng_summary.remote, a
+ * remote create it awaits unshielded. The scan calls it after
+ * eng_summarize; eng_summary_update carries it through the calls. */
+void rules_seed_summary(const ca_catalog *cat, const ir_func *f, eng_summary *s);
+/* Is awaited call (or thread work) n a remote create (CAN201's test)? */
+int rule_remote_create(const ca_catalog *cat, const ir_node *n);
+/* The function of the tree that await-call or executor node n runs, with
+ * its summary; NULL when it is not in the scan. */
+const ir_func *rule_runs(const rule_ctx *ctx, const ir_node *n, const eng_summary **sum);
 
 /* ---- for rule files ---------------------------------------------------- */
 
@@ -68,8 +79,15 @@ ca_finding *rule_emit(rule_ctx *ctx, const char *rule, ir_site at, const char *r
                       const ir_node *acquired, const ir_handler *const *handlers, int nhandlers,
                       const char *checkpoint, char *message /* taken */);
 int rule_on(const rule_ctx *ctx, const char *rule);
-/* Readable description of a checkpoint node: "await x.y()", "`async with self._lock` enter". */
+/* Readable description of a checkpoint node for messages, its call
+ * shortened by rule_callee_text: "`await x.y(…)`", "`async with self._lock`". */
 char *rule_checkpoint_desc(const ir_node *at);
+/* Source text that ends in a call, with the call's arguments elided, so a
+ * message names the callee and stays one readable line: "await
+ * asyncio.wait_for(session.ws_connect(url), timeout=3)" -> "await
+ * asyncio.wait_for(…)", "f()" stays. Other text comes back as it is,
+ * trailing blanks cut. Heap; the caller frees. */
+char *rule_callee_text(const char *text);
 const char *rule_var_name(const rule_ctx *ctx, int v);
 /* Catalog lookup in this run's catalog. */
 const ca_cat_entry *rule_cat(const rule_ctx *ctx, ca_cat_kind k, const char *s);
@@ -84,6 +102,7 @@ typedef struct rule_window {
     int registry_take;
     const ir_handler **missing; /* handlers that release var but miss cancellation */
     int nmissing;
+    const ir_handler *conditional; /* eng_window.conditional */
 } rule_window;
 
 typedef struct rule_windows {

@@ -57,7 +57,7 @@ const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const ch
     return several ? NULL : hit;
 }
 
-static int plain_base(const scan_state *S, const char *b)
+int scan_plain_base(const scan_state *S, const char *b)
 {
     if (strcmp(b, "object") == 0 || strcmp(b, "typing.Generic") == 0 || strcmp(b, "Generic") == 0) return 1;
     const ca_catalog *cat = S->o->cat;
@@ -109,7 +109,7 @@ void scan_build_classes(scan_state *S)
                 if (base && base != r) {
                     f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA);
                     if (!(base->flags & ENG_CLASS_KNOWN)) f &= ~ENG_CLASS_KNOWN;
-                } else if (!base && !plain_base(S, r->c->bases[b])) {
+                } else if (!base && !scan_plain_base(S, r->c->bases[b])) {
                     f &= ~ENG_CLASS_KNOWN;
                 }
             }

@@ -1,10 +1,14 @@
 /*
  * collect.c — the scan's results put together (ca_results, scan.h): the
  * file records and their diagnostics (printed here, in path order), the
- * findings, the function rows with the facts a rescan reuses, the coverage
- * matrix; and the early writer, which stores the files and listings on a
- * thread of its own while the matrix is built (ca_scan_opts.sink). Part of
- * the scan driver (scan.c): phase 4.
+ * findings, the function rows with the facts a rescan reuses, the backend
+ * families and the coverage matrix; and the early writer, which stores the
+ * files and listings on a thread of its own while the matrix is built
+ * (ca_scan_opts.sink). Part of the scan driver (scan.c): phase 4.
+ *
+ * Backends are named here, for every file, function and finding, reused or
+ * not (families.c): which backend code belongs to depends on classes in
+ * other files, so it is decided once the whole class graph is known.
  */
 #include "scan/scan_internal.h"
 
@@ -84,8 +88,18 @@ static void *write_parts(void *arg)
     return NULL;
 }
 
+/* Replace *slot (heap) with a copy of name. */
+static void set_backend(char **slot, const char *name)
+{
+    if (*slot && strcmp(*slot, name) == 0) return;
+    free(*slot);
+    *slot = ca_xstrdup(name);
+}
+
 void scan_collect(scan_state *S, ca_results *out)
 {
+    scan_families F;
+    scan_families_build(S, &F);
     out->files = ca_xcalloc(S->njobs + 1, sizeof(ca_file_rec));
     size_t nfind = 0;
     for (size_t i = 0; i < S->njobs; i++)
@@ -94,6 +108,12 @@ void scan_collect(scan_state *S, ca_results *out)
     out->functions = ca_xcalloc(S->nfns + 1, sizeof(ca_function_rec));
     for (size_t i = 0; i < S->njobs; i++) {
         file_job *j = &S->jobs[i];
+        ca_finding *fs = j->reused ? j->base_finds : j->findings;
+        size_t nf = j->reused ? j->nbase_finds : j->nfindings;
+        for (size_t k = 0; k < nf; k++)
+            set_backend(&fs[k].backend,
+                        scan_families_owner(S, &F, scan_families_class_of(S, (int)i, fs[k].function, NULL), (int)i));
+        if (j->rec.backend) set_backend(&j->rec.backend, scan_families_owner(S, &F, -1, (int)i));
         out->files[out->nfiles++] = j->rec;
         memset(&j->rec, 0, sizeof(j->rec));
         ca_file_rec *r = &out->files[out->nfiles - 1];
@@ -139,7 +159,7 @@ void scan_collect(scan_state *S, ca_results *out)
         fr->line = r->f->site.line;
         fr->end_line = r->f->site.end_line;
         fr->is_async = r->f->is_async;
-        fr->backend = ca_xstrdup(fi->backend);
+        fr->backend = ca_xstrdup(scan_families_owner(S, &F, F.fn_class[i], r->file));
         fr->ordinal = r->ordinal;
         fr->facts = NULL;
         if (j->reused) {
@@ -173,8 +193,18 @@ void scan_collect(scan_state *S, ca_results *out)
     rest.functions = out->functions;
     rest.nfunctions = out->nfunctions;
     ca_results_sort(&rest);
-    ca_matrix_build(mf, S->nfns, out);
+    const char *fallback = F.configured ? "configured" : "directories";
+    ca_matrix_family *grids;
+    size_t ngrids;
+    scan_families_grids(&F, &grids, &ngrids);
+    ca_matrix_build(mf, S->nfns, grids, ngrids, fallback, out);
+    scan_families_grids_free(grids, ngrids);
     free(mf);
+    scan_families_results(&F, fallback, out);
+    free(out->scan.class_digest);
+    out->scan.class_digest = F.digest;
+    F.digest = NULL;
+    scan_families_free(&F);
     /* the rest is in order already */
     ca_results cells = {0};
     cells.coverage = out->coverage;

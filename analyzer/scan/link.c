@@ -49,6 +49,8 @@ void scan_build_table(scan_state *S)
     for (size_t i = 0; i < S->njobs; i++)
         for (int k = 0; k < S->jobs[i].m.nfuncs; k++) {
             ir_func *f = S->jobs[i].m.funcs[k];
+            /* what the families read of a body (a reused stub keeps it in its facts) */
+            if (S->jobs[i].lowered && ca_family_delegates(f)) f->fflags |= FN_DELEGATES;
             f->id = (int)S->nfns;
             fn_ref *r = &S->fns[S->nfns++];
             r->file = (int)i;
@@ -211,6 +213,31 @@ const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller
         *off = 1;
         *summary = &r->sum;
         return r->f;
+    }
+    /* a function defined in the caller (or in a function around it), by
+     * the name it has there: `async def _run(): ...` then `_run()` */
+    if (caller->qualname && !strchr(call->text, '.')) {
+        ca_sb q = {0};
+        ca_sb_adds(&q, caller->qualname);
+        for (;;) {
+            size_t keep = q.len;
+            ca_sb_addf(&q, ".<locals>.%s", name);
+            int i = find_fn(fc->globals.v, fc->globals.n, ca_sb_str(&q), "");
+            if (i >= 0) {
+                ca_sb_release(&q);
+                *summary = &S->fns[m->funcs[i]->id].sum;
+                return m->funcs[i];
+            }
+            /* out one function: cut the last ".<locals>.NAME" */
+            q.len = keep;
+            q.buf[q.len] = 0;
+            char *cut = NULL;
+            for (char *p = strstr(q.buf, ".<locals>."); p; p = strstr(p + 1, ".<locals>.")) cut = p;
+            if (!cut) break;
+            q.len = (size_t)(cut - q.buf);
+            *cut = 0;
+        }
+        ca_sb_release(&q);
     }
     /* a module-level function in the same module, else a unique one anywhere */
     int i = find_fn(fc->globals.v, fc->globals.n, name, "");

@@ -9,7 +9,6 @@
  *   - its content is unchanged: its size and mtime_ns equal the base's
  *     record and the mtime is older than the base scan's start (then the
  *     file is not even read), or its content hash equals the base's;
- *   - its backend is unchanged (findings carry it);
  *   - what its analysis read from other files is unchanged. The engine sees
  *     other files only through scan_resolve() (link.c), when a call names a
  *     module-level function the file does not define. The file's `deps`
@@ -25,6 +24,12 @@
  * the protections, windows and callees the matrix reads. A reused file adds
  * stub functions (names, parameters, summaries) to the table, and its
  * stored findings and facts to the output; it costs a stat and no parse.
+ * Which backend a file's code belongs to is no part of what is reused:
+ * families span files (a subclass here, its base there), so collect.c
+ * finds them afresh every scan from the whole class graph (a reused
+ * file's classes come back from its deps record) and names the backend of
+ * every function and finding, reused or not; the scan records the digest
+ * of that graph (ca_scan_meta.class_digest).
  *
  * Before all that, two shortcuts (docs/store.md):
  *   - directories: the walk takes the entries of a directory whose mtime is
@@ -145,13 +150,13 @@ fail:
     return 0;
 }
 
-/* Take the base's results for j if its backend is unchanged. */
+/* Take the base's results for j. */
 int scan_reuse(file_job *j)
 {
     const ca_file_rec *b = j->base;
     ca_file_rec *r = &j->rec;
     if (b->status != CA_FILE_SKIPPED) {
-        if (strcmp(b->backend, r->backend) != 0 || !build_stubs(j)) return 0;
+        if (!build_stubs(j)) return 0;
         r->status = CA_FILE_CACHED;
         r->deps = ca_xstrdup(b->deps);
         r->parse_errors = b->parse_errors;
@@ -207,6 +212,7 @@ char *scan_cache_key(const ca_scan_opts *o)
     h = scan_hash_u64(h, (uint64_t)(int64_t)o->c_cancel_scope);
     h = scan_hash_u64(h, (uint64_t)o->nmaps);
     for (size_t i = 0; i < o->nmaps; i++) h = scan_hash_str(scan_hash_str(h, o->maps[i].name), o->maps[i].glob);
+    if (o->results_key) h = scan_hash_str(h, o->results_key);
     /* paths are relative to the working directory */
     char cwd[PATH_MAX];
     h = scan_hash_str(h, getcwd(cwd, sizeof(cwd)) ? cwd : "?");
@@ -582,7 +588,9 @@ void *scan_read_taken(void *arg)
     scan_state *S = arg;
     char *err = NULL;
     S->taken_rc = store_load_reusable(S->o->cache, S->base.scan.id,
-                                      STORE_DIAGNOSED | STORE_FINDINGS | STORE_COVERAGE | STORE_ROWS_ID, &S->taken, &err);
+                                      STORE_DIAGNOSED | STORE_FINDINGS | STORE_COVERAGE | STORE_FAMILIES |
+                                          STORE_ROWS_ID,
+                                      &S->taken, &err);
     free(err);
     return NULL;
 }
@@ -623,12 +631,16 @@ int scan_take_base(scan_state *S, ca_results *out)
     out->nfindings = got.nfindings;
     out->coverage = got.coverage;
     out->ncoverage = got.ncoverage;
+    out->families = got.families;
+    out->nfamilies = got.nfamilies;
     out->scan.rows_of = got.scan.rows_of;
     out->scan.files_scanned = m->files_scanned;
     out->scan.files_skipped = m->files_skipped;
     out->scan.errors = m->errors;
     free(out->scan.tree_digest);
     out->scan.tree_digest = ca_xstrdup(m->tree_digest);
+    free(out->scan.class_digest);
+    out->scan.class_digest = m->class_digest ? ca_xstrdup(m->class_digest) : NULL;
     for (size_t k = 0; k < out->nfindings; k++) out->findings[k].baselined = 0; /* applied afresh by the caller */
     memset(&got, 0, sizeof(got));
     ca_results_sort(out);

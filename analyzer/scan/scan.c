@@ -159,7 +159,10 @@ static void lower_src(scan_state *S, void **workers, file_job *j, char *src, siz
     r->status = CA_FILE_ANALYZED;
     j->lowered = 1;
     j->sums = ca_xcalloc((size_t)j->m.nfuncs + 1, sizeof(eng_summary));
-    for (int k = 0; k < j->m.nfuncs; k++) eng_summarize(j->m.funcs[k], &j->sums[k]);
+    for (int k = 0; k < j->m.nfuncs; k++) {
+        eng_summarize(j->m.funcs[k], &j->sums[k]);
+        rules_seed_summary(S->o->cat, j->m.funcs[k], &j->sums[k]);
+    }
     if (j->m.diagnostic) r->diagnostic = ca_xstrdup(j->m.diagnostic);
 }
 

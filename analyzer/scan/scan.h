@@ -59,6 +59,11 @@ typedef struct ca_scan_opts {
      * below, negative: no limit. A file past one gets a diagnostic. */
     double file_timeout;
     int64_t file_memory;
+    /* A digest of what the caller does to the results before storing them
+     * (cli_scan.c drops the findings per-file-ignores leave out), hashed
+     * into the cache key so a rescan never reuses results filtered
+     * otherwise. NULL: nothing. */
+    const char *results_key;
 } ca_scan_opts;
 
 #define CA_FILE_TIMEOUT_DEFAULT 60.0

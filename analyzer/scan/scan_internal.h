@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "coverage/family.h"
+#include "coverage/matrix.h"
 #include "discover/discover.h"
 #include "engine/engine.h"
 #include "frontend/lang.h"
@@ -193,6 +195,9 @@ void scan_file_ctx_free(file_ctx *fc);
  * class_of (ctx is a file_ctx). */
 void scan_build_classes(scan_state *S);
 unsigned scan_class_of(void *ctx, const ir_module *m, const char *name);
+/* Whether a base the tree does not define is a plain one (object, Generic,
+ * a data-model, protocol or ABC base of the catalog). */
+int scan_plain_base(const scan_state *S, const char *base);
 /* A class looked up across files is recorded in the deps under this prefix. */
 #define CLASS_DEP "class."
 /* The class of that name in m, else the one of that name in the scan, or NULL. */
@@ -234,6 +239,41 @@ char *scan_recorded_tree_digest(const scan_state *S, const ca_file_rec *recs);
 void *scan_read_taken(void *arg);
 /* The base's results as this scan's, when nothing changed: 0, or -1. */
 int scan_take_base(scan_state *S, ca_results *out);
+
+/* ---- families.c: the backend families of the scan ----------------------- */
+
+typedef struct scan_families {
+    ca_fam_class *classes;   /* [k] describes S->classes[k] */
+    int **bases;             /* the classes' resolved bases (owned) */
+    size_t nclasses;
+    ca_fam_method *methods;  /* ids are indices into S->fns */
+    size_t nmethods;
+    int *fn_class;           /* [S->fns index]: the class whose code it is, -1 module level */
+    int configured;          /* backend globs are configured */
+    char **dir_name;         /* [job]: the directory rule's name of its file (owned) */
+    size_t njobs;
+    ca_fam_set set;
+    char *digest;            /* of the class graph, for ca_scan_meta.class_digest */
+} scan_families;
+
+/* The families of S's class table (after phase 2, while the jobs' records
+ * are in place: their rec.backend holds the directory rule's names). Free
+ * with scan_families_free. */
+void scan_families_build(scan_state *S, scan_families *F);
+void scan_families_free(scan_families *F);
+/* The class of job `file` whose code the function `qualname` is (its
+ * class_name when known), as an index into S->classes, or -1. */
+int scan_families_class_of(const scan_state *S, int file, const char *qualname, const char *class_name);
+/* The backend the code of class cls (-1: module level) in job `file` is,
+ * "" for none (a string of F's or of the file record's). */
+const char *scan_families_owner(const scan_state *S, const scan_families *F, int cls, int file);
+/* The matrix's grids of F's families (*out: free with
+ * scan_families_grids_free; the strings are F's). */
+void scan_families_grids(const scan_families *F, ca_matrix_family **out, size_t *n);
+void scan_families_grids_free(ca_matrix_family *g, size_t n);
+/* out->families: F's families; without any, the one family of the older
+ * rule (named fallback) when out->coverage has cells. */
+void scan_families_results(const scan_families *F, const char *fallback, ca_results *out);
 
 /* ---- collect.c: the results --------------------------------------------- */
 

@@ -113,6 +113,100 @@ static void json_list(ca_json_writer *w, const char *key, const ca_finding *cons
     ca_json_end_array(w);
 }
 
+/* ---- families --------------------------------------------------------- */
+
+typedef CA_VEC(const char *) name_list;
+
+static int has_name(const name_list *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (s && l->v[i] && strcmp(l->v[i], s) == 0) return 1;
+    return 0;
+}
+
+static void backends_of(const ca_family *f, name_list *out)
+{
+    out->n = 0;
+    for (size_t i = 0; f && i < f->nmembers; i++)
+        if (f->members[i].backend) CA_VEC_PUSH(*out, f->members[i].backend);
+}
+
+static const ca_family *family_named(const ca_results *r, const char *name)
+{
+    for (size_t i = 0; i < r->nfamilies; i++)
+        if (r->families[i].name && name && strcmp(r->families[i].name, name) == 0) return &r->families[i];
+    return NULL;
+}
+
+/* Which families and backends the two scans differ in. Nothing to say when
+ * either scan has no family records (stored before families) or both were
+ * found in the same class graph (equal digests give equal families). */
+static void family_changes(ca_sb *text, ca_json_writer *w, const ca_results *old, const ca_results *new_)
+{
+    if (w) {
+        ca_json_key(w, "families");
+        ca_json_begin_array(w);
+    }
+    int same = old->scan.class_digest && new_->scan.class_digest &&
+               strcmp(old->scan.class_digest, new_->scan.class_digest) == 0;
+    if (same || !old->nfamilies || !new_->nfamilies) {
+        if (w) ca_json_end_array(w);
+        return;
+    }
+    name_list a = {0}, b = {0};
+    int header = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const ca_results *here = pass ? old : new_, *there = pass ? new_ : old;
+        for (size_t i = 0; i < here->nfamilies; i++) {
+            const ca_family *f = &here->families[i], *g = family_named(there, f->name);
+            if (pass && g) continue; /* compared in the first pass */
+            backends_of(pass ? g : f, &b);
+            backends_of(pass ? f : g, &a);
+            /* a: the old scan's backends, b: the new one's */
+            name_list plus = {0}, minus = {0};
+            for (size_t k = 0; k < b.n; k++)
+                if (!has_name(&a, b.v[k])) CA_VEC_PUSH(plus, b.v[k]);
+            for (size_t k = 0; k < a.n; k++)
+                if (!has_name(&b, a.v[k])) CA_VEC_PUSH(minus, a.v[k]);
+            const char *change = !g ? (pass ? "removed" : "added") : (plus.n || minus.n) ? "changed" : NULL;
+            if (change && text) {
+                if (!header++) ca_sb_adds(text, "families:\n");
+                ca_sb_adds(text, !g ? (pass ? "  - " : "  + ") : "  ");
+                doc_put(text, f->name, DOC_PUT_TERM);
+                if (!g) ca_sb_addf(text, " (%zu backend%s)", pass ? a.n : b.n, (pass ? a.n : b.n) == 1 ? "" : "s");
+                for (size_t k = 0; g && k < plus.n; k++) {
+                    ca_sb_adds(text, k ? ", +" : ": +");
+                    doc_put(text, plus.v[k], DOC_PUT_TERM);
+                }
+                for (size_t k = 0; g && k < minus.n; k++) {
+                    ca_sb_adds(text, k || plus.n ? ", -" : ": -");
+                    doc_put(text, minus.v[k], DOC_PUT_TERM);
+                }
+                ca_sb_addc(text, '\n');
+            }
+            if (change && w) {
+                ca_json_begin_object(w);
+                ca_json_kv_string(w, "name", f->name);
+                ca_json_kv_string(w, "change", change);
+                ca_json_key(w, "backends_added");
+                ca_json_begin_array(w);
+                for (size_t k = 0; k < plus.n; k++) ca_json_string(w, plus.v[k]);
+                ca_json_end_array(w);
+                ca_json_key(w, "backends_removed");
+                ca_json_begin_array(w);
+                for (size_t k = 0; k < minus.n; k++) ca_json_string(w, minus.v[k]);
+                ca_json_end_array(w);
+                ca_json_end_object(w);
+            }
+            CA_VEC_FREE(plus);
+            CA_VEC_FREE(minus);
+        }
+    }
+    CA_VEC_FREE(a);
+    CA_VEC_FREE(b);
+    if (w) ca_json_end_array(w);
+}
+
 int report_diff(FILE *out, const ca_results *old, const ca_results *new_, const ca_diff *d, rs_format fmt,
                 const rs_opts *opts)
 {
@@ -135,6 +229,8 @@ int report_diff(FILE *out, const ca_results *old, const ca_results *new_, const 
         json_list(&w, "new", d->added, d->nadded);
         json_list(&w, "fixed", d->fixed, d->nfixed);
         json_list(&w, "unchanged", d->unchanged, d->nunchanged);
+        family_changes(NULL, &w, old, new_);
+        ca_json_kv_int(&w, "schema_version", REPORT_JSON_SCHEMA_VERSION);
         ca_json_end_object(&w);
         ca_json_finish(&w);
         ca_sb_addc(&sb, '\n');
@@ -147,6 +243,7 @@ int report_diff(FILE *out, const ca_results *old, const ca_results *new_, const 
         for (size_t i = 0; i < d->nadded; i++) text_line(&sb, d->added[i]);
         if (d->nfixed) ca_sb_adds(&sb, "fixed:\n");
         for (size_t i = 0; i < d->nfixed; i++) text_line(&sb, d->fixed[i]);
+        family_changes(&sb, NULL, old, new_);
     }
     return report_emit(out, &sb);
 }

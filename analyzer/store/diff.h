@@ -35,10 +35,14 @@ void ca_diff_free(ca_diff *d);
 
 /* Text: a summary line "scan 3 -> scan 5: 1 new, 0 fixed, 9 unchanged",
  * then "new:" and "fixed:" sections of compiler-style lines with the
- * fingerprint. JSON: {tool, old_scan{id, status, started, root, git_rev},
- * new_scan{...}, summary{new, fixed, unchanged}, new[], fixed[],
- * unchanged[]} with findings {fingerprint, rule, severity, path, line,
- * column, function, backend, resource, resource_kind, message}. o may be
+ * fingerprint, then "families:" when the scans' families differ (a family
+ * added or removed, backends that joined or left one; not said when either
+ * scan predates families or both share one class-graph digest). JSON:
+ * {tool, old_scan{id, status, started, root, git_rev}, new_scan{...},
+ * summary{new, fixed, unchanged}, new[], fixed[], unchanged[], families[{name,
+ * change: added|removed|changed, backends_added[], backends_removed[]}]}
+ * with findings {fingerprint, rule, severity, path, line, column,
+ * function, backend, resource, resource_kind, message}. o may be
  * NULL; o->reproducible leaves out ids, dates and roots. Returns 0, or -1
  * when writing failed. */
 int report_diff(FILE *out, const ca_results *old, const ca_results *new_, const ca_diff *d, rs_format fmt,

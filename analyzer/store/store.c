@@ -2,7 +2,8 @@
  * store.c — the SQLite system of record (store.h, DESIGN §5).
  *
  * The folder: store/ is where scans are kept and read back: store.c the
- * schema, migrations and rows; diff.c two scans compared by fingerprint.
+ * schema, migrations and rows; diff.c two scans compared by fingerprint;
+ * merge.c the stores of sharded scans made one.
  *
  * One connection per ca_store. Schema changes are numbered migrations keyed
  * by PRAGMA user_version; PRAGMA application_id marks the file as ours so a
@@ -19,6 +20,7 @@
 #endif
 
 #include "store/store.h"
+#include "store/store_internal.h"
 #include "model/cache.h"
 #include "util/util.h"
 
@@ -188,6 +190,39 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
     "CREATE VIEW latest_functions AS SELECT * FROM scan_functions WHERE scan_id = (SELECT id FROM latest_scan);"
     "CREATE VIEW latest_findings AS SELECT * FROM scan_findings WHERE scan_id = (SELECT id FROM latest_scan);"
     "CREATE VIEW latest_coverage AS SELECT * FROM scan_coverage WHERE scan_id = (SELECT id FROM latest_scan);",
+    /* 4: backend families (DESIGN §4). A cell names its family; a family
+     * row says what it is (the base class, a protocol, duck-typed siblings,
+     * or the directory rule), and its members which classes are backends
+     * and which are not (abstract, proxy, private). The scan records the
+     * digest of the class graph the families were found in. Cells of older
+     * scans name no family: they read as one matrix, as they were drawn. */
+    "ALTER TABLE scans ADD COLUMN class_digest TEXT;"
+    "ALTER TABLE coverage ADD COLUMN family TEXT;"
+    "CREATE TABLE families ("
+    " scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,"
+    " ord INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, base TEXT, path TEXT, line INTEGER,"
+    " PRIMARY KEY (scan_id, ord)) WITHOUT ROWID;"
+    "CREATE TABLE family_members ("
+    " scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,"
+    " family INTEGER NOT NULL, ord INTEGER NOT NULL, backend TEXT, class TEXT, path TEXT, line INTEGER,"
+    " role TEXT NOT NULL,"
+    " PRIMARY KEY (scan_id, family, ord)) WITHOUT ROWID;"
+    "DROP VIEW latest_coverage; DROP VIEW scan_coverage;"
+    "CREATE VIEW scan_coverage AS"
+    " SELECT s.id AS scan_id, c.id AS cell_id, c.family, c.backend, c.boundary, c.status, c.rules, c.protection,"
+    " c.path, c.function, c.line, c.lines"
+    " FROM scans s JOIN coverage c ON c.scan_id = coalesce(s.rows_of, s.id);"
+    "CREATE VIEW scan_families AS"
+    " SELECT s.id AS scan_id, f.ord, f.name, f.kind, f.base, f.path, f.line"
+    " FROM scans s JOIN families f ON f.scan_id = coalesce(s.rows_of, s.id);"
+    "CREATE VIEW scan_family_members AS"
+    " SELECT s.id AS scan_id, f.name AS family, m.ord, m.backend, m.class, m.path, m.line, m.role"
+    " FROM scans s JOIN families f ON f.scan_id = coalesce(s.rows_of, s.id)"
+    " JOIN family_members m ON m.scan_id = f.scan_id AND m.family = f.ord;"
+    "CREATE VIEW latest_coverage AS SELECT * FROM scan_coverage WHERE scan_id = (SELECT id FROM latest_scan);"
+    "CREATE VIEW latest_families AS SELECT * FROM scan_families WHERE scan_id = (SELECT id FROM latest_scan);"
+    "CREATE VIEW latest_family_members AS"
+    " SELECT * FROM scan_family_members WHERE scan_id = (SELECT id FROM latest_scan);",
 };
 
 /* ---- errors ----------------------------------------------------------- */
@@ -518,6 +553,11 @@ void store_close(ca_store *st)
     free(st);
 }
 
+sqlite3 *store_sqlite(ca_store *st) { return st->db; }
+const char *store_path(const ca_store *st) { return st->path; }
+const char *store_host(const ca_store *st) { return st->host; }
+const char *store_boot_id(const ca_store *st) { return st->boot_id; }
+
 /* ---- writing ---------------------------------------------------------- */
 
 int store_begin_scan(ca_store *st, ca_scan_meta *meta, char **err)
@@ -553,7 +593,8 @@ int store_begin_scan(ca_store *st, ca_scan_meta *meta, char **err)
 }
 
 enum {
-    W_CHECK, W_FILE, W_FUNCTION, W_FINDING, W_HANDLER, W_COVERAGE, W_FINISH, W_SHARE_CHECK, W_FLAG, W_DIR, W_COUNT
+    W_CHECK, W_FILE, W_FUNCTION, W_FINDING, W_HANDLER, W_COVERAGE, W_FAMILY, W_MEMBER, W_FINISH, W_SHARE_CHECK,
+    W_FLAG, W_DIR, W_COUNT
 };
 
 static const char *const write_sql[W_COUNT] = {
@@ -567,11 +608,14 @@ static const char *const write_sql[W_COUNT] = {
                   " checkpoint, fingerprint, suppressed, baselined)"
                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [W_HANDLER] = "INSERT INTO finding_handlers(finding_id, ord, line, \"column\", catches) VALUES (?, ?, ?, ?, ?)",
-    [W_COVERAGE] = "INSERT INTO coverage(scan_id, backend, boundary, status, rules, protection, path, function,"
-                   " line, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [W_COVERAGE] = "INSERT INTO coverage(scan_id, family, backend, boundary, status, rules, protection, path,"
+                   " function, line, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [W_FAMILY] = "INSERT INTO families(scan_id, ord, name, kind, base, path, line) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    [W_MEMBER] = "INSERT INTO family_members(scan_id, family, ord, backend, class, path, line, role)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     [W_FINISH] = "UPDATE scans SET finished = ?, files_scanned = ?, files_skipped = ?, errors = ?, baselined = ?,"
-                 " findings_count = ?, cache_key = ?, rows_of = ?, tree_digest = ?, status = 'complete'"
-                 " WHERE id = ? AND status = 'running'",
+                 " findings_count = ?, cache_key = ?, rows_of = ?, tree_digest = ?, class_digest = ?,"
+                 " status = 'complete' WHERE id = ? AND status = 'running'",
     /* the scan row's counts were written with its rows, in one transaction:
      * they stand for the files (counting those would read every one) */
     [W_SHARE_CHECK] = "SELECT (SELECT count(*) FROM scans WHERE id = ?1 AND status = 'complete' AND rows_of IS NULL"
@@ -676,6 +720,7 @@ static int write_coverage(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const 
 {
     binder b = bind_start(s);
     bind_i64(&b, scan_id);
+    bind_str(&b, c->family);
     bind_str(&b, c->backend);
     bind_str(&b, c->boundary);
     bind_str(&b, c->status);
@@ -686,6 +731,34 @@ static int write_coverage(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const 
     bind_i64(&b, c->line);
     bind_str(&b, c->lines);
     return run_bound(st, &b, "cannot write a coverage cell", err);
+}
+
+static int write_family(ca_store *st, sqlite3_stmt *fs, sqlite3_stmt *ms, int64_t scan_id, size_t ord,
+                        const ca_family *f, char **err)
+{
+    binder b = bind_start(fs);
+    bind_i64(&b, scan_id);
+    bind_i64(&b, (int64_t)ord);
+    bind_str(&b, f->name);
+    bind_str(&b, f->kind);
+    bind_str(&b, f->base);
+    bind_str(&b, f->path);
+    bind_i64(&b, f->line);
+    if (run_bound(st, &b, "cannot write a family", err)) return -1;
+    for (size_t i = 0; i < f->nmembers; i++) {
+        const ca_family_member *m = &f->members[i];
+        binder c = bind_start(ms);
+        bind_i64(&c, scan_id);
+        bind_i64(&c, (int64_t)ord);
+        bind_i64(&c, (int64_t)i);
+        bind_str(&c, m->backend);
+        bind_str(&c, m->class_name);
+        bind_str(&c, m->path);
+        bind_i64(&c, m->line);
+        bind_str(&c, m->role ? m->role : "backend");
+        if (run_bound(st, &c, "cannot write a family member", err)) return -1;
+    }
+    return 0;
 }
 
 static int finish_scan(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_results *r, int64_t rows_of,
@@ -704,6 +777,7 @@ static int finish_scan(ca_store *st, sqlite3_stmt *s, int64_t scan_id, const ca_
     if (rows_of) bind_i64(&b, rows_of);
     else bind_note(&b, sqlite3_bind_null(s, b.next));
     bind_str(&b, r->scan.tree_digest);
+    bind_str(&b, r->scan.class_digest);
     bind_i64(&b, scan_id);
     if (run_bound(st, &b, "cannot mark the scan complete", err)) return -1;
     if (sqlite3_changes(st->db) != 1)
@@ -782,6 +856,8 @@ static int write_rest(ca_store *st, sqlite3_stmt **s, int64_t scan_id, const ca_
         if (write_finding(st, s[W_FINDING], s[W_HANDLER], scan_id, &r->findings[i], err)) return -1;
     for (size_t i = 0; i < r->ncoverage; i++)
         if (write_coverage(st, s[W_COVERAGE], scan_id, &r->coverage[i], err)) return -1;
+    for (size_t i = 0; i < r->nfamilies; i++)
+        if (write_family(st, s[W_FAMILY], s[W_MEMBER], scan_id, i, &r->families[i], err)) return -1;
     if (finish_scan(st, s[W_FINISH], scan_id, r, 0, err)) return -1;
     return exec_sql(st, "COMMIT", "cannot commit the scan's results", err);
 }
@@ -907,7 +983,8 @@ static int load_rows(ca_store *st, const char *sql, int64_t scan_id, const char 
 }
 
 #define SCAN_COLS "id, started, finished, root, git_rev, version, args, status, pid, host, boot_id," \
-                  " files_scanned, files_skipped, errors, baselined, cache_key, rows_of, tree_digest, started_ns"
+                  " files_scanned, files_skipped, errors, baselined, cache_key, rows_of, tree_digest, started_ns," \
+                  " class_digest"
 
 static int read_scan(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
 {
@@ -932,6 +1009,7 @@ static int read_scan(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char 
     m->rows_of = sqlite3_column_int64(s, 16);
     m->tree_digest = col_str(s, 17);
     if (ctx) *(int64_t *)ctx = sqlite3_column_int64(s, 18);
+    m->class_digest = col_str(s, 19);
     return 0;
 }
 
@@ -978,7 +1056,7 @@ static int read_function(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, c
     return 0;
 }
 
-#define COVERAGE_COLS "backend, boundary, status, rules, protection, path, function, line, lines"
+#define COVERAGE_COLS "backend, boundary, status, rules, protection, path, function, line, lines, family"
 
 static int read_coverage(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
 {
@@ -995,7 +1073,58 @@ static int read_coverage(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, c
     c->function = col_str(s, 6);
     c->line = col_int(s, 7);
     c->lines = col_str(s, 8);
+    c->family = col_str(s, 9);
     return 0;
+}
+
+static int read_family(ca_store *st, sqlite3_stmt *s, void *elem, void *ctx, char **err)
+{
+    (void)st;
+    (void)ctx;
+    (void)err;
+    ca_family *f = elem;
+    f->name = col_str(s, 0);
+    f->kind = col_str(s, 1);
+    f->base = col_str(s, 2);
+    f->path = col_str(s, 3);
+    f->line = col_int(s, 4);
+    if (!f->name) f->name = ca_xstrdup("");
+    if (!f->kind) f->kind = ca_xstrdup("");
+    return 0;
+}
+
+/* Families of rows scan `rows`, in their order, each with its members. */
+static int load_families(ca_store *st, int64_t rows, ca_results *out, char **err)
+{
+    size_t before = out->nfamilies;
+    void *arr = out->families;
+    int ret = load_rows(st, "SELECT name, kind, base, path, line FROM families WHERE scan_id = ?1 ORDER BY ord", rows,
+                        NULL, &arr, &out->nfamilies, sizeof(ca_family), read_family, NULL, err);
+    out->families = arr;
+    if (ret) return ret;
+    sqlite3_stmt *s;
+    if (prepare(st, "SELECT family, backend, class, path, line, role FROM family_members WHERE scan_id = ?"
+                    " ORDER BY family, ord", &s, err))
+        return -1;
+    sqlite3_bind_int64(s, 1, rows);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int64_t ord = sqlite3_column_int64(s, 0);
+        if (ord < 0 || (size_t)ord >= out->nfamilies - before) continue; /* a member of no family: not shown */
+        ca_family *f = &out->families[before + (size_t)ord];
+        f->members = ca_xrealloc(f->members, sizeof(ca_family_member) * (f->nmembers + 1));
+        ca_family_member *m = &f->members[f->nmembers++];
+        memset(m, 0, sizeof(*m));
+        m->backend = col_str(s, 1);
+        m->class_name = col_str(s, 2);
+        m->path = col_str(s, 3);
+        m->line = col_int(s, 4);
+        m->role = col_str(s, 5);
+        if (!m->role) m->role = ca_xstrdup("backend");
+    }
+    ret = rc == SQLITE_DONE ? 0 : db_err(st, err, "cannot read a family's members");
+    sqlite3_finalize(s);
+    return ret;
 }
 
 #define FINDING_COLS "id, rule, severity, path, line, \"column\", end_line, end_column, function, backend," \
@@ -1128,6 +1257,7 @@ static int load_scan_parts(ca_store *st, int64_t scan_id, int64_t rows_of, ca_re
         ret = load_rows(st, "SELECT " COVERAGE_COLS " FROM coverage WHERE scan_id = ?1 ORDER BY id", rows, NULL,
                         &cov, &out->ncoverage, sizeof(ca_coverage), read_coverage, NULL, err);
     out->coverage = cov;
+    if (ret == 0) ret = load_families(st, rows, out, err);
     if (ret == 0) ret = load_functions(st, rows, NULL, out, err);
     if (ret == 0) ret = load_findings(st, rows, NULL, out, err);
     if (ret == 0 && rows_of) {
@@ -1302,6 +1432,7 @@ int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_result
         ret = load_rows(st, "SELECT " COVERAGE_COLS " FROM coverage WHERE scan_id = ?1 ORDER BY id", rows, NULL,
                         &cov, &out->ncoverage, sizeof(ca_coverage), read_coverage, NULL, err);
     out->coverage = cov;
+    if (ret == 0 && (parts & STORE_FAMILIES)) ret = load_families(st, rows, out, err);
 
     if (ret == 0 && (parts & STORE_ROWS_ID)) out->scan.rows_of = rows;
     if (ret == 0 && exec_sql(st, "COMMIT", "cannot finish reading", err)) ret = -1;

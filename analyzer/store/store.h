@@ -32,7 +32,7 @@
 typedef struct ca_store ca_store;
 
 /* The schema version this build writes and understands (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Open or create the database at path (":memory:" works too). A missing
  * parent directory is created (mkdir -p); a parent directory named
@@ -60,8 +60,8 @@ void store_close(ca_store *st);
  * meta->status to "running" (meta keeps owning its strings). */
 int store_begin_scan(ca_store *st, ca_scan_meta *meta, char **err);
 
-/* Write r's files, functions, findings (with handlers) and coverage under
- * scan_id, then mark the scan `complete` with r->scan's counts and finished
+/* Write r's files, functions, findings (with handlers), coverage and
+ * families (with their members) under scan_id, then mark the scan `complete` with r->scan's counts and finished
  * time (now when NULL) — all in one transaction. When r->scan.rows_of names
  * a complete scan holding its own rows, and as many files, findings and
  * cells as r (a rescan in which nothing changed), no rows are copied: the
@@ -86,7 +86,9 @@ void store_write_abort(ca_store *st);
 
 /* Load scan scan_id (0: the latest complete scan) into *out, which the
  * caller zeroed: meta (status "complete", "running" or "partial"), files,
- * functions, findings with handlers and coverage, in ca_results_sort order.
+ * functions, findings with handlers, coverage and families (none for a
+ * scan stored before schema 4: its cells name no family), in
+ * ca_results_sort order.
  * Returns 0; 1 with *err when there is no such scan; -1 on error (then *out
  * is freed and zeroed again). The caller frees *out with ca_results_free. */
 int store_load_scan(ca_store *st, int64_t scan_id, ca_results *out, char **err);
@@ -139,6 +141,7 @@ enum {
     STORE_COVERAGE = 1u << 3,
     STORE_ROWS_ID = 1u << 4,
     STORE_DIAGNOSED = 1u << 5, /* only the files that carry a diagnostic */
+    STORE_FAMILIES = 1u << 6,
 };
 int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_results *out, char **err);
 
@@ -146,5 +149,32 @@ int store_load_reusable(ca_store *st, int64_t scan_id, unsigned parts, ca_result
  * it shares), as one blob in cache.h's ca_dirs format: *blob is the
  * caller's (free it). Returns 0, 1 when there is none, -1 on error. */
 int store_load_dir_index(ca_store *st, int64_t scan_id, char **blob, size_t *len, char **err);
+
+/* ---- merge.c: the stores of sharded scans made one ---------------------- */
+
+/* One input of store_merge: path is the caller's; the rest is filled in. */
+typedef struct store_merge_part {
+    const char *path;
+    int64_t scan_id;     /* the input's latest complete scan, which was merged */
+    int64_t files, findings, cells, families;
+} store_merge_part;
+
+/* Add to `out` one complete scan holding the latest complete scan of each
+ * store parts[i].path (opened with store_open one at a time, so an older
+ * schema is migrated; read in one read transaction each): its files,
+ * functions, findings with handlers, coverage cells, families with their
+ * members and directory listings, ids renumbered and every other column
+ * kept (a shard scan that shares an earlier scan's rows contributes those
+ * rows, with its own baselined flags; the shards' families are each
+ * shard's own, put in a scan's largest-first order, and a name two shards
+ * use is made unique). The scan row: the earliest start and latest finish,
+ * the summed counts, the common directory of the roots, the git revision
+ * and cache key when every shard has the same one (else NULL; the class
+ * digest always NULL), the versions seen, `args`. All in one transaction: on any failure `out` is
+ * unchanged. Returns 0 with *scan_id; 1 when an input holds no complete
+ * scan; 2 when a file path is in two inputs (the shards must be disjoint);
+ * -1 on other errors; *err says why. The input paths must not name out's
+ * file. */
+int store_merge(ca_store *out, store_merge_part *parts, size_t n, const char *args, int64_t *scan_id, char **err);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include "util/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,4 +282,52 @@ void ca_iso_now(char *out, size_t n)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+size_t ca_edit_distance(const char *a, const char *b)
+{
+    /* optimal string alignment: a swap of two neighbours is one edit, as
+     * typists make it ("scna" for "scan") */
+    size_t na = strlen(a), nb = strlen(b);
+    if (na > 40 || nb > 40) return 99;
+    size_t rows[3][41], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= nb; j++) prev[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best) best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            cur[j] = best;
+        }
+        size_t *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[nb];
+}
+
+const char *ca_closest(const char *s, const char *const *known, size_t n)
+{
+    char low[48];
+    size_t len = strlen(s);
+    if (len >= sizeof(low)) return NULL;
+    for (size_t i = 0; i <= len; i++) low[i] = (char)tolower((unsigned char)s[i]);
+    const char *best = NULL;
+    size_t bd = len <= 4 ? 2 : 3;
+    for (size_t i = 0; n == (size_t)-1 ? known[i] != NULL : i < n; i++) {
+        char k[48];
+        size_t kl = strlen(known[i]);
+        if (kl >= sizeof(k)) continue;
+        for (size_t j = 0; j <= kl; j++) k[j] = (char)tolower((unsigned char)known[i][j]);
+        size_t d = ca_edit_distance(low, k);
+        if (d < bd) {
+            bd = d;
+            best = known[i];
+        }
+    }
+    return best;
 }

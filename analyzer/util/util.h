@@ -82,6 +82,15 @@ void ca_hash_hex(uint64_t h, char out[17]);
  * success, else errno; *out untouched on failure. */
 int ca_read_file(const char *path, char **out, size_t *len);
 
+/* Edit distance between a and b (insertions, deletions, substitutions and
+ * swaps of neighbours count one each); strings longer than 40 bytes are
+ * never close (returns 99). */
+size_t ca_edit_distance(const char *a, const char *b);
+/* The entry of known[0..n) (NULL-terminated when n is (size_t)-1) closest
+ * to s, for "did you mean" hints: within two edits, or one for words of up
+ * to four letters, compared case-insensitively; NULL when none is. */
+const char *ca_closest(const char *s, const char *const *known, size_t n);
+
 /* Wall clock in ms (CLOCK_REALTIME) and monotonic seconds. */
 double ca_now_monotonic(void);
 /* ISO-8601 UTC timestamp "2026-11-29T08:42:39Z" of now into out (>= 32). */

@@ -89,3 +89,32 @@ class Flows:
     async def drop(self, box: object) -> None:
         await asyncio.sleep(0)
         self._boxes.pop(str(box), None)
+
+
+class UsageLog:
+    """Bookkeeping only: what was used, to clean up later."""
+
+    def __init__(self) -> None:
+        self.models: list[object] = []
+
+    def record(self, model: object) -> None:
+        self.models.append(model)
+
+
+async def close_recorded(log: UsageLog) -> None:
+    for model in log.models:
+        await asyncio.sleep(0)
+        del model
+
+
+# Fine: a cleanup helper runs over the log in the finally, but the log is an
+# object of a class of the tree that owns nothing: there is nothing to leak
+# before the try.
+async def run_with_log(session: object) -> None:
+    log = UsageLog()
+    await asyncio.sleep(0)
+    try:
+        log.record(session)
+        await asyncio.sleep(0)
+    finally:
+        await close_recorded(log)

@@ -60,10 +60,21 @@ class TrioLinks:
             nursery.start_soon(self._serve, stream)
             await self._ready.wait()
 
-    # Buggy: trio.Cancelled swallowed.
+    # Fine: trio delivers a cancellation again at every checkpoint inside
+    # the cancelled scope; returning False only delays it to the caller's
+    # next checkpoint.
     async def wait_ready(self) -> bool:
         try:
             await self._ready.wait()
-        except trio.Cancelled:  # expect: CAN401
+        except trio.Cancelled:
             return False
         return True
+
+    # Buggy: caught in a loop that goes round again: the next wait raises
+    # Cancelled at once, it is caught again, and the loop spins forever.
+    async def wait_ready_forever(self) -> None:
+        while not self._ready.is_set():
+            try:
+                await self._ready.wait()
+            except trio.Cancelled:  # expect: CAN401
+                continue

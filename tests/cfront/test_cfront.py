@@ -145,6 +145,51 @@ class CFrontend(unittest.TestCase):
         self.assertEqual(row[2], "c")
         self.assertIn("missing header", row[3])
 
+    def test_include_dirs_without_a_database(self):
+        """A tree without compile_commands.json: `#include "pkg/conf.h"` is
+        found in the tree's include/ directory, `#include <local.h>` in a
+        directory above the file, and what does not resolve says what was
+        tried."""
+        src = textwrap.dedent("""\
+            #include <stdlib.h>
+            #include <pthread.h>
+            #include "hamlib/conf.h"
+            #include <local.h>
+
+            void *worker(void *arg)
+            {
+                rig_t *r = malloc(sizeof(rig_t) * LOCAL_N);
+                pthread_testcancel();
+                free(r);
+                return arg;
+            }
+            void stop(pthread_t t) { pthread_cancel(t); }
+            """)
+        write(self.tmp, "proj/include/hamlib/conf.h", "typedef struct rig { int fd; } rig_t;\n")
+        write(self.tmp, "proj/src/local.h", "#define LOCAL_N 4\n")
+        write(self.tmp, "proj/src/rigs/dummy/dummy.c", src)
+        proc = scan(self.tmp, "proj")
+        err = proc.stderr.decode()
+        self.assertNotIn("conf.h", err)
+        self.assertNotIn("local.h", err)
+        self.assertEqual(findings(proc), [("proj/src/rigs/dummy/dummy.c", 9, "CAN501")], err)
+        # a header that is nowhere: the diagnostic names what was tried
+        write(self.tmp, "proj/src/rigs/dummy/dummy.c", '#include "gen/config.h"\n' + src)
+        proc = scan(self.tmp, "proj")
+        err = proc.stderr.decode()
+        self.assertIn("missing header 'gen/config.h'", err)
+        self.assertIn("no compile_commands.json covers it: parsed with -I for its directory and those above it "
+                      "up to the scanned root, 1 include/ directory", err)
+        self.assertIn("--compile-commands DIR", err)
+        # with a database, the diagnostic says which one
+        os.makedirs(os.path.join(self.tmp, "proj/build"))
+        with open(os.path.join(self.tmp, "proj/build/compile_commands.json"), "w") as fh:
+            json.dump([{"directory": os.path.join(self.tmp, "proj"), "file": "src/rigs/dummy/dummy.c",
+                        "arguments": ["cc", "-c", "src/rigs/dummy/dummy.c"]}], fh)
+        proc = scan(self.tmp, "proj")
+        self.assertIn("flags from %s/compile_commands.json" % os.path.join(os.path.realpath(self.tmp), "proj/build"),
+                      proc.stderr.decode())
+
     def test_mixed_tree(self):
         write(self.tmp, "svc/stop.c", CANCELLER)
         write(self.tmp, "svc/io.c", LEAKY)

@@ -21,7 +21,7 @@ SOURCE_DIR = os.path.abspath(os.environ.get("CA_SOURCE_DIR") or os.getcwd())
 BUILD_DIR = os.path.abspath(os.environ.get("CA_BUILD_DIR") or os.path.join(SOURCE_DIR, "build"))
 CANCELAUDIT = os.path.abspath(os.environ.get("CANCELAUDIT") or os.path.join(BUILD_DIR, "cancelaudit"))
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "full", "json", "sarif", "github")  # text: the concise one-line form
 
 
 def base_env():
@@ -149,10 +149,13 @@ def line_of(text, needle, nth=1):
 
 TEXT_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<rule>CAN\d{3}) ")
 TEXT_SUMMARY = re.compile(r"^(?P<n>\d+) findings? .*; (?P<baselined>\d+) baselined")
+# the full format's source excerpt under a finding: gutter rows and the help line
+TEXT_EXCERPT = re.compile(r"^ *(\d+|\.\.\.)? \|( |$)|^  = help: |^$")
 
 
 def parse_text(out):
-    """(findings [(path, line, col, rule)], summary line)."""
+    """(findings [(path, line, col, rule)], summary line), from the full or
+    the concise text format."""
     found, summary = [], None
     for line in out.splitlines():
         m = TEXT_LINE.match(line)
@@ -160,6 +163,8 @@ def parse_text(out):
             found.append((m["path"], int(m["line"]), int(m["col"]), m["rule"]))
         elif TEXT_SUMMARY.match(line):
             summary = line
+        elif found and TEXT_EXCERPT.match(line):
+            continue
         else:
             raise AssertionError("unexpected text output line: %r" % line)
     if summary is None:
@@ -230,7 +235,7 @@ def scan_all_formats(test, args, cwd, env=None):
         p = run_ca(["scan"] + list(args) + ["--format", fmt], cwd, env)
         test.assertIn(p.returncode, (0, 1), "scan %s --format %s: exit %d\n%s" % (args, fmt, p.returncode, err_text(p)))
         out = out_text(p)
-        if fmt == "text":
+        if fmt in ("text", "full"):
             found, extra = parse_text(out)
         elif fmt == "github":
             found, extra = parse_github(out), None

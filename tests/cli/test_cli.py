@@ -77,8 +77,9 @@ FINDING_FIELDS = {
     "acquired_line": int, "handlers": list, "message": str, "fingerprint": str, "suppressed": bool,
 }
 COVERAGE_FIELDS = {
-    "backend": str, "boundary": str, "status": str, "rules": list, "protection": str, "path": str,
+    "family": str, "backend": str, "boundary": str, "status": str, "rules": list, "protection": str, "path": str,
 }
+FAMILY_FIELDS = {"name": str, "kind": str, "backends": list, "excluded": list}
 
 
 def write(root, rel, text, mode="w"):
@@ -212,7 +213,7 @@ class JsonContract(Tree):
             self.assertIsInstance(h.get("catches"), str, h)
 
     def check_cell(self, c):
-        self.assertIn(c.get("status"), ("gap", "covered", "no-window", "absent"), c)
+        self.assertIn(c.get("status"), ("gap", "covered", "no-window", "inherited", "absent"), c)
         absent = c["status"] == "absent"
         for name, typ in COVERAGE_FIELDS.items():
             self.assertIn(name, c, "coverage cell lacks %r: %s" % (name, c))
@@ -298,6 +299,15 @@ class BetaClient:
             self.check_cell(c)
         cells = {(c["backend"], c["boundary"]): c for c in doc["coverage"]}
         self.assertEqual(cells.get(("alpha", "open_shell"), {}).get("status"), "gap", cells)
+        # AlphaClient and BetaClient are duck-typed siblings: one family, named from the classes
+        self.assertEqual([f["name"] for f in doc["families"]], ["*Client"])
+        for f in doc["families"]:
+            for name, typ in FAMILY_FIELDS.items():
+                self.assertIsInstance(f.get(name), typ, "family %s: %r" % (name, f))
+            if f["base"] is None:  # duck-typed: no base to point at
+                self.assertIsNone(f["line"], f)
+        self.assertEqual({c["family"] for c in doc["coverage"]}, {"*Client"})
+        self.assertEqual(sorted(b["name"] for b in doc["families"][0]["backends"]), ["alpha", "beta"])
         self.assertIn("CAN102", cells[("alpha", "open_shell")]["rules"])
         self.assertEqual(cells.get(("beta", "open_shell"), {}).get("status"), "covered", cells)
 
@@ -333,7 +343,7 @@ class TextOutput(Tree):
     def test_compiler_style_lines_and_one_summary(self):
         write(self.root, "src/bug.py", BUG)
         write(self.root, "src/ok.py", CLEAN)
-        rc, out, err = run(["scan", "src", "--no-db", "--no-progress"], self.root)
+        rc, out, err = run(["scan", "src", "--no-db", "--no-progress", "--format", "concise"], self.root)
         self.assertEqual(rc, 1, err)
         lines = [l for l in out.splitlines() if l.strip()]
         matching = [l for l in lines if TEXT_LINE.match(l)]

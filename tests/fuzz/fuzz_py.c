@@ -7,7 +7,9 @@
  * → ir_encode → ir_decode (what a scan's worker process sends back,
  * scan/contain.c; the decoded module must encode to the same bytes again)
  * → eng_summarize for every function → eng_analyze with a module-local
- * resolver → rules_run (strict, every rule) → the coverage matrix → every
+ * resolver → rules_run (strict, every rule) → the backend families of the
+ * module's classes (bases resolved by name within it) → the coverage
+ * matrix, one grid per family or the older rule without one → every
  * reporter (text, JSON, SARIF, github) into /dev/null, so the escaping of
  * names taken from hostile source runs too.
  *
@@ -27,6 +29,7 @@
 
 #include "catalog/catalog.h"
 #include "engine/engine.h"
+#include "coverage/family.h"
 #include "coverage/matrix.h"
 #include "model/model.h"
 #include "frontend/python/py_frontend.h"
@@ -211,7 +214,70 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (m.diagnostic) r.files[0].diagnostic = ca_xstrdup(m.diagnostic);
     r.files[0].language = ca_xstrdup("python");
     r.scan.files_scanned = 1;
-    ca_matrix_build(mf, (size_t)n, &r);
+
+    /* the families of the module's classes, by name within it */
+    int nc = m.nclasses;
+    ca_fam_class *fc = calloc((size_t)nc + 1, sizeof(ca_fam_class));
+    int **bases = calloc((size_t)nc + 1, sizeof(int *));
+    ca_fam_method *fmeth = calloc((size_t)n + 1, sizeof(ca_fam_method));
+    if (!fc || !bases || !fmeth) abort();
+    for (int k = 0; k < nc; k++) {
+        const ir_class *c = m.classes[k];
+        fc[k].name = c->name;
+        fc[k].qualname = c->qualname;
+        fc[k].path = k % 2 ? path : "fuzz/other.py";
+        fc[k].line = c->site.line;
+        fc[k].flags = c->flags;
+        fc[k].dir_name = k % 3 ? "fuzz" : "";
+        bases[k] = calloc((size_t)c->nbases + 1, sizeof(int));
+        if (!bases[k]) abort();
+        for (int b = 0; b < c->nbases; b++) {
+            int hit = -1;
+            for (int q = 0; q < nc && hit < 0; q++)
+                if (strcmp(m.classes[q]->name, last_part(c->bases[b])) == 0) hit = q;
+            if (hit >= 0) bases[k][fc[k].nbases++] = hit; /* a cycle of names too: the walks must bear it */
+            else fc[k].library_base = 1;
+        }
+        fc[k].bases = bases[k];
+    }
+    size_t nmeth = 0;
+    for (int i = 0; i < n; i++) {
+        const ir_func *f = m.funcs[i];
+        int cls = -1;
+        for (int k = 0; k < nc && cls < 0; k++)
+            if (f->class_name && strcmp(m.classes[k]->qualname, f->class_name) == 0) cls = k;
+        if (cls < 0) continue;
+        fmeth[nmeth].cls = cls;
+        fmeth[nmeth].name = f->name;
+        fmeth[nmeth].is_async = f->is_async;
+        fmeth[nmeth].fflags = f->fflags | (ca_family_delegates(f) ? FN_DELEGATES : 0);
+        fmeth[nmeth].id = i;
+        nmeth++;
+    }
+    ca_fam_set fams;
+    ca_families_find(fc, (size_t)nc, fmeth, nmeth, size % 2, &fams);
+    (void)ca_families_digest(fc, (size_t)nc, fmeth, nmeth, size % 2);
+    ca_matrix_family *grids = calloc(fams.n + 1, sizeof(ca_matrix_family));
+    if (!grids) abort();
+    for (size_t i = 0; i < fams.n; i++) {
+        const ca_fam *f = &fams.v[i];
+        const char **names = calloc(f->nbackends + 1, sizeof(char *));
+        if (!names) abort();
+        for (size_t b = 0; b < f->nbackends; b++) {
+            names[b] = f->members[b].backend;
+            (void)ca_families_owner(&fams, fc, (size_t)nc, f->members[b].cls, path, "fuzz");
+        }
+        grids[i] = (ca_matrix_family){f->name, names, f->nbackends, (const char *const *)f->boundaries,
+                                      f->nboundaries, f->impl, f->inherited};
+    }
+    ca_matrix_build(mf, (size_t)n, grids, fams.n, "directories", &r);
+    for (size_t i = 0; i < fams.n; i++) free((void *)grids[i].backends);
+    free(grids);
+    ca_fam_set_free(&fams);
+    for (int k = 0; k < nc; k++) free(bases[k]);
+    free(bases);
+    free(fc);
+    free(fmeth);
     ca_results_sort(&r);
     report_all(&r);
 

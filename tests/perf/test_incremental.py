@@ -161,6 +161,7 @@ class Incremental(unittest.TestCase):
         cold, _ = self.scan(cold_db, "--no-cache", *extra)
         self.assertEqual(warm["findings"], cold["findings"])
         self.assertEqual(warm["coverage"], cold["coverage"])
+        self.assertEqual(warm["families"], cold["families"])
         self.assertEqual({k: v for k, v in warm["scan"].items() if k != "id"},
                          {k: v for k, v in cold["scan"].items() if k != "id"})
         self.assertEqual(self.functions(db or self.db, warm["scan"]["id"]),
@@ -238,6 +239,61 @@ class Incremental(unittest.TestCase):
         warm, _ = self.scan(self.db)
         self.assertEqual(self.statuses(self.db, warm["scan"]["id"])["tree/a.py"], "analyzed")
         self.check_against_cold(warm)
+
+    def test_membership_follows_the_class_graph(self):
+        """Which backends a family has spans files: an edit of the base alone changes the membership
+        of subclasses in files that are reused unchanged, and the rescan says what a full scan says."""
+        base = ("import abc\nimport asyncio\n\n\nclass BaseShell(abc.ABC):\n"
+                "    async def open_session(self, key):\n        return key\n\n"
+                "    async def close(self, key):\n        return None\n")
+        sub = ("import asyncio\nfrom base import BaseShell\n\n\nclass {0}Shell(BaseShell):\n"
+               "    async def close(self, key):\n"
+               "        task = asyncio.create_task(work())\n"
+               "        async with self._lock:\n"
+               "            self._tasks[key] = task\n")
+        own = ("    async def open_session(self, key):\n        return key\n")
+        fam = os.path.join(self.tree, "fam")
+        write(os.path.join(fam, "base.py"), base)
+        write(os.path.join(fam, "alpha.py"), sub.format("Alpha") + own)
+        write(os.path.join(fam, "beta.py"), sub.format("Beta"))  # inherits open_session
+        write(os.path.join(fam, "gamma.py"), sub.format("Gamma") + own)
+        time.sleep(0.05)
+        first, _ = self.scan(self.db)
+        shells = [f for f in first["families"] if f["name"] == "BaseShell"]
+        self.assertEqual([b["name"] for b in shells[0]["backends"]], ["alpha", "beta", "gamma"])
+        self.assertIn({"family": "BaseShell", "backend": "beta", "boundary": "open_session", "status": "inherited",
+                       "rules": [], "protection": "", "path": "tree/fam/base.py", "line": 6}, first["coverage"])
+        # open_session becomes abstract: Beta, which does not define it, is abstract now, no backend
+        write(os.path.join(fam, "base.py"), base.replace("    async def open_session",
+                                                         "    @abc.abstractmethod\n    async def open_session"))
+        warm, _ = self.scan(self.db)
+        st = self.statuses(self.db, warm["scan"]["id"])
+        self.assertEqual(st["tree/fam/base.py"], "analyzed")
+        self.assertEqual(st["tree/fam/beta.py"], "cached")
+        shells = [f for f in warm["families"] if f["name"] == "BaseShell"]
+        self.assertEqual([b["name"] for b in shells[0]["backends"]], ["alpha", "gamma"])
+        self.assertEqual([(e["class"], e["role"]) for e in shells[0]["excluded"]], [("BetaShell", "abstract")])
+        self.assertFalse([c for c in warm["coverage"] if c["backend"] == "beta"])
+        self.assertEqual({f["backend"] for f in warm["findings"] if f["path"] == "tree/fam/beta.py"}, {""})
+        self.check_against_cold(warm)
+        con = sqlite3.connect(self.db)
+        try:
+            digests = [r[0] for r in con.execute("SELECT class_digest FROM scans WHERE id IN (?, ?) ORDER BY id",
+                                                 (first["scan"]["id"], warm["scan"]["id"]))]
+        finally:
+            con.close()
+        self.assertTrue(all(d and d.startswith("c1 ") for d in digests), digests)
+        self.assertNotEqual(digests[0], digests[1])
+        # diff names the backend that left the family
+        d = subprocess.run([BINARY, "diff", "--db", self.db, "--format", "json", str(first["scan"]["id"]),
+                            str(warm["scan"]["id"])], cwd=self.tmp, capture_output=True, text=True, timeout=120)
+        self.assertIn(d.returncode, (0, 1), d.stderr)
+        self.assertIn({"name": "BaseShell", "change": "changed", "backends_added": [], "backends_removed": ["beta"]},
+                      json.loads(d.stdout)["families"])
+        # and nothing changed since: the same digest, the same families
+        again, _ = self.scan(self.db)
+        self.assertEqual(again["families"], warm["families"])
+        self.check_against_cold(again)
 
     def test_other_options_are_not_reused(self):
         self.scan(self.db)

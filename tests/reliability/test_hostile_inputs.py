@@ -32,12 +32,13 @@ BAD_UTF8_FILE = b'bad\xff\xfe name.py'
 
 # A checkpoint whose source text carries markup, quotes, escapes, a percent
 # sequence, workflow-command separators, an ESC and a bidi override: it is
-# copied into the finding's message and checkpoint.
+# copied into the finding's message (in the callee: messages elide a call's
+# arguments) and checkpoint.
 HOSTILE_SRC = (
     "import asyncio\n\n\n"
     "async def probe(host):\n"
     "    reader, writer = await asyncio.open_connection(host, 80)\n"
-    "    await asyncio.sleep(\"<script>alert('x')</script> %0A ::, \\x1b \x1b[31m \u202e & <b>\")\n"
+    "    await waits[\"<script>alert('x')</script> %0A ::, \\x1b \x1b[31m \u202e & <b>\"]()\n"
     "    writer.close()\n")
 
 

@@ -106,6 +106,38 @@ class OutputPaths(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr.decode())
         self.assertTrue(os.path.getsize(os.path.join(self.tmp, "report.txt")) > 0)
 
+    def test_project_root_store(self):
+        """The default store is at the project root (the nearest directory
+        holding .git or a configuration), not next to the shell: scanning
+        from a subdirectory, the root's store is the one refused, by scan
+        with and without --no-db, by baseline and by the readers."""
+        root = tempfile.mkdtemp(prefix="ca-outroot-")
+        try:
+            os.mkdir(os.path.join(root, ".git"))
+            sub = os.path.join(root, "sub")
+            shutil.copytree(os.path.join(SRC, "corpus", "providers"), os.path.join(sub, "t"))
+            env = {k: v for k, v in os.environ.items() if k != "CANCELAUDIT_DB"}
+            p = run(["scan", "t", "--no-progress", "--quiet"], cwd=sub, env=env)
+            self.assertIn(p.returncode, (0, 1), p.stderr.decode())
+            db = os.path.join(root, DB)
+            self.assertTrue(os.path.exists(db))
+            self.assertFalse(os.path.exists(os.path.join(sub, DB)))
+            con = sqlite3.connect(db)
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            con.close()
+            before = digest(db)
+            out = "../" + DB
+            for args in (["scan", "t", "--no-progress", "-o", out], ["scan", "t", "--no-progress", "--no-db", "-o", out],
+                         ["baseline", "t", "--no-progress", "-o", out], ["matrix", "-o", out]):
+                with self.subTest(args=args):
+                    p = run(args, cwd=sub, env=env)
+                    err = p.stderr.decode()
+                    self.assertEqual(p.returncode, 2, err)
+                    self.assertIn("would destroy the scan history", err)
+                    self.assertEqual(digest(db), before)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
     def test_plain_outputs_still_written(self):
         for name, args in self.commands("out.txt").items():
             with self.subTest(command=name):

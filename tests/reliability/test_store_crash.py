@@ -379,6 +379,60 @@ class SchemaVersions(unittest.TestCase):
         m = run(["matrix", "--db", self.db, "--scan", "2", "--format", "json"])
         self.assertEqual(m.returncode, 0, m.stderr)
 
+    def test_v3_database_migrated(self):
+        """Schema 3 (before families): the old scans keep every row, their cells name no family and
+        still read as the one matrix they were (text, JSON, Markdown), reports and diffs of them work,
+        and a new scan beside them records its families."""
+        self.load_fixture("schema_v3.sql")
+        # a family for the new scan to record: Base and its two subclasses
+        with open(os.path.join(self.tree, "shells.py"), "w") as f:
+            f.write("class Base:\n    async def open(self):\n        pass\n\n\n"
+                    "class AlphaShell(Base):\n    async def open(self):\n        pass\n\n\n"
+                    "class BetaShell(Base):\n    pass\n")
+        old = {t: db_query(self.db, "SELECT count(*) FROM " + t)[0][0]
+               for t in ("scans", "files", "functions", "findings", "finding_handlers", "coverage")}
+        before = db_query(self.db, "SELECT backend, boundary, status, rules, line FROM coverage ORDER BY id")
+        p = self.scan()
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(db_query(self.db, "PRAGMA user_version"), [(schema_version(),)])
+        self.assertEqual(integrity(self.db), [("ok",)])
+        self.assertEqual(db_query(self.db, "PRAGMA foreign_key_check"), [])
+        for t, n in old.items():
+            self.assertGreaterEqual(db_query(self.db, "SELECT count(*) FROM " + t)[0][0], n, t)
+        self.assertEqual(db_query(self.db, "SELECT backend, boundary, status, rules, line FROM coverage"
+                                           " WHERE scan_id = 1 ORDER BY id"), before)
+        self.assertEqual(db_query(self.db, "SELECT DISTINCT family FROM scan_coverage WHERE scan_id IN (1, 2)"),
+                         [(None,)])
+        self.assertEqual(db_query(self.db, "SELECT count(*) FROM scan_families WHERE scan_id IN (1, 2)"), [(0,)])
+        self.assertEqual(db_query(self.db, "SELECT rows_of, class_digest FROM scans WHERE id = 2"), [(1, None)])
+        # the old scans: the matrix as it was drawn, in every format
+        m = run(["matrix", "--db", self.db, "--scan", "2", "--format", "json"])
+        self.assertEqual(m.returncode, 0, m.stderr)
+        got = json.loads(m.stdout)
+        self.assertEqual(got["families"], [])
+        self.assertEqual(sorted((c["backend"], c["boundary"], c["status"]) for c in got["coverage"]),
+                         sorted((b, bd, st) for b, bd, st, _, _ in before))
+        self.assertEqual({c["family"] for c in got["coverage"]}, {None})
+        md = run(["matrix", "--db", self.db, "--scan", "1", "--format", "markdown"])
+        self.assertEqual(md.returncode, 0, md.stderr)
+        self.assertIn("2 backends × 2 boundaries (async methods that two or more backends define).",
+                      md.stdout.decode())
+        self.assertIn("| harbor | **gap**: CAN301 (line 84) | **gap**: CAN101 (line 55) |", md.stdout.decode())
+        txt = run(["matrix", "--db", self.db, "--scan", "1"])
+        self.assertEqual(txt.returncode, 0, txt.stderr)
+        self.assertIn("2 backends x 2 boundaries", txt.stdout.decode())
+        rep = run(["report", "--db", self.db, "--scan", "2", "--backend", "quarry"])
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        self.assertIn("2 of the 2 backends in the scan run `open_session`", rep.stdout.decode())
+        d = run(["diff", "--db", self.db, "--format", "json", "1", "2"])
+        self.assertEqual(d.returncode, 0, d.stderr)
+        self.assertEqual(json.loads(d.stdout)["families"], [])
+        # the new scan records its families and its cells name theirs
+        new = db_query(self.db, "SELECT max(id) FROM scans")[0][0]
+        self.assertGreater(db_query(self.db, "SELECT count(*) FROM scan_coverage WHERE scan_id = ? AND family IS NOT NULL",
+                                    (new,))[0][0], 0)
+        self.assertTrue(db_query(self.db, "SELECT class_digest FROM scans WHERE id = ?", (new,))[0][0])
+
     def test_existing_database_keeps_data(self):
         self.assertEqual(self.scan().returncode, 1)
         first = complete_scans(self.db)

@@ -431,6 +431,74 @@ static void test_rebase(void)
 #undef REBASE
 }
 
+static void test_per_file_ignores(void)
+{
+    mkdirs("pfi/sub");
+    ca_config c;
+    char *err = load_text("pfi/cancelaudit.toml",
+                          "[per-file-ignores]\n"
+                          "\"tests\" = [\"CAN\"]\n"
+                          "\"test_*.py\" = \"CAN101, CAN102\"\n"
+                          "\"legacy/*\" = [\"CAN4\"]\n"
+                          "\"empty\" = []\n",
+                          &c);
+    CHECK(err == NULL);
+    free(err);
+    CHECK(c.nfile_ignores == 3);
+    /* a directory component anywhere, a file name anywhere */
+    CHECK(ca_config_file_ignored(&c, "src/tests/x.py", "CAN301"));
+    CHECK(ca_config_file_ignored(&c, "./tests/x.py", "CAN101"));
+    CHECK(ca_config_file_ignored(&c, "a/test_b.py", "CAN102"));
+    CHECK(!ca_config_file_ignored(&c, "a/test_b.py", "CAN301"));
+    CHECK(!ca_config_file_ignored(&c, "a/b.py", "CAN101"));
+    CHECK(!ca_config_file_ignored(&c, "a/testsuite.py", "CAN101"));
+    /* with '/': relative to the file's directory (pfi/), as seen from the cwd */
+    CHECK(ca_config_file_ignored(&c, "pfi/legacy/old.py", "CAN401"));
+    CHECK(!ca_config_file_ignored(&c, "legacy/old.py", "CAN401"));
+    CHECK(!ca_config_file_ignored(&c, "pfi/legacy/old.py", "CAN101"));
+    CHECK(!ca_config_file_ignored(NULL, "tests/x.py", "CAN101"));
+    ca_config_free(&c);
+    expect_error("pfi/bad.toml", "[per-file-ignores]\n\"x\" = [\"CNA101\"]\n", "did you mean 'CAN101'?");
+    expect_error("pfi/bad.toml", "per-file-ignores = \"tests\"\n", "'per-file-ignores' must be a table");
+    expect_error("pfi/bad.toml", "output-format = \"pretty\"\n", "'output-format' must be one of");
+    err = load_text("pfi/fmt.toml", "output-format = \"concise\"\n", &c);
+    CHECK(err == NULL && c.output_format && strcmp(c.output_format, "concise") == 0);
+    free(err);
+    ca_config_free(&c);
+}
+
+static void test_project_root(void)
+{
+    mkdirs("roots/repo/.git");
+    mkdirs("roots/repo/pkg/deep");
+    mkdirs("roots/repo/tool/x");
+    write_file("roots/repo/tool/pyproject.toml", "[tool.black]\nline-length = 99\n");
+    write_file("roots/repo/pkg/pyproject.toml", "[tool.cancelaudit]\nstrict = true\n");
+    write_file("roots/repo/pkg/deep/m.py", "x = 1\n");
+    const char *why = NULL;
+    char *want = ca_xasprintf("%s/roots/repo/pkg", root);
+    char *got = ca_config_project_root("roots/repo/pkg/deep/m.py", &why);
+    CHECK_STR_EQ(got, want);
+    CHECK_STR_EQ(why, "pyproject.toml with [tool.cancelaudit]");
+    free(got);
+    free(want);
+    /* a pyproject.toml of another tool is not ours: .git decides */
+    want = ca_xasprintf("%s/roots/repo", root);
+    got = ca_config_project_root("roots/repo/tool/x", &why);
+    CHECK_STR_EQ(got, want);
+    CHECK_STR_EQ(why, ".git");
+    free(got);
+    free(want);
+    mkdirs("roots/plain/a");
+    write_file("roots/plain/cancelaudit.toml", "strict = false\n");
+    want = ca_xasprintf("%s/roots/plain", root);
+    got = ca_config_project_root("roots/plain/a", &why);
+    CHECK_STR_EQ(got, want);
+    CHECK_STR_EQ(why, "cancelaudit.toml");
+    free(got);
+    free(want);
+}
+
 int main(void)
 {
     char tmpl[] = "/tmp/ca_test_XXXXXX";
@@ -448,6 +516,8 @@ int main(void)
     test_limits();
     test_discovery();
     test_rebase();
+    test_per_file_ignores();
+    test_project_root();
     char *cmd = ca_xasprintf("rm -rf '%s'", root);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", root);
     free(cmd);

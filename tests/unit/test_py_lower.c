@@ -698,49 +698,134 @@ static void test_remote_create_under_timeout(void)
 /* ------------------------------------------------------------------------ */
 /* Handlers.                                                                */
 
+/* Flags of the one handler in `try: await work() except CLAUSE: raise`. */
+static unsigned clause_flags(const char *clause)
+{
+    char src[512];
+    snprintf(src, sizeof src,
+             "import asyncio, trio, anyio\n"
+             "\n"
+             "async def f():\n"
+             "    try:\n"
+             "        await work()\n"
+             "    except %s:\n"
+             "        raise\n", clause);
+    snippet s;
+    lower_src(&s, src);
+    const ir_node *t = find(func(&s, "f"), IR_TRY, NULL, NULL, 0);
+    unsigned fl = (t && t->nhandlers == 1) ? t->handlers[0].flags : 0xdeadu;
+    done(&s);
+    return fl;
+}
+
 static void test_handler_classification(void)
 {
+    CHECK_EQ(clause_flags("asyncio.TimeoutError") & (H_CANCEL | H_BASE), 0);
+    CHECK_EQ(clause_flags("Exception") & (H_CANCEL | H_BASE), 0);
+    CHECK_EQ(clause_flags("(ValueError, OSError)") & H_CANCEL, 0);
+    CHECK_EQ(clause_flags("BaseException") & (H_CANCEL | H_BASE | H_BARE), H_CANCEL | H_BASE);
+    CHECK_EQ(clause_flags("asyncio.CancelledError") & (H_CANCEL | H_BASE), H_CANCEL);
+    CHECK_EQ(clause_flags("(OSError, asyncio.CancelledError) as err") & (H_CANCEL | H_BASE), H_CANCEL);
+    CHECK_EQ(clause_flags("trio.Cancelled") & H_CANCEL, H_CANCEL);
+    CHECK_EQ(clause_flags("anyio.get_cancelled_exc_class()") & H_CANCEL, H_CANCEL);
+    CHECK_EQ(clause_flags("concurrent.futures.CancelledError") & H_CANCEL, 0);
+
     snippet s;
-    lower_src(&s, "import asyncio, trio, anyio\n"
+    lower_src(&s, "async def f():\n"
+                  "    try:\n"
+                  "        await work()\n"
+                  "    except ValueError:\n"
+                  "        raise\n"
+                  "    except (OSError, KeyError) as err:\n"
+                  "        raise\n"
+                  "    except:\n"
+                  "        raise\n");
+    const ir_func *f = func(&s, "f");
+    const ir_node *t = find(f, IR_TRY, NULL, NULL, 0);
+    CHECK(t && t->nhandlers == 3);
+    CHECK_EQ(hflags(t, "") & (H_CANCEL | H_BASE | H_BARE), H_CANCEL | H_BASE | H_BARE);
+    const ir_handler *h = handler(t, "(OSError, KeyError)");
+    CHECK(h && h->exc_var >= 0 && h->exc_var == var(f, "err"));
+    CHECK(h && h->site.line == 6);
+    h = handler(t, "ValueError");
+    CHECK(h && h->exc_var == -1 && h->site.line == 4);
+    done(&s);
+}
+
+/* A clause after one that already catches cancellation never sees it:
+ * Python takes the first matching clause. */
+static void test_handler_order(void)
+{
+    snippet s;
+    lower_src(&s, "import asyncio\n"
                   "\n"
                   "async def f():\n"
                   "    try:\n"
                   "        await work()\n"
-                  "    except asyncio.TimeoutError:\n"
-                  "        pass\n"
-                  "    except Exception:\n"
-                  "        pass\n"
-                  "    except (ValueError, OSError):\n"
-                  "        pass\n"
                   "    except BaseException:\n"
                   "        raise\n"
-                  "    except:\n"
-                  "        raise\n"
+                  "    except asyncio.CancelledError:\n"
+                  "        pass\n"
+                  "\n"
+                  "async def g():\n"
+                  "    try:\n"
+                  "        await work()\n"
                   "    except asyncio.CancelledError:\n"
                   "        raise\n"
-                  "    except (OSError, asyncio.CancelledError) as err:\n"
+                  "    except BaseException:\n"
+                  "        pass\n");
+    const ir_node *t = find(func(&s, "f"), IR_TRY, NULL, NULL, 0);
+    CHECK_EQ(hflags(t, "BaseException") & H_CANCEL, H_CANCEL);
+    CHECK_EQ(hflags(t, "asyncio.CancelledError") & H_CANCEL, 0);
+    t = find(func(&s, "g"), IR_TRY, NULL, NULL, 0);
+    CHECK_EQ(hflags(t, "asyncio.CancelledError") & H_CANCEL, H_CANCEL);
+    CHECK_EQ(hflags(t, "BaseException") & H_CANCEL, 0);
+    done(&s);
+}
+
+/* Level-triggered cancellation: trio's always; anyio's and a catch-all's
+ * in a module that does not use asyncio itself (a package's own
+ * `..asyncio` module does not count). */
+static void test_handler_level(void)
+{
+    snippet s;
+    lower_src(&s, "import trio\n"
+                  "from ..asyncio.client import helper\n"
+                  "async def f():\n"
+                  "    try:\n"
+                  "        await trio.sleep(1)\n"
+                  "    except BaseException:\n"
                   "        raise\n"
+                  "async def g():\n"
+                  "    try:\n"
+                  "        await trio.sleep(1)\n"
                   "    except trio.Cancelled:\n"
+                  "        raise\n");
+    CHECK_EQ(hflags(find(func(&s, "f"), IR_TRY, NULL, NULL, 0), "BaseException") & H_LEVEL, H_LEVEL);
+    CHECK_EQ(hflags(find(func(&s, "g"), IR_TRY, NULL, NULL, 0), "trio.Cancelled") & H_LEVEL, H_LEVEL);
+    done(&s);
+    lower_src(&s, "import asyncio, anyio\n"
+                  "async def f():\n"
+                  "    try:\n"
+                  "        await asyncio.sleep(1)\n"
+                  "    except anyio.get_cancelled_exc_class():\n"
                   "        raise\n"
+                  "async def g():\n"
+                  "    try:\n"
+                  "        await asyncio.sleep(1)\n"
+                  "    except BaseException:\n"
+                  "        raise\n");
+    CHECK_EQ(hflags(find(func(&s, "f"), IR_TRY, NULL, NULL, 0), "anyio.get_cancelled_exc_class()") & (H_LEVEL | H_CANCEL),
+             H_CANCEL);
+    CHECK_EQ(hflags(find(func(&s, "g"), IR_TRY, NULL, NULL, 0), "BaseException") & H_LEVEL, 0);
+    done(&s);
+    lower_src(&s, "import anyio\n"
+                  "async def f():\n"
+                  "    try:\n"
+                  "        await anyio.sleep(1)\n"
                   "    except anyio.get_cancelled_exc_class():\n"
                   "        raise\n");
-    const ir_func *f = func(&s, "f");
-    const ir_node *t = find(f, IR_TRY, NULL, NULL, 0);
-    CHECK(t && t->nhandlers == 9);
-    CHECK_EQ(hflags(t, "asyncio.TimeoutError") & (H_CANCEL | H_BASE), 0);
-    CHECK_EQ(hflags(t, "Exception") & (H_CANCEL | H_BASE), 0);
-    CHECK_EQ(hflags(t, "(ValueError, OSError)") & H_CANCEL, 0);
-    CHECK_EQ(hflags(t, "BaseException") & (H_CANCEL | H_BASE | H_BARE), H_CANCEL | H_BASE);
-    CHECK_EQ(hflags(t, "") & (H_CANCEL | H_BASE | H_BARE), H_CANCEL | H_BASE | H_BARE);
-    CHECK_EQ(hflags(t, "asyncio.CancelledError") & (H_CANCEL | H_BASE), H_CANCEL);
-    CHECK_EQ(hflags(t, "(OSError, asyncio.CancelledError)") & (H_CANCEL | H_BASE), H_CANCEL);
-    CHECK_EQ(hflags(t, "trio.Cancelled") & H_CANCEL, H_CANCEL);
-    CHECK_EQ(hflags(t, "anyio.get_cancelled_exc_class()") & H_CANCEL, H_CANCEL);
-    const ir_handler *h = handler(t, "(OSError, asyncio.CancelledError)");
-    CHECK(h && h->exc_var >= 0 && h->exc_var == var(f, "err"));
-    CHECK(h && h->site.line == 18);
-    h = handler(t, "Exception");
-    CHECK(h && h->exc_var == -1 && h->site.line == 8);
+    CHECK_EQ(hflags(find(func(&s, "f"), IR_TRY, NULL, NULL, 0), "anyio.get_cancelled_exc_class()") & H_LEVEL, H_LEVEL);
     done(&s);
 }
 
@@ -753,23 +838,31 @@ static void test_handler_names_through_imports(void)
                   "from asyncio import TimeoutError\n"
                   "Cancelled = anyio.get_cancelled_exc_class()\n"
                   "\n"
-                  "async def f():\n"
+                  "async def f1():\n"
                   "    try:\n"
                   "        await work()\n"
                   "    except C:\n"
                   "        raise\n"
+                  "async def f2():\n"
+                  "    try:\n"
+                  "        await work()\n"
                   "    except aio.CancelledError:\n"
                   "        raise\n"
+                  "async def f3():\n"
+                  "    try:\n"
+                  "        await work()\n"
                   "    except Cancelled:\n"
                   "        raise\n"
+                  "async def f4():\n"
+                  "    try:\n"
+                  "        await work()\n"
                   "    except TimeoutError:\n"
                   "        raise\n");
-    const ir_func *f = func(&s, "f");
-    const ir_node *t = find(f, IR_TRY, NULL, NULL, 0);
-    CHECK_EQ(hflags(t, "C") & H_CANCEL, H_CANCEL);
-    CHECK_EQ(hflags(t, "aio.CancelledError") & H_CANCEL, H_CANCEL);
-    CHECK_EQ(hflags(t, "Cancelled") & H_CANCEL, H_CANCEL);
-    CHECK_EQ(hflags(t, "TimeoutError") & H_CANCEL, 0);
+    CHECK_EQ(hflags(find(func(&s, "f1"), IR_TRY, NULL, NULL, 0), "C") & H_CANCEL, H_CANCEL);
+    CHECK_EQ(hflags(find(func(&s, "f2"), IR_TRY, NULL, NULL, 0), "aio.CancelledError") & H_CANCEL,
+             H_CANCEL);
+    CHECK_EQ(hflags(find(func(&s, "f3"), IR_TRY, NULL, NULL, 0), "Cancelled") & H_CANCEL, H_CANCEL);
+    CHECK_EQ(hflags(find(func(&s, "f4"), IR_TRY, NULL, NULL, 0), "TimeoutError") & H_CANCEL, 0);
     done(&s);
 }
 
@@ -1250,6 +1343,8 @@ int main(void)
     test_shields_and_groups();
     test_remote_create_under_timeout();
     test_handler_classification();
+    test_handler_order();
+    test_handler_level();
     test_handler_names_through_imports();
     test_nested_scopes();
     test_qualnames();

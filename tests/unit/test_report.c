@@ -124,7 +124,7 @@ static char *run(reporter fn, const ca_results *r, const report_opts *o, int *rc
 static void test_text(const ca_results *r)
 {
     int rc;
-    report_opts o = {0, 0, "/work/proj"};
+    report_opts o = {.cwd = "/work/proj", .concise = 1};
     char *out = run(report_text, r, &o, &rc);
     CHECK(rc == 0);
     CHECK_STR_EQ(out,
@@ -185,7 +185,7 @@ static void test_github(const ca_results *r)
     out = run(report_github, &one, NULL, &rc);
     CHECK_STR_EQ(out, "");
     free(out);
-    report_opts o = {0, 1, NULL};
+    report_opts o = {.show_suppressed = 1};
     out = run(report_github, &one, &o, &rc);
     CHECK_STR_EQ(out, "::notice file=p%2Cq.py,line=4,col=2,title=CAN401 (suppressed)::m%25\n");
     free(out);
@@ -262,6 +262,7 @@ static void test_json_exact(const ca_results *r)
     const char *tail =
         "  \"coverage\": [\n"
         "    {\n"
+        "      \"family\": null,\n"
         "      \"backend\": \"east\",\n"
         "      \"boundary\": \"open_shell\",\n"
         "      \"status\": \"absent\",\n"
@@ -271,6 +272,7 @@ static void test_json_exact(const ca_results *r)
         "      \"line\": null\n"
         "    },\n"
         "    {\n"
+        "      \"family\": null,\n"
         "      \"backend\": \"north\",\n"
         "      \"boundary\": \"open_shell\",\n"
         "      \"status\": \"covered\",\n"
@@ -280,6 +282,7 @@ static void test_json_exact(const ca_results *r)
         "      \"line\": 9\n"
         "    },\n"
         "    {\n"
+        "      \"family\": null,\n"
         "      \"backend\": \"south\",\n"
         "      \"boundary\": \"open_shell\",\n"
         "      \"status\": \"gap\",\n"
@@ -291,7 +294,9 @@ static void test_json_exact(const ca_results *r)
         "      \"path\": \"fleet/south/provider.py\",\n"
         "      \"line\": 14\n"
         "    }\n"
-        "  ]\n"
+        "  ],\n"
+        "  \"families\": [],\n"
+        "  \"schema_version\": 1\n"
         "}\n";
     CHECK(strlen(out) > strlen(tail) && strcmp(out + strlen(out) - strlen(tail), tail) == 0);
     CHECK(strstr(out, "baselined one") == NULL);
@@ -338,7 +343,8 @@ static void check_fields(const ca_json_value *obj, const field *fields, size_t n
 static void test_json_contract(const ca_results *r)
 {
     static const field top[] = {{"tool", T(CA_JSON_OBJECT)}, {"scan", T(CA_JSON_OBJECT)},
-                                {"findings", T(CA_JSON_ARRAY)}, {"coverage", T(CA_JSON_ARRAY)}};
+                                {"findings", T(CA_JSON_ARRAY)}, {"coverage", T(CA_JSON_ARRAY)},
+                                {"families", T(CA_JSON_ARRAY)}, {"schema_version", NUM}};
     static const field tool[] = {{"name", STR}, {"version", STR}};
     static const field scan[] = {{"id", NUM | NUL}, {"files_scanned", NUM}, {"files_skipped", NUM},
                                  {"errors", NUM}, {"baselined", NUM}};
@@ -348,7 +354,7 @@ static void test_json_contract(const ca_results *r)
         {"acquired_line", NUM}, {"handlers", T(CA_JSON_ARRAY)}, {"message", STR}, {"fingerprint", STR},
         {"suppressed", T(CA_JSON_BOOL)}};
     static const field handler[] = {{"line", NUM}, {"catches", STR}};
-    static const field cell[] = {{"backend", STR}, {"boundary", STR}, {"status", STR},
+    static const field cell[] = {{"family", STR | NUL}, {"backend", STR}, {"boundary", STR}, {"status", STR},
                                  {"rules", T(CA_JSON_ARRAY)}, {"protection", STR}, {"path", STR | NUL},
                                  {"line", NUM | NUL}};
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -425,7 +431,7 @@ static const char *path_str(const ca_json_value *v, const char *path)
 static void test_sarif(const ca_results *r)
 {
     int rc;
-    report_opts o = {0, 0, "/work/some dir/"};
+    report_opts o = {.cwd = "/work/some dir/"};
     char *out = run(report_sarif, r, &o, &rc);
     CHECK(rc == 0);
     ca_json_doc doc;

@@ -272,8 +272,19 @@ static void test_selection(void)
     }
 }
 
+/* "did you mean" for rule ids: a typo, a swap, a letter for a digit */
+static void test_suggest(void)
+{
+    CHECK_STR_EQ(ca_rule_suggest("CNA101"), "CAN101");
+    CHECK_STR_EQ(ca_rule_suggest("can1O2"), "CAN102");
+    CHECK_STR_EQ(ca_rule_suggest("CAN4O1"), "CAN401");
+    CHECK(ca_rule_suggest("E501") == NULL);
+    CHECK(ca_rule_suggest(NULL) == NULL);
+}
+
 int main(void)
 {
+    test_suggest();
     test_parse_good();
     test_parse_errors();
     test_embedded();

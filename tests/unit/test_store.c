@@ -198,6 +198,8 @@ static void add_cell(ca_results *r, const char *backend, const char *boundary, c
 {
     r->coverage = ca_xrealloc(r->coverage, (r->ncoverage + 1) * sizeof *r->coverage);
     ca_coverage *c = &r->coverage[r->ncoverage++];
+    memset(c, 0, sizeof *c);
+    c->family = ca_xstrdup(strcmp(boundary, "create") == 0 ? "BaseSandboxClient" : "BaseSandboxSession");
     c->backend = ca_xstrdup(backend);
     c->boundary = ca_xstrdup(boundary);
     c->status = ca_xstrdup(status);
@@ -234,6 +236,31 @@ static void make_results(ca_results *r, const char *tag)
     add_cell(r, "blaxel", "pty_exec_start", "gap", HOSTILE_PATH, 14);
     add_cell(r, "e2b", "pty_exec_start", "absent", NULL, 0);
     add_cell(r, "modal", "create", "covered", UNICODE_PATH, 3);
+
+    /* two families, the second without a base, one member no backend */
+    r->families = ca_xcalloc(2, sizeof(ca_family));
+    r->nfamilies = 2;
+    ca_family *fa = &r->families[0];
+    fa->name = ca_xstrdup("BaseSandboxSession");
+    fa->kind = ca_xstrdup("subclasses");
+    fa->base = ca_xstrdup("BaseSandboxSession");
+    fa->path = ca_xstrdup(HOSTILE_PATH);
+    fa->line = 199;
+    fa->members = ca_xcalloc(3, sizeof(ca_family_member));
+    fa->nmembers = 3;
+    fa->members[0] = (ca_family_member){ca_xstrdup("blaxel"), ca_xstrdup("BlaxelSandboxSession"),
+                                        ca_xstrdup(HOSTILE_PATH), 11, ca_xstrdup("backend")};
+    fa->members[1] = (ca_family_member){ca_xstrdup("e2b"), ca_xstrdup("E2BSandboxSession"), ca_xstrdup(UNICODE_PATH),
+                                        4, ca_xstrdup("backend")};
+    fa->members[2] = (ca_family_member){NULL, ca_xstrdup("SandboxSession"), ca_xstrdup(UNICODE_PATH), 9,
+                                        ca_xstrdup("proxy")};
+    ca_family *fb = &r->families[1];
+    fb->name = ca_xstrdup("BaseSandboxClient");
+    fb->kind = ca_xstrdup("duck-typed");
+    fb->members = ca_xcalloc(1, sizeof(ca_family_member));
+    fb->nmembers = 1;
+    fb->members[0] = (ca_family_member){ca_xstrdup("modal"), NULL, NULL, 0, ca_xstrdup("backend")};
+    r->scan.class_digest = ca_xstrdup("c1 00112233445566ff");
 }
 
 static void check_results_equal(const ca_results *got, const ca_results *want)
@@ -304,6 +331,24 @@ static void check_results_equal(const ca_results *got, const ca_results *want)
         CHECK_STR_EQ(a->function, b->function);
         CHECK_EQ(a->line, b->line);
         CHECK_STR_EQ(a->lines, b->lines);
+        CHECK_STR_EQ(a->family, b->family);
+    }
+    CHECK_EQ(got->nfamilies, want->nfamilies);
+    for (size_t i = 0; i < got->nfamilies && i < want->nfamilies; i++) {
+        const ca_family *a = &got->families[i], *b = &want->families[i];
+        CHECK_STR_EQ(a->name, b->name);
+        CHECK_STR_EQ(a->kind, b->kind);
+        CHECK_STR_EQ(a->base, b->base);
+        CHECK_STR_EQ(a->path, b->path);
+        CHECK_EQ(a->line, b->line);
+        CHECK_EQ(a->nmembers, b->nmembers);
+        for (size_t k = 0; k < a->nmembers && k < b->nmembers; k++) {
+            CHECK_STR_EQ(a->members[k].backend, b->members[k].backend);
+            CHECK_STR_EQ(a->members[k].class_name, b->members[k].class_name);
+            CHECK_STR_EQ(a->members[k].path, b->members[k].path);
+            CHECK_EQ(a->members[k].line, b->members[k].line);
+            CHECK_STR_EQ(a->members[k].role, b->members[k].role);
+        }
     }
 }
 
@@ -471,6 +516,7 @@ static void test_round_trip(void)
         CHECK_STR_EQ(got.scan.root, want.scan.root);
         CHECK_STR_EQ(got.scan.git_rev, want.scan.git_rev);
         CHECK_STR_EQ(got.scan.args, want.scan.args);
+        CHECK_STR_EQ(got.scan.class_digest, want.scan.class_digest);
         CHECK_STR_EQ(got.scan.version, ca_version);
         CHECK_STR_EQ(got.scan.started, want.scan.started);
         CHECK(got.scan.finished != NULL);

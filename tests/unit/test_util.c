@@ -151,8 +151,29 @@ static void test_read_file(void)
     CHECK(buf == untouched);
 }
 
+/* "did you mean": edits, swaps of neighbours, case, and what is too far */
+static void test_closest(void)
+{
+    CHECK(ca_edit_distance("", "") == 0);
+    CHECK(ca_edit_distance("scan", "scan") == 0);
+    CHECK(ca_edit_distance("scna", "scan") == 1);   /* a swap is one edit */
+    CHECK(ca_edit_distance("matrx", "matrix") == 1);
+    CHECK(ca_edit_distance("--foramt", "--format") == 1);
+    CHECK(ca_edit_distance("abc", "xyz") == 3);
+    CHECK(ca_edit_distance("a123456789012345678901234567890123456789012", "a") == 99);
+    const char *const opts[] = {"--format", "--output", "--select", "--statistics", NULL};
+    CHECK_STR_EQ(ca_closest("--foramt", opts, (size_t)-1), "--format");
+    CHECK_STR_EQ(ca_closest("--STATISTIC", opts, (size_t)-1), "--statistics");
+    CHECK(ca_closest("--verbose", opts, (size_t)-1) == NULL);
+    const char *const cmds[] = {"scan", "diff", "merge"};
+    CHECK_STR_EQ(ca_closest("dif", cmds, 3), "diff");
+    CHECK(ca_closest("xy", cmds, 3) == NULL); /* short words: one edit at most */
+    CHECK(ca_closest("", cmds, 3) == NULL);
+}
+
 int main(void)
 {
+    test_closest();
     test_sb();
     test_vec();
     test_arena();

@@ -6,9 +6,13 @@
  * read by every worker's c_lower (c_lower.c). Flags come from a
  * compile_commands.json (the one named with --compile-commands, else the
  * nearest one next to a file or above it, up to its scanned root, or in the
- * root's build/), filtered to what changes how a file parses; a file no
- * database knows gets -std=gnu11 and an -I for every directory of the tree
- * that holds headers. Needs no libclang.
+ * root's build/), filtered to what changes how a file parses. A file no
+ * database knows gets -std=gnu11 and, in this order, an -I for its own
+ * directory and each one above it up to its scanned root, for every
+ * include/ directory of the tree (`#include "hamlib/rig.h"` lives in
+ * include/hamlib/), and for every directory that holds headers; its
+ * compile errors then say that this is what was tried (c_project_origin).
+ * Needs no libclang.
  */
 #include "frontend/c/c_internal.h"
 
@@ -33,12 +37,15 @@ typedef struct c_db {
 
 typedef struct c_fileflags {
     char *path;      /* as discovered */
-    str_vec args;
+    str_vec args;    /* a database's flags; without one, the -I of the file's directory and those above it */
+    int from_db;
+    char *origin;    /* where the flags came from, for diagnostics */
 } c_fileflags;
 
 struct c_project {
     CA_VEC(c_fileflags) files;  /* sorted by path */
-    str_vec defaults;
+    str_vec defaults;           /* after a file's own -I list when no database knows it */
+    char *default_origin;
 };
 
 static char *path_dirname(const char *p)
@@ -317,6 +324,64 @@ static const c_dbentry *db_entry_for(const c_db *db, const char *path)
     return same_dir ? same_dir : db->entries.n ? &db->entries.v[0] : NULL;
 }
 
+/* Is s in the sorted list v? *at: where it is or would go. */
+static int sorted_has(const str_vec *v, const char *s, size_t *at)
+{
+    size_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(v->v[mid], s);
+        if (c == 0) {
+            *at = mid;
+            return 1;
+        }
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    *at = lo;
+    return 0;
+}
+
+/* Append "-I<dir>" for the distinct directories of dirs (sorted first; at
+ * most max of them) to out, and free dirs; returns how many. */
+static size_t add_dirs(str_vec *out, str_vec *dirs, size_t max)
+{
+    if (dirs->n) qsort(dirs->v, dirs->n, sizeof(char *), cmp_str);
+    size_t added = 0;
+    for (size_t i = 0; i < dirs->n && added < max; i++) {
+        if (i && strcmp(dirs->v[i], dirs->v[i - 1]) == 0) continue;
+        char *abs = c_canonical(dirs->v[i]);
+        char *flag = ca_xasprintf("-I%s", abs);
+        CA_VEC_PUSH(*out, flag);
+        free(abs);
+        added++;
+    }
+    sv_free(dirs);
+    return added;
+}
+
+/* -I for the file's own directory and each one above it, up to the
+ * scanned root that holds it (nearest first: what `#include <x.h>` in a
+ * tree without build flags most often means). */
+static void own_dirs(const char *path, const char *const *roots, size_t nroots, str_vec *out)
+{
+    char *top = NULL;
+    root_of(path, roots, nroots, &top);
+    char *dir = path_dirname(path);
+    for (int guard = 0; guard < 64; guard++) {
+        char *abs = c_canonical(dir);
+        char *flag = ca_xasprintf("-I%s", abs);
+        CA_VEC_PUSH(*out, flag);
+        free(abs);
+        if (!top || strcmp(dir, top) == 0 || strcmp(dir, ".") == 0 || strcmp(dir, "/") == 0) break;
+        char *up = path_dirname(dir);
+        free(dir);
+        dir = up;
+    }
+    free(dir);
+    free(top);
+}
+
 c_project *c_project_new(const char *compile_commands_dir, const char *const *roots, size_t nroots,
                          const char *const *c_files, size_t nfiles, char **err)
 {
@@ -327,6 +392,36 @@ c_project *c_project_new(const char *compile_commands_dir, const char *const *ro
     }
     c_project *p = ca_xcalloc(1, sizeof(*p));
     sv_push(&p->defaults, "-std=gnu11");
+    /* the tree's include/ directories: next to a file or above it up to its
+     * root, or on the way to a file (a component named include) */
+    str_vec incs = {0}, seen = {0}; /* seen: directories looked at, sorted */
+    for (size_t i = 0; i < nfiles; i++) {
+        char *top = NULL;
+        root_of(c_files[i], roots, nroots, &top);
+        char *dir = path_dirname(c_files[i]);
+        for (int guard = 0; guard < 64; guard++) {
+            size_t at;
+            if (sorted_has(&seen, dir, &at)) break; /* and the ones above it */
+            CA_VEC_PUSH(seen, NULL);
+            memmove(seen.v + at + 1, seen.v + at, (seen.n - 1 - at) * sizeof(char *));
+            seen.v[at] = ca_xstrdup(dir);
+            const char *base = strrchr(dir, '/');
+            base = base ? base + 1 : dir;
+            if (strcmp(base, "include") == 0) sv_push(&incs, dir);
+            char *cand = path_join2(dir, "include");
+            struct stat st;
+            if (stat(cand, &st) == 0 && S_ISDIR(st.st_mode)) CA_VEC_PUSH(incs, cand);
+            else free(cand);
+            if (!top || strcmp(dir, top) == 0 || strcmp(dir, ".") == 0 || strcmp(dir, "/") == 0) break;
+            char *up = path_dirname(dir);
+            free(dir);
+            dir = up;
+        }
+        free(dir);
+        free(top);
+    }
+    sv_free(&seen);
+    size_t nincs = add_dirs(&p->defaults, &incs, 64);
     /* -I for every directory of the tree that holds headers, and the roots */
     str_vec dirs = {0};
     for (size_t i = 0; i < nfiles; i++) {
@@ -338,26 +433,25 @@ c_project *c_project_new(const char *compile_commands_dir, const char *const *ro
         struct stat st;
         if (stat(roots[i], &st) == 0 && S_ISDIR(st.st_mode)) sv_push(&dirs, roots[i]);
     }
-    if (dirs.n) qsort(dirs.v, dirs.n, sizeof(char *), cmp_str);
-    size_t added = 0;
-    for (size_t i = 0; i < dirs.n && added < 512; i++) {
-        if (i && strcmp(dirs.v[i], dirs.v[i - 1]) == 0) continue;
-        char *abs = c_canonical(dirs.v[i]);
-        char *flag = ca_xasprintf("-I%s", abs);
-        CA_VEC_PUSH(p->defaults, flag);
-        free(abs);
-        added++;
-    }
-    sv_free(&dirs);
+    size_t nhdr = add_dirs(&p->defaults, &dirs, 512);
+    p->default_origin = ca_xasprintf("no compile_commands.json covers it: parsed with -I for its directory and those "
+                                     "above it up to the scanned root, %zu include/ director%s and %zu header "
+                                     "director%s of the tree; --compile-commands DIR gives the build's flags",
+                                     nincs, nincs == 1 ? "y" : "ies", nhdr, nhdr == 1 ? "y" : "ies");
     db_cache cache = {0};
     for (size_t i = 0; i < nfiles; i++) {
         c_db *db = forced ? forced : db_for(&cache, c_files[i], roots, nroots);
         const c_dbentry *e = db ? db_entry_for(db, c_files[i]) : NULL;
-        if (!e) continue;
         c_fileflags ff;
         memset(&ff, 0, sizeof(ff));
         ff.path = ca_xstrdup(c_files[i]);
-        for (size_t k = 0; k < e->args.n; k++) sv_push(&ff.args, e->args.v[k]);
+        if (e) {
+            for (size_t k = 0; k < e->args.n; k++) sv_push(&ff.args, e->args.v[k]);
+            ff.from_db = 1;
+            ff.origin = ca_xasprintf("flags from %s/compile_commands.json", db->dir);
+        } else {
+            own_dirs(c_files[i], roots, nroots, &ff.args);
+        }
         CA_VEC_PUSH(p->files, ff);
     }
     if (p->files.n) qsort(p->files.v, p->files.n, sizeof(c_fileflags), cmp_flags);
@@ -375,25 +469,41 @@ void c_project_free(c_project *p)
     if (!p) return;
     for (size_t i = 0; i < p->files.n; i++) {
         free(p->files.v[i].path);
+        free(p->files.v[i].origin);
         sv_free(&p->files.v[i].args);
     }
     CA_VEC_FREE(p->files);
     sv_free(&p->defaults);
+    free(p->default_origin);
     free(p);
 }
 
-/* Flags for one file: its database entry's, else the defaults. */
-const str_vec *c_project_flags(const c_project *p, const char *path)
+static const c_fileflags *file_flags(const c_project *p, const char *path)
 {
-    static const str_vec none = {0};
-    if (!p) return &none;
     size_t lo = 0, hi = p->files.n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         int c = strcmp(p->files.v[mid].path, path);
-        if (c == 0) return &p->files.v[mid].args;
+        if (c == 0) return &p->files.v[mid];
         if (c < 0) lo = mid + 1;
         else hi = mid;
     }
-    return &p->defaults;
+    return NULL;
+}
+
+void c_project_flags(const c_project *p, const char *path, const str_vec **first, const str_vec **rest)
+{
+    static const str_vec none = {0};
+    *first = *rest = &none;
+    if (!p) return;
+    const c_fileflags *ff = file_flags(p, path);
+    if (ff) *first = &ff->args;
+    if (!ff || !ff->from_db) *rest = &p->defaults;
+}
+
+const char *c_project_origin(const c_project *p, const char *path)
+{
+    if (!p) return NULL;
+    const c_fileflags *ff = file_flags(p, path);
+    return ff && ff->from_db ? ff->origin : p->default_origin;
 }

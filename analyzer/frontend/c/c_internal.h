@@ -34,9 +34,13 @@ static inline int c_is_header(const char *path)
 /* realpath(p) as a heap string, or a copy of p when it does not resolve. */
 char *c_canonical(const char *p);
 
-/* The compile flags for one file of the project: its database entry's,
- * else the defaults; an empty list when p is NULL. Owned by p. */
-const str_vec *c_project_flags(const c_project *p, const char *path);
+/* The compile flags for one file of the project, *first then *rest: its
+ * database entry's (and nothing); else the -I of its directory and those
+ * above it, then the defaults. Empty lists when p is NULL. Owned by p. */
+void c_project_flags(const c_project *p, const char *path, const str_vec **first, const str_vec **rest);
+/* Where those flags came from, said after a file's compile errors (owned
+ * by p; NULL when p is NULL). */
+const char *c_project_origin(const c_project *p, const char *path);
 
 #ifdef CA_HAVE_LIBCLANG_H
 #include <clang-c/Index.h>

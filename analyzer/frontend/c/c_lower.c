@@ -2074,13 +2074,15 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
     }
     if (!fe->index) fe->index = c_cx.clang_createIndex(0, 0);
     char *abs = c_canonical(path);
-    const str_vec *flags = c_project_flags(fe->proj, path);
+    const str_vec *flags, *more;
+    c_project_flags(fe->proj, path, &flags, &more);
     CA_VEC(const char *) argv = {0};
     if (c_is_header(path)) {
         CA_VEC_PUSH(argv, "-x");
         CA_VEC_PUSH(argv, "c");
     }
     for (size_t i = 0; i < flags->n; i++) CA_VEC_PUSH(argv, flags->v[i]);
+    for (size_t i = 0; i < more->n; i++) CA_VEC_PUSH(argv, more->v[i]);
     CA_VEC_PUSH(argv, "-w");
     CA_VEC_PUSH(argv, "-ferror-limit=0");
     CA_VEC_PUSH(argv, "-fno-spell-checking");
@@ -2108,6 +2110,12 @@ int c_lower(c_frontend *fe, const char *path, const char *src, size_t len, ir_mo
         if (src[i] == '\n') CA_VEC_PUSH(L.lines, i + 1);
     if (L.file) {
         diagnostics(&L);
+        const char *how = m->parse_errors && m->diagnostic ? c_project_origin(fe->proj, path) : NULL;
+        if (how) { /* say what was tried, so the fix (a database, an -I) is plain */
+            char *d = ca_xasprintf("%s (%s)", m->diagnostic, how);
+            free(m->diagnostic);
+            m->diagnostic = d;
+        }
         scan_comments(&L);
         find_pairs(&L);
         c_cx.clang_visitChildren(c_cx.clang_getTranslationUnitCursor(tu), wrap_cb, &L);

@@ -60,6 +60,7 @@ void py_frontend_free(py_frontend *fe)
 typedef struct name_map {
     const char *key;   /* local name, or "Class.attr" */
     const char *value; /* resolved dotted name */
+    int relative;      /* imports: from a relative import (`from ..asyncio import x`) */
 } name_map;
 
 typedef struct pending_def {
@@ -89,6 +90,11 @@ typedef struct lower {
     int too_deep;
     int plain_bind;             /* binding a target annotated as plain data: no acquisition */
     CA_VEC(int) strong;         /* variables given a catalogued resource in this function */
+    CA_VEC(const char *) flags; /* names the function assigns True/False/None to: their values are followed */
+    CA_VEC(const char *) own_tasks;   /* names of functions the module runs as tasks */
+    CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
+    int member_vars;                  /* the function has member variables (`entry.task`) */
+    CA_VEC(name_map) idle_locks;      /* "Class.attr" -> "1"/"0": see lock_idle */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
     /* offsets of the source's UTF-8 continuation bytes, ascending: a column
      * in code points is the bytes before it on its line less these, found
@@ -383,7 +389,20 @@ static pn root_ident(pn n)
 static int var_of(lower *L, pn n)
 {
     n = unparen(n);
-    if (!pn_is(n, PT_identifier)) return -1;
+    if (L->f && L->member_vars && pn_is(n, PT_attribute)) {
+        /* `entry.task`: a member variable of a local object (see bind_target) */
+        pn o = unparen(pn_field(n, PF_object)), a = pn_field(n, PF_attribute);
+        if (!pn_is(o, PT_identifier) || !pn_is(a, PT_identifier)) return -1;
+        char mb[256];
+        uint32_t ol = o->end - o->start, al = a->end - a->start;
+        if (ol + al + 2 > sizeof(mb)) return -1;
+        memcpy(mb, L->src + o->start, ol);
+        mb[ol] = '.';
+        memcpy(mb + ol + 1, L->src + a->start, al);
+        mb[ol + 1 + al] = 0;
+        return ir_var_find(L->f, mb);
+    }
+    if (!L->f || !pn_is(n, PT_identifier)) return -1; /* (module level: no variables) */
     char buf[256];
     uint32_t s = n->start, e = n->end;
     if (e - s >= sizeof(buf)) return -1;
@@ -629,7 +648,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     int handled = 0;
 
     if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
-        name_map e = {norm_text(L, ci.recv, 200), ""};
+        name_map e = {norm_text(L, ci.recv, 200), "", 0};
         CA_VEC_PUSH(L->cancelled, e);
     }
     /* v.close(), entry.ws.close(), t.cancel() */
@@ -806,6 +825,55 @@ static void await_call_facts(lower *L, ir_node *n, const call_info *ci)
     if (rv >= 0 && (L->f->vars[rv].flags & (VAR_GROUP | VAR_EXIT_STACK))) n->flags |= REM_RECV_SCOPE;
 }
 
+/* What thread work runs (`to_thread(f, ...)`, `run_in_executor(ex, f,
+ * ...)`): the function passed, the call a lambda makes (`lambda:
+ * client.create(...)`), the function a functools.partial wraps. Recorded
+ * on the IR_EXECUTOR node x as an awaited call's facts are (callee, cname,
+ * recv), with x->ref a value-only IR_CALL naming the function so the
+ * engine can resolve it into the tree. */
+static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
+{
+    for (int k = 0; k < 2; k++) {
+        pn a = unparen(first_pos_arg(call, k));
+        if (pn_isnull(a) || pn_is(a, PT_none)) continue;
+        pn fn = a;
+        if (pn_is(a, PT_lambda)) {
+            pn body = unparen(pn_field(a, PF_body));
+            if (pn_isnull(body) || !pn_is(body, PT_call)) return;
+            fn = unparen(pn_field(body, PF_function));
+        } else if (pn_is(a, PT_call)) {
+            call_info pc = call_of(L, a);
+            if (!pc.name || strcmp(pc.name, "partial") != 0) return;
+            fn = unparen(first_pos_arg(a, 0));
+        }
+        if (pn_isnull(fn) || !(pn_is(fn, PT_identifier) || pn_is(fn, PT_attribute))) return;
+        char *d = dotted(L, fn);
+        if (!d) return;
+        x->callee = d;
+        x->cname = last_component(d);
+        x->flags &= ~(unsigned)(REM_HAS_RECV | REM_RECV_SCOPE);
+        ir_node *c = ir_node_new(L->m, IR_CALL, x->site);
+        c->flags = CALL_VALUE_ONLY;
+        c->text = d;
+        c->vars = ca_arena_alloc(&L->m->arena, sizeof(int));
+        c->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *));
+        if (pn_is(fn, PT_attribute)) {
+            pn recv = unparen(pn_field(fn, PF_object));
+            x->flags |= REM_HAS_RECV;
+            x->recv = dotted(L, recv);
+            int rv = root_var(L, recv);
+            if (rv >= 0 && (L->f->vars[rv].flags & (VAR_GROUP | VAR_EXIT_STACK))) x->flags |= REM_RECV_SCOPE;
+            if (pn_is(recv, PT_identifier) && rv >= 0 && (L->f->vars[rv].flags & VAR_SELF)) {
+                c->flags |= CALL_ON_SELF;
+                c->text = x->cname;
+            }
+        }
+        ir_block_push(L->m, out, c);
+        x->ref = c;
+        return;
+    }
+}
+
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
 {
@@ -917,9 +985,11 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         r->text = norm_text(L, ci.fn, 120);
         await_call_facts(L, r, &ci);
         if (ci.dotted && cat(L, CAT_EXECUTOR, ci.dotted)) {
-            ir_node *x = emit(L, out, IR_EXECUTOR, aw, -1);
+            ir_node *x = ir_node_new(L->m, IR_EXECUTOR, site_of(L, aw));
             x->flags = remf;
             x->text = norm_text(L, ci.fn, 120);
+            thread_target(L, out, x, inner);
+            ir_block_push(L->m, out, x);
         }
     }
     for (size_t i = events_before; i < (size_t)out->n; i++) {
@@ -1144,8 +1214,14 @@ static rhs_info classify_rhs(lower *L, pn right)
         }
     }
     /* `key = str(message.id)`: plain data (after the registry reads above:
-     * `list(self._reg.values())` is a read of the registry) */
+     * `list(self._reg.values())` is a read of the registry); a generic
+     * specialised at the call, `create_memory_object_stream[Event](0)`,
+     * is its function */
     if (ci.dotted && cat(L, CAT_PLAIN_CALL, ci.dotted)) return ri;
+    if (!ci.dotted && pn_is(ci.fn, PT_subscript)) {
+        char *gd = dotted(L, pn_field(ci.fn, PF_value));
+        if (gd && cat(L, CAT_PLAIN_CALL, gd)) return ri;
+    }
     int group_spawn = ci.name && !pn_isnull(ci.recv) && cat(L, CAT_GROUP_SPAWN, ci.name) &&
                       recv_is_group(L, ci.recv);
     if (group_spawn) return ri;
@@ -1222,7 +1298,7 @@ static void record_ctor(lower *L, int v, pn right)
     if (pn_is(r, PT_call)) d = dotted(L, pn_field(r, PF_function));
     else if (pn_is(r, PT_attribute) || pn_is(r, PT_identifier)) d = dotted(L, r);
     if (!d || v < 0) return;
-    name_map e = {L->f->vars[v].name, d};
+    name_map e = {L->f->vars[v].name, d, 0};
     CA_VEC_PUSH(L->locals_ctor, e);
 }
 
@@ -1340,6 +1416,16 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         char *name = text(L, left);
         int existing = ir_var_find(L->f, name);
         int v = existing >= 0 ? existing : ir_var_add(L->m, L->f, name, 0);
+        for (size_t k = 0; k < L->flags.n; k++)
+            if (strcmp(L->flags.v[k], name) == 0) {
+                int rv = pn_is(r, PT_identifier) ? var_of(L, r) : -1;
+                unsigned bf = pn_is(r, PT_true) ? BIND_TRUE : pn_is(r, PT_false) ? BIND_FALSE
+                            : pn_is(r, PT_none) ? BIND_NONE
+                            : (rv >= 0 && (L->f->vars[rv].flags & VAR_EXC)) ? BIND_TRUE /* an exception object */
+                                                                              : (BIND_TRUE | BIND_FALSE | BIND_NONE);
+                emit(L, out, IR_BIND, at, v)->flags = bf;
+                break;
+            }
         if (pn_is(r, PT_none)) {
             /* `x = None`: the function is done with what x held (code
              * writes it after releasing or handing x over; in a loop, the
@@ -1405,6 +1491,37 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
                 for (size_t k = 0; k < L->strong.n; k++) held |= L->strong.v[k] == vs.v[i];
             if (held) L->f->fflags |= FN_HOLDS_RESOURCE;
         }
+        if (o == OWN_LOCAL && pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier) &&
+            pn_is(pn_field(left, PF_attribute), PT_identifier)) {
+            /* `entry.task = asyncio.create_task(...)`, `entry.tasks = [create_task(...), ...]`:
+             * a catalogued resource made straight into a local object is a
+             * member variable of its own, held by the object: live until the
+             * object is handed over, or the member released (`entry.task.cancel()`) */
+            pn el = unparen(right);
+            rhs_info ri = {0};
+            if (pn_is(el, PT_list) || pn_is(el, PT_tuple)) {
+                PN_FOR_NAMED(x, el) {
+                    ri = classify_rhs(L, x);
+                    if (ri.acq) {
+                        el = x;
+                        break;
+                    }
+                }
+            } else {
+                ri = classify_rhs(L, el);
+            }
+            if ((ri.acq & ACQ_STRONG) && !(ri.acq & ACQ_HEURISTIC) && !(ri.acq & ACQ_REGISTRY_TAKE)) {
+                ca_sb nm = {0};
+                ca_sb_addf(&nm, "%s.%s", text(L, unparen(pn_field(left, PF_object))), text(L, pn_field(left, PF_attribute)));
+                int mv = ir_var_add(L->m, L->f, ca_arena_strdup(&L->m->arena, ca_sb_str(&nm)), 0);
+                ca_sb_release(&nm);
+                L->member_vars = 1;
+                acquire_var(L, out, at, mv, &ri, el);
+                ir_node *n = emit(L, out, IR_ALIAS, at, mv);
+                n->var2 = cv;
+                remember_member(L, cv, text(L, pn_field(left, PF_attribute)), mv);
+            }
+        }
         for (size_t i = 0; i < vs.n; i++) {
             if (o == OWN_LOCAL && vs.v[i] != cv) {
                 ir_node *n = emit(L, out, IR_ALIAS, at, vs.v[i]);
@@ -1428,10 +1545,29 @@ static void lower_block(lower *L, pn block, ir_block *out);
 static void lower_stmt(lower *L, pn s, ir_block *out);
 static int annot_plain(lower *L, pn t, const char **one);
 
+/* Does the module import root (`trio`, `trio.abc`, `from trio import x`;
+ * not a package's own `from ..asyncio import x`)? */
+static int imports_root(lower *L, const char *root)
+{
+    size_t n = strlen(root);
+    for (size_t i = 0; i < L->imports.n; i++) {
+        const char *v = L->imports.v[i].relative ? NULL : L->imports.v[i].value;
+        if (v && strncmp(v, root, n) == 0 && (v[n] == '\0' || v[n] == '.')) return 1;
+    }
+    return 0;
+}
+
+/* A module written for trio or anyio alone: the cancellation its catch-all
+ * handlers see is level-triggered. */
+static int level_module(lower *L)
+{
+    return (imports_root(L, "trio") || imports_root(L, "anyio")) && !imports_root(L, "asyncio");
+}
+
 static void classify_handler(lower *L, pn types, ir_handler *h)
 {
     if (pn_isnull(types)) {
-        h->flags = H_CANCEL | H_BASE | H_BARE;
+        h->flags = H_CANCEL | H_BASE | H_BARE | (level_module(L) ? H_LEVEL : 0);
         h->catches = "";
         return;
     }
@@ -1441,7 +1577,7 @@ static void classify_handler(lower *L, pn types, ir_handler *h)
     stack[sp++] = types;
     while (sp) {
         pn t = unparen(stack[--sp]);
-        if (pn_is(t, PT_tuple) || pn_is(t, PT_expression_list)) {
+        if (pn_is(t, PT_tuple) || pn_is(t, PT_expression_list) || pn_is(t, PT_argument_list)) {
             PN_FOR_NAMED(ch, t) {
                 if (sp >= 63) break;
                 stack[sp++] = ch;
@@ -1460,9 +1596,17 @@ static void classify_handler(lower *L, pn types, ir_handler *h)
             if (!name || !*name) continue;
             char buf[300];
             snprintf(buf, sizeof(buf), "%s()", name);
-            if (cat(L, CAT_CATCHALL_EXC, name)) h->flags |= H_CANCEL | H_BASE;
-            else if (cat(L, CAT_CANCEL_EXC, name) || (k == 1 && cat(L, CAT_CANCEL_EXC, buf)))
+            if (cat(L, CAT_NOT_CANCEL_EXC, name)) continue;
+            const ca_cat_entry *e = NULL;
+            if (cat(L, CAT_CATCHALL_EXC, name)) {
+                h->flags |= H_CANCEL | H_BASE;
+                if (level_module(L)) h->flags |= H_LEVEL;
+            } else if ((e = cat(L, CAT_CANCEL_EXC, name)) || (k == 1 && (e = cat(L, CAT_CANCEL_EXC, buf)))) {
                 h->flags |= H_CANCEL;
+                if (e->kind && (strcmp(e->kind, "level") == 0 ||
+                                (strcmp(e->kind, "scope-level") == 0 && level_module(L))))
+                    h->flags |= H_LEVEL;
+            }
         }
     }
 }
@@ -1492,6 +1636,81 @@ static int nonsuspending_ctx(lower *L, pn expr)
         if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
     }
     return 0;
+}
+
+/* Does a body hold a suspension of its own: an await, async with or async
+ * for outside nested definitions? */
+static int body_suspends(lower *L, pn body)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < body->end; y++) {
+        if (y->type == PT_function_definition || y->type == PT_lambda || y->type == PT_class_definition) {
+            /* skip the nested scope */
+            uint32_t end = y->end;
+            while (y + 1 < endp && (y + 1)->start < end) y++;
+            continue;
+        }
+        if (y->type == PT_await) return 1;
+        if ((y->type == PT_with_statement || y->type == PT_for_statement || y->type == PT_for_in_clause) &&
+            has_token(y, PT_async))
+            return 1;
+    }
+    return 0;
+}
+
+/* `async with self._lock`, where the class makes self._lock an asyncio lock
+ * (lock-fastpath: acquiring a free one does not suspend): is it a lock no
+ * holder keeps across a suspension? Then, the loop being one thread, every
+ * acquire finds it free, and the acquire is no checkpoint today: it becomes
+ * one the day a holder awaits inside. Read over the module: every `async
+ * with self._lock` body, and no other use of it but `.locked()` (an
+ * acquire() or a hand-over could hold it anywhere). Cached per attribute. */
+static int lock_idle(lower *L, pn expr)
+{
+    pn e = unparen(expr);
+    if (!pn_is(e, PT_attribute) || !L->class_name) return 0;
+    pn obj = unparen(pn_field(e, PF_object));
+    if (!pn_is(obj, PT_identifier) || strcmp(text(L, obj), "self") != 0) return 0;
+    const char *attr = text(L, pn_field(e, PF_attribute));
+    ca_sb key = {0};
+    ca_sb_addf(&key, "%s.%s", L->class_name, attr);
+    const char *ctor = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
+    int idle = 0;
+    if (ctor && cat(L, CAT_LOCK_FASTPATH, ctor)) {
+        const char *cached = map_get(L->idle_locks.v, L->idle_locks.n, ca_sb_str(&key));
+        if (cached) {
+            idle = cached[0] == '1';
+        } else {
+            idle = 1;
+            const pt_node *endp = L->T->v + L->T->n;
+            for (pn u = pn_root(L->T); u < endp && idle; u++) {
+                if (u->type != PT_attribute) continue;
+                pn uo = unparen(pn_field(u, PF_object)), ua = pn_field(u, PF_attribute);
+                if (!pn_is(uo, PT_identifier) || strcmp(text(L, uo), "self") != 0 || strcmp(text(L, ua), attr) != 0)
+                    continue;
+                pn p = pn_parent(u);
+                while (pn_is(p, PT_parenthesized_expression)) p = pn_parent(p);
+                if (pn_is(p, PT_with_item)) {
+                    pn ws = pn_parent(pn_parent(p)); /* with_item < with_clause < with_statement */
+                    if (pn_is(ws, PT_with_statement) && has_token(ws, PT_async)) {
+                        if (body_suspends(L, pn_field(ws, PF_body))) idle = 0;
+                        continue;
+                    }
+                    idle = 0;
+                } else if (pn_is(p, PT_attribute) && pn_field(p, PF_object) == u) {
+                    if (strcmp(text(L, pn_field(p, PF_attribute)), "locked") != 0) idle = 0;
+                } else if (pn_is(p, PT_assignment) && pn_field(p, PF_left) == u) {
+                    continue; /* self._lock = asyncio.Lock() */
+                } else if (!pn_is(p, PT_expression_statement)) {
+                    idle = 0;
+                }
+            }
+            name_map m = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), idle ? "1" : "0", 0};
+            CA_VEC_PUSH(L->idle_locks, m);
+        }
+    }
+    ca_sb_release(&key);
+    return idle;
 }
 
 /* Is the context manager of `async with expr` made by a call of catalog
@@ -1543,6 +1762,23 @@ static void lower_with(lower *L, pn s, ir_block *out)
             if (pn_isnull(target)) target = alias;
         }
         lower_expr(L, cur, expr, s);
+        if (!is_async && pn_is(unparen(expr), PT_call) && ctx_matches(L, expr, CAT_SUPPRESS_CM)) {
+            /* `with suppress(E):` is `try: ... except E: pass` */
+            pn args = pn_field(unparen(expr), PF_arguments);
+            ir_node *t = ir_node_new(L->m, IR_TRY, site_of(L, s));
+            t->handlers = ca_arena_alloc(&L->m->arena, sizeof(ir_handler));
+            ir_handler *h = &t->handlers[t->nhandlers++];
+            h->site = site_of(L, s);
+            h->exc_var = -1;
+            classify_handler(L, args, h);
+            h->catches = pn_isnull(args) ? "" : norm_text(L, args, 200);
+            if (h->flags & H_BARE) h->flags &= ~(unsigned)(H_CANCEL | H_BASE | H_BARE); /* suppress() of nothing */
+            h->flags |= H_SUPPRESS;
+            ir_block_push(L->m, cur, t);
+            cur = &t->a;
+            nested++;
+            continue;
+        }
         ir_node *w = ir_node_new(L->m, IR_WITH, site_of(L, s));
         w->text = norm_text(L, expr, 160);
         if (is_async) w->flags |= WITH_ASYNC;
@@ -1550,6 +1786,7 @@ static void lower_with(lower *L, pn s, ir_block *out)
         char *d = pn_is(e, PT_call) ? dotted(L, pn_field(e, PF_function)) : NULL;
         if (nonsuspending_ctx(L, expr)) w->flags |= WITH_NONSUSP_EXIT;
         if (ctx_matches(L, expr, CAT_NONSUSPENDING_ENTER)) w->flags |= WITH_NONSUSP_ENTER;
+        if (is_async && lock_idle(L, expr)) w->flags |= WITH_LOCK_IDLE;
         if (d) {
             const ca_cat_entry *sh = cat(L, CAT_SHIELD_SCOPE, d);
             if (sh) {
@@ -1606,6 +1843,19 @@ static void lower_with(lower *L, pn s, ir_block *out)
     L->depth -= extra;
 }
 
+/* Does a handler's block ask whether its task is being cancelled
+ * (`current_task().cancelling()`, `task.uncancel()`)? */
+static int asks_cancelling(lower *L, pn block)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = block; x < endp && x->start < block->end; x++) {
+        if (x->type != PT_call) continue;
+        pn fn = unparen(pn_field(x, PF_function));
+        if (pn_is(fn, PT_attribute) && cat(L, CAT_CANCELLING_TEST, text(L, pn_field(fn, PF_attribute)))) return 1;
+    }
+    return 0;
+}
+
 static void lower_try(lower *L, pn s, ir_block *out)
 {
     ir_node *t = emit(L, out, IR_TRY, s, -1);
@@ -1614,6 +1864,7 @@ static void lower_try(lower *L, pn s, ir_block *out)
     PN_FOR_NAMED(ch, s)
         if (pn_is(ch, PT_except_clause) || pn_is(ch, PT_except_group_clause)) nh++;
     t->handlers = ca_arena_alloc(&L->m->arena, sizeof(ir_handler) * (size_t)(nh ? nh : 1));
+    int cancel_taken = 0;
     PN_FOR_NAMED(ch, s) {
         if (pn_is(ch, PT_except_clause) || pn_is(ch, PT_except_group_clause)) {
             ir_handler *h = &t->handlers[t->nhandlers++];
@@ -1632,8 +1883,14 @@ static void lower_try(lower *L, pn s, ir_block *out)
                 types = pn_first_named(types);
             }
             classify_handler(L, types, h);
+            /* a cancellation goes to the first clause that catches it: a
+             * later one never sees it (`except CancelledError: raise` then
+             * `except BaseException:`) */
+            if (cancel_taken) h->flags &= ~(unsigned)H_CANCEL;
+            else if (h->flags & H_CANCEL) cancel_taken = 1;
+            if (!pn_isnull(block) && asks_cancelling(L, block)) h->flags |= H_CANCELLING;
             if (!pn_isnull(alias) && pn_is(unparen(alias), PT_identifier))
-                h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), 0);
+                h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), VAR_EXC);
             int saved = L->in_cleanup;
             L->in_cleanup = 1;
             lower_block(L, block, &h->body);
@@ -1810,6 +2067,110 @@ static cond_fact cond_test(lower *L, pn cond)
     return acc;
 }
 
+/* An exception class expression of isinstance(v, C): can it match a
+ * cancellation? (a tuple or `A | B` if any member can) */
+static int class_can_cancel(lower *L, pn t)
+{
+    pn stack[32];
+    int sp = 0, can = 0;
+    stack[sp++] = t;
+    while (sp) {
+        pn c = unparen(stack[--sp]);
+        if (pn_is(c, PT_tuple) || pn_is(c, PT_binary_operator) || pn_is(c, PT_union_type)) {
+            PN_FOR_NAMED(x, c) if (sp < 31) stack[sp++] = x;
+            continue;
+        }
+        char *d = dotted(L, c);
+        if (d && !cat(L, CAT_NOT_CANCEL_EXC, d) && (cat(L, CAT_CANCEL_EXC, d) || cat(L, CAT_CATCHALL_EXC, d))) can = 1;
+    }
+    return can;
+}
+
+/* One atom of a condition: the variable it is about and what the true
+ * branch needs of it (TEST_*), or 0. */
+static int bool_atom(lower *L, pn cond, int *var)
+{
+    int neg = 0;
+    pn c = unparen(cond);
+    for (int guard = 0; guard < 4 && pn_is(c, PT_not_operator); guard++) {
+        neg ^= 1;
+        c = unparen(pn_field(c, PF_argument));
+    }
+    int test = 0;
+    *var = -1;
+    if (pn_is(c, PT_identifier)) {
+        *var = var_of(L, c);
+        test = TEST_TRUTHY;
+    } else if (pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2) {
+        pn a = unparen(pn_first_named(c)), b = unparen(pn_named_child(c, 1));
+        if (!pn_is(a, PT_identifier)) return 0;
+        char *t = text(L, c);
+        int is_not = strstr(t, " is not ") != NULL || strstr(t, "!=") != NULL;
+        int is_is = !is_not && (strstr(t, " is ") != NULL || strstr(t, "==") != NULL);
+        if (!is_not && !is_is) return 0;
+        *var = var_of(L, a);
+        if (pn_is(b, PT_none)) test = is_not ? TEST_NOT_NONE : TEST_NONE;
+        else if (pn_is(b, PT_true)) test = is_not ? TEST_FALSY : TEST_TRUTHY;
+        else if (pn_is(b, PT_false)) test = is_not ? 0 : TEST_FALSE;
+    } else if (pn_is(c, PT_call)) {
+        char *d = dotted(L, pn_field(c, PF_function));
+        pn a0 = first_pos_arg(c, 0), a1 = first_pos_arg(c, 1);
+        if (d && strcmp(d, "isinstance") == 0 && !pn_isnull(a0) && !pn_isnull(a1) && pn_is(unparen(a0), PT_identifier)) {
+            *var = var_of(L, a0);
+            test = class_can_cancel(L, a1) ? TEST_EXC_CANCEL : TEST_EXC_OTHER;
+        }
+    }
+    if (*var < 0 || !test) return 0;
+    if (neg) {
+        switch (test) {
+        case TEST_TRUTHY: test = TEST_FALSY; break;
+        case TEST_FALSY: test = TEST_TRUTHY; break;
+        case TEST_NONE: test = TEST_NOT_NONE; break;
+        case TEST_NOT_NONE: test = TEST_NONE; break;
+        case TEST_EXC_CANCEL: test = TEST_EXC_OTHER; break;
+        case TEST_EXC_OTHER: test = TEST_EXC_CANCEL; break;
+        default: return 0;
+        }
+    }
+    return test;
+}
+
+/* The atoms branch 0 of `if cond:` needs: one, or every operand of an
+ * `and` chain that is one (read iteratively down the chain's left spine). */
+static void if_atoms(lower *L, ir_node *n, pn cond)
+{
+    int_vec vars = {0};
+    CA_VEC(uint8_t) tests = {0};
+    pn c = unparen(cond);
+    int chain = pn_is(c, PT_boolean_operator) && pn_child(c, 1)->type == PT_and;
+    for (pn cur = c;; cur = unparen(pn_field(cur, PF_left))) {
+        int is_chain = chain && pn_is(cur, PT_boolean_operator) && pn_child(cur, 1)->type == PT_and;
+        int v;
+        int t = bool_atom(L, is_chain ? pn_field(cur, PF_right) : cur, &v);
+        if (t) {
+            CA_VEC_PUSH(vars, v);
+            CA_VEC_PUSH(tests, (uint8_t)t);
+        }
+        if (!is_chain || vars.n > 64) break;
+    }
+    /* a lone atom says what the other branches have too; of a chain only
+     * the true branch is known, so a chain keeps its atoms only when all of
+     * them were read (an unknown operand does not weaken branch 0) */
+    if (vars.n) {
+        n->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * vars.n);
+        uint8_t *t = ca_arena_alloc(&L->m->arena, tests.n);
+        for (size_t i = 0; i < vars.n; i++) {
+            n->vars[i] = vars.v[i];
+            t[i] = tests.v[i];
+        }
+        n->tests = t;
+        n->nvars = (int)vars.n;
+        if (!chain && vars.n == 1) n->flags |= IF_ONE_TEST;
+    }
+    CA_VEC_FREE(vars);
+    CA_VEC_FREE(tests);
+}
+
 static void prepend_done(lower *L, ir_block *b, int v, ir_site at)
 {
     ir_node *d = ir_node_new(L->m, IR_DONE, at);
@@ -1824,6 +2185,7 @@ static void lower_if(lower *L, pn s, ir_block *out)
     lower_expr(L, out, pn_field(s, PF_condition), s);
     ir_node *n = emit(L, out, IR_IF, s, -1);
     cond_fact cf = cond_test(L, pn_field(s, PF_condition));
+    if_atoms(L, n, pn_field(s, PF_condition));
     int nb = 1;
     PN_FOR_NAMED(ch, s)
         if (pn_is(ch, PT_elif_clause) || pn_is(ch, PT_else_clause)) nb++;
@@ -1929,7 +2291,19 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             for (size_t k = 0; k < vs.n; k++) emit(L, out, IR_TRANSFER, s, vs.v[k])->flags = XFER_RETURN;
             CA_VEC_FREE(vs);
         }
-        emit(L, out, IR_RETURN, s, -1);
+        pn rv0 = unparen(pn_first_named(s));
+        /* `return self._client.create(...)`: what the function hands back is
+         * that call's result (the rules ask whether it makes a resource) */
+        ir_node *made_by = !pn_isnull(rv0) && pn_is(rv0, PT_call) ? making_call(L, out, rv0) : NULL;
+        ir_node *ret = emit(L, out, IR_RETURN, s, -1);
+        ret->ref = made_by;
+        /* `return asyncio.CancelledError()` / `return exc_cancelled`: handed to the caller to raise */
+        if (!pn_isnull(rv0)) {
+            char *d = dotted(L, pn_is(rv0, PT_call) ? pn_field(rv0, PF_function) : rv0);
+            if (d && cat(L, CAT_CANCEL_EXC, d) && !cat(L, CAT_NOT_CANCEL_EXC, d)) ret->flags |= RETURN_CANCEL;
+            /* `return self._entries.pop(key, None)`: hands its caller an entry taken out of a registry */
+            if (pn_is(rv0, PT_call) && (classify_rhs(L, rv0).acq & ACQ_REGISTRY_TAKE)) ret->flags |= RETURN_TAKEN;
+        }
         return;
     }
     if (t == PT_raise_statement) {
@@ -1941,7 +2315,7 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
                 rv = var_of(L, e);
                 pn x = unparen(e);
                 char *d = dotted(L, pn_is(x, PT_call) ? pn_field(x, PF_function) : x);
-                if (d && cat(L, CAT_CANCEL_EXC, d)) rf |= RAISE_CANCEL;
+                if (d && cat(L, CAT_CANCEL_EXC, d) && !cat(L, CAT_NOT_CANCEL_EXC, d)) rf |= RAISE_CANCEL;
             }
         }
         ir_node *n = emit(L, out, IR_RAISE, s, -1);
@@ -2165,6 +2539,10 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         else f->ret_type = one;
     }
     if (has_decorator(L, def, CAT__COUNT, "abstractmethod")) f->fflags |= FN_ABSTRACT;
+    for (size_t k = 0; k < L->own_tasks.n; k++)
+        if (strcmp(L->own_tasks.v[k], name) == 0) f->fflags |= FN_OWN_TASK;
+    for (size_t k = 0; k < L->uncancelled.n; k++)
+        if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
     L->class_name = class_name;
     L->locals_ctor.n = 0;
     L->global_decl.n = 0;
@@ -2173,6 +2551,26 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->too_deep = 0;
     L->cancelled.n = 0;
     L->strong.n = 0;
+    L->flags.n = 0;
+    L->member_vars = 0;
+    {
+        /* which names get literal True/False/None somewhere in the body: every
+         * binding of them is recorded (IR_BIND), so their value along a path
+         * is known (a flag set after a hand-over, tested in a handler) */
+        pn body0 = pn_field(def, PF_body);
+        const pt_node *endp0 = L->T->v + L->T->n;
+        for (pn x = body0; x < endp0 && x->start < body0->end; x++) {
+            if (x->type != PT_assignment) continue;
+            pn l = unparen(pn_field(x, PF_left)), r = unparen(pn_field(x, PF_right));
+            if (!pn_is(l, PT_identifier) || pn_isnull(r)) continue;
+            if (pn_is(r, PT_true) || pn_is(r, PT_false) || pn_is(r, PT_none)) {
+                const char *nm = text(L, l);
+                int seen = 0;
+                for (size_t k = 0; k < L->flags.n; k++) seen |= strcmp(L->flags.v[k], nm) == 0;
+                if (!seen) CA_VEC_PUSH(L->flags, nm);
+            }
+        }
+    }
     pn params = pn_field(def, PF_parameters);
     PN_FOR_NAMED(p, params) {
         pn id = p;
@@ -2254,7 +2652,7 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
         if (!d) continue;
         ca_sb key = {0};
         ca_sb_addf(&key, "%s.%s", class_name, attr);
-        name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d};
+        name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d, 0};
         ca_sb_release(&key);
         CA_VEC_PUSH(L->class_attrs, e);
     }
@@ -2262,7 +2660,7 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
 
 static void add_import(lower *L, const char *alias, const char *dotted_name)
 {
-    name_map e = {alias, dotted_name};
+    name_map e = {alias, dotted_name, 0};
     CA_VEC_PUSH(L->imports, e);
 }
 
@@ -2394,6 +2792,226 @@ static const unsigned char stmt_holder[PT__COUNT] = {
     [PT_case_clause] = 1, [PT_expression_statement] = 1,
 };
 
+/* ---- tasks the module starts ---------------------------------------- */
+
+/* The name of the function a task runs, from the spawner's first argument:
+ * `self._run()`, `_run(x)`, `self._run` (start_soon(fn, ...)). */
+static const char *spawned_name(lower *L, pn a)
+{
+    a = unparen(a);
+    if (pn_is(a, PT_call)) a = unparen(pn_field(a, PF_function));
+    if (pn_is(a, PT_attribute)) return text(L, pn_field(a, PF_attribute));
+    if (pn_is(a, PT_identifier)) return text(L, a);
+    return NULL;
+}
+
+/* Does call x start a task on its first argument: a catalogued task
+ * spawner or task entry (`loop.create_task`, a project's own `create_task`
+ * helper, asyncio.run), a group's spawn, or one of the module's wrappers (a
+ * function that spawns its own parameter)? */
+static int spawns_task(lower *L, const call_info *ci, const char *const *wrappers, size_t nwrappers)
+{
+    const ca_cat_entry *e = ci->dotted ? cat(L, CAT_ACQUIRE, ci->dotted) : NULL;
+    if (e && e->kind && strcmp(e->kind, "task") == 0) return 1;
+    if (ci->dotted && cat(L, CAT_TASK_ENTRY, ci->dotted)) return 1;
+    if (!pn_isnull(ci->recv) && cat(L, CAT_GROUP_SPAWN, ci->name) && recv_is_group(L, ci->recv)) return 1;
+    for (size_t i = 0; i < nwrappers; i++)
+        if (strcmp(wrappers[i], ci->name) == 0) return 1;
+    return 0;
+}
+
+/* A task start: which function, where, and whether what holds the task
+ * can cancel it. */
+typedef struct task_start {
+    const char *fn;
+    pn call;
+    int uncancelled;
+} task_start;
+
+/* Can a use u of the task's holder cancel the task? A method call on it
+ * other than cancel(), a test of it, a new value for it, or a call that
+ * keeps tasks without cancelling them (asyncio.shield, asyncio.wait) do
+ * not; anything else may: cancel(), an await of it (the awaiting task's
+ * cancellation goes into it), gather or wait_for, a helper, a copy. */
+static int use_may_cancel(lower *L, pn u)
+{
+    pn p = pn_parent(u);
+    while (pn_is(p, PT_parenthesized_expression)) {
+        u = p;
+        p = pn_parent(p);
+    }
+    if (pn_is(p, PT_attribute) && pn_field(p, PF_object) == u) {
+        pn attr = pn_field(p, PF_attribute);
+        return strcmp(text(L, attr), "cancel") == 0 || strcmp(text(L, attr), "cancelling") == 0;
+    }
+    if (pn_is(p, PT_assignment)) return pn_field(p, PF_left) != u; /* `self._t = None` is fine; a copy is not */
+    if (pn_is(p, PT_comparison_operator) || pn_is(p, PT_not_operator) || pn_is(p, PT_boolean_operator) ||
+        pn_is(p, PT_if_statement) || pn_is(p, PT_elif_clause) || pn_is(p, PT_while_statement) ||
+        pn_is(p, PT_conditional_expression))
+        return 0;
+    /* asyncio.wait([t]), asyncio.shield(t) */
+    if (pn_is(p, PT_list) || pn_is(p, PT_set) || pn_is(p, PT_tuple)) p = pn_parent(p);
+    if (pn_is(p, PT_argument_list)) {
+        pn c = pn_parent(p);
+        if (pn_is(c, PT_call)) {
+            char *d = dotted(L, pn_field(c, PF_function));
+            if (d && cat(L, CAT_KEEPS_TASK, d)) return 0;
+        }
+    }
+    return 1;
+}
+
+/* The plain task start x (`h = asyncio.create_task(self._run())`): is it
+ * held where no use can cancel it? Its holder is what the start is
+ * assigned to (an attribute of self, read module-wide, or a local name,
+ * read in its function); a start held by nothing, or by something else,
+ * may be cancelled by whoever gets it. */
+static int uncancelled_start(lower *L, pn x)
+{
+    pn p = pn_parent(x);
+    if (!pn_is(p, PT_assignment) || pn_field(p, PF_right) != x) return 0;
+    pn left = unparen(pn_field(p, PF_left));
+    int attr = pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier) &&
+               strcmp(text(L, unparen(pn_field(left, PF_object))), "self") == 0;
+    if (!attr && !pn_is(left, PT_identifier)) return 0;
+    const char *h = norm_text(L, left, 200);
+    pn scope = pn_root(L->T);
+    if (!attr) {
+        for (scope = pn_parent(x); !pn_isnull(scope) && !pn_is(scope, PT_function_definition);)
+            scope = pn_parent(scope);
+        if (pn_isnull(scope)) return 0; /* a module-level task: anyone may import it */
+    }
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn u = scope; u < endp && (u == scope || u->start < scope->end); u++) {
+        if (u == left || (u->type != PT_attribute && u->type != PT_identifier)) continue;
+        if (attr != (u->type == PT_attribute)) continue;
+        /* (an identifier that is an attribute's name is not the holder) */
+        pn up = pn_parent(u);
+        if (!attr && pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
+        if (u->end - u->start > 200 || strcmp(norm_text(L, u, 200), h) != 0) continue;
+        if (use_may_cancel(L, u)) return 0;
+    }
+    return 1;
+}
+
+/* Is function fn only ever started as a task by starts (never called or
+ * passed anywhere else in the module, where it could run in a cancellable
+ * caller)? */
+static int only_started(lower *L, pn root, const char *fn, const task_start *starts, size_t n)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn u = root; u < endp; u++) {
+        if (u->type != PT_identifier || u->end - u->start != strlen(fn) ||
+            memcmp(L->src + u->start, fn, u->end - u->start) != 0)
+            continue;
+        pn p = pn_parent(u);
+        if (pn_is(p, PT_function_definition) && pn_field(p, PF_name) == u) continue;
+        /* self._run or _run, called: the call must be a start's argument */
+        pn ref = pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u ? p : u;
+        pn c = pn_parent(ref);
+        int ok = 0;
+        if (pn_is(c, PT_call) && pn_field(c, PF_function) == ref) {
+            pn args = pn_parent(c);
+            pn sc = pn_is(args, PT_argument_list) ? pn_parent(args) : &pt_null;
+            for (size_t k = 0; k < n && !ok; k++) ok = starts[k].call == sc && strcmp(starts[k].fn, fn) == 0;
+        }
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* Which functions of the module run as tasks the module itself starts: a
+ * coroutine handed to a task spawner (see spawns_task). Their outermost
+ * frame is the task: a cancellation it catches there is the task's own
+ * shutdown (asyncio.run's teardown, an owner's cancel, a group's). And
+ * which of those nothing in the module can cancel (L->uncancelled): every
+ * start of it is a plain task whose holder is only tested, shielded or
+ * waited for, and it is never called otherwise. By text, module-wide: a
+ * first read, before any function is lowered; its texts go to a scratch
+ * arena, only the names found are kept. */
+static void collect_own_tasks(lower *L, pn root)
+{
+    /* no spawner in the text, no task to find (most modules) */
+    static const char *const words[] = {"create_task", "ensure_future", "start_soon", ".start(", "run("};
+    int any = 0;
+    for (size_t w = 0; w < sizeof(words) / sizeof(words[0]) && !any; w++)
+        any = bytes_contain(L->src, L->len, words[w]);
+    if (!any) return;
+    ca_arena keep = L->m->arena;
+    memset(&L->m->arena, 0, sizeof(L->m->arena));
+    CA_VEC(const char *) wrappers = {0};
+    CA_VEC(const char *) found = {0};
+    const pt_node *endp = L->T->v + L->T->n;
+    /* wrappers: `def start_pending_task(coro, ...): create_task(coro)` */
+    for (pn d = root; d < endp; d++) {
+        if (d->type != PT_function_definition) continue;
+        pn body = pn_field(d, PF_body), params = pn_field(d, PF_parameters);
+        if (pn_isnull(body) || pn_isnull(params)) continue;
+        for (pn y = body; y < endp && y->start < body->end; y++) {
+            if (y->type != PT_call) continue;
+            call_info ci = call_of(L, y);
+            pn a0 = first_pos_arg(y, 0);
+            if (!ci.name || !pn_is(unparen(a0), PT_identifier) || !spawns_task(L, &ci, NULL, 0)) continue;
+            const char *an = text(L, unparen(a0));
+            int param = 0;
+            PN_FOR_NAMED(pp, params) {
+                pn id = pn_is(pp, PT_identifier) ? pp : pn_field(pp, PF_name);
+                if (!pn_isnull(id) && pn_is(id, PT_identifier) && strcmp(text(L, id), an) == 0) param = 1;
+            }
+            if (param) {
+                CA_VEC_PUSH(wrappers, text(L, pn_field(d, PF_name)));
+                break;
+            }
+        }
+    }
+    CA_VEC(task_start) starts = {0};
+    for (pn x = root; x < endp; x++) {
+        if (x->type != PT_call) continue;
+        call_info ci = call_of(L, x);
+        if (!ci.name) continue;
+        pn a0 = first_pos_arg(x, 0);
+        if (pn_isnull(a0)) continue;
+        if (spawns_task(L, &ci, wrappers.v, wrappers.n)) {
+            const char *fn = spawned_name(L, a0);
+            if (!fn) continue;
+            CA_VEC_PUSH(found, fn);
+            /* a plain task (not a group's, not a main task) may be one
+             * nobody cancels: see below */
+            const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
+            int plain = pn_is(unparen(a0), PT_call) && e && e->kind && strcmp(e->kind, "task") == 0;
+            task_start t = {fn, x, plain ? uncancelled_start(L, x) : 0};
+            CA_VEC_PUSH(starts, t);
+        } else if (ci.dotted && cat(L, CAT_KEEPS_TASK, ci.dotted) && cat(L, CAT_SHIELD_CALL, ci.dotted) &&
+                   pn_is(unparen(a0), PT_call)) {
+            /* `await asyncio.shield(self._start())`: the task shield makes
+             * of it is held by nothing else */
+            const char *fn = spawned_name(L, a0);
+            if (!fn) continue;
+            task_start t = {fn, x, 1};
+            CA_VEC_PUSH(starts, t);
+        }
+    }
+    CA_VEC(const char *) uncancelled = {0};
+    for (size_t i = 0; i < starts.n; i++) {
+        const char *fn = starts.v[i].fn;
+        int ok = 1, seen = 0;
+        for (size_t k = 0; k < starts.n; k++)
+            if (strcmp(starts.v[k].fn, fn) == 0) ok &= starts.v[k].uncancelled;
+        for (size_t k = 0; k < uncancelled.n; k++) seen |= strcmp(uncancelled.v[k], fn) == 0;
+        if (ok && !seen && only_started(L, root, fn, starts.v, starts.n)) CA_VEC_PUSH(uncancelled, fn);
+    }
+    ca_arena scratch = L->m->arena;
+    L->m->arena = keep;
+    for (size_t i = 0; i < found.n; i++) CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, found.v[i]));
+    for (size_t i = 0; i < uncancelled.n; i++)
+        CA_VEC_PUSH(L->uncancelled, ca_arena_strdup(&L->m->arena, uncancelled.v[i]));
+    ca_arena_free(&scratch);
+    CA_VEC_FREE(found);
+    CA_VEC_FREE(wrappers);
+    CA_VEC_FREE(starts);
+    CA_VEC_FREE(uncancelled);
+}
+
 /* One pass over the whole tree: imports, module globals, comments
  * (suppressions), syntax errors. Iterative, in preorder. */
 static void scan_module(lower *L, pn root)
@@ -2438,6 +3056,7 @@ static void scan_module(lower *L, pn root)
                 if (mname[0] == '.' && !mname[strspn(mname, ".")]) full = orig;
                 ca_sb_release(&sb);
                 add_import(L, local, full);
+                L->imports.v[L->imports.n - 1].relative = mname[0] == '.';
             }
             descend = 0;
         } else if (n->type == PT_comment) {
@@ -2457,10 +3076,10 @@ static void scan_module(lower *L, pn root)
                         ca_sb_addf(&sb, "%s", d);
                         /* keep a call marker so `X = anyio.get_cancelled_exc_class()` matches */
                         ca_sb_adds(&sb, "()");
-                        name_map e2 = {text(L, left), ca_arena_strdup(&L->m->arena, ca_sb_str(&sb))};
+                        name_map e2 = {text(L, left), ca_arena_strdup(&L->m->arena, ca_sb_str(&sb)), 0};
                         ca_sb_release(&sb);
                         CA_VEC_PUSH(L->globals, e2);
-                        name_map e = {text(L, left), d};
+                        name_map e = {text(L, left), d, 0};
                         CA_VEC_PUSH(L->globals, e);
                         descend = 0;
                     }
@@ -2468,7 +3087,7 @@ static void scan_module(lower *L, pn root)
                     d = resolve(L, dotted_raw(L, right));
                 }
                 if (descend) {
-                    name_map e = {text(L, left), d ? d : ""};
+                    name_map e = {text(L, left), d ? d : "", 0};
                     CA_VEC_PUSH(L->globals, e);
                 }
             }
@@ -2717,6 +3336,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     index_continuations(&L);
     pn root = pn_root(flat);
     scan_module(&L, root);
+    collect_own_tasks(&L, root);
     collect_toplevel(&L, root);
     if (L.pending.n) qsort(L.pending.v, L.pending.n, sizeof(pending_def), cmp_pending);
     /* nested definitions are queued while lowering their parents */
@@ -2753,6 +3373,10 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.cancelled);
     CA_VEC_FREE(L.strong);
     CA_VEC_FREE(L.cont);
+    CA_VEC_FREE(L.flags);
+    CA_VEC_FREE(L.own_tasks);
+    CA_VEC_FREE(L.uncancelled);
+    CA_VEC_FREE(L.idle_locks);
     py_tree_trim(flat, PY_FLAT_KEEP);
     if (crfixed) {
         m->src = NULL; /* the caller's buffer is the one that outlives m */

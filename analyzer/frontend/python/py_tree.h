@@ -64,7 +64,8 @@
     X(tuple_pattern, "tuple_pattern") X(while_statement, "while_statement") X(with_clause, "with_clause") \
     X(with_item, "with_item") X(with_statement, "with_statement") X(yield, "yield")                      \
     X(decorator, "decorator") X(generic_type, "generic_type") X(union_type, "union_type")                \
-    X(binary_operator, "binary_operator") X(type, "type") X(member_type, "member_type") X(string, "string")
+    X(binary_operator, "binary_operator") X(type, "type") X(member_type, "member_type") X(string, "string") \
+    X(false, "false")
 
 /* Field names the frontend asks for. X(id, "name"). */
 #define PT_FIELD_LIST(X)                                                                              \

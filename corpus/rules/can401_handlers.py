@@ -1,0 +1,174 @@
+"""CAN401: where a caught cancellation goes after the handler.
+
+Each shape comes as a pair: the swallow, and its near twin that keeps the
+cancellation (re-raises it later, hands it on, never sees it, or is the
+task's own shutdown).
+"""
+
+import asyncio
+import concurrent.futures
+import contextlib
+from typing import Any
+
+
+class Handlers:
+    def __init__(self, source: Any, log: Any) -> None:
+        self._source = source
+        self._log = log
+        self._fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._task: asyncio.Task[None] | None = None
+        self._pump_task: asyncio.Task[None] | None = None
+
+    # Fine: the first clause takes the cancellation and re-raises it; the
+    # catch-all after it never sees one.
+    async def ordered(self) -> Any:
+        try:
+            return await self._source.fetch()
+        except asyncio.CancelledError:
+            raise
+        except BaseException:
+            self._log.exception("fetch failed")
+            return None
+
+    # Buggy: the catch-all comes first and takes the cancellation too.
+    async def misordered(self) -> Any:
+        try:
+            return await self._source.fetch()
+        except BaseException:  # expect: CAN401
+            self._log.exception("fetch failed")
+            return None
+        except asyncio.CancelledError:
+            raise
+
+    # Fine: concurrent.futures.CancelledError is not the task's
+    # cancellation (a thread pool future's), whatever its name.
+    async def pool_result(self, pool_future: Any) -> Any:
+        try:
+            return await asyncio.wrap_future(pool_future)
+        except concurrent.futures.CancelledError:
+            return None
+
+    # Fine: the handler keeps only what is not a cancellation.
+    async def only_errors(self) -> Any:
+        try:
+            return await self._source.fetch()
+        except BaseException as exc:
+            if isinstance(exc, Exception):
+                self._log.warning("fetch failed: %r", exc)
+                return None
+            raise
+
+    # Buggy: the branch taken for a cancellation is the one that returns.
+    async def cancel_to_none(self) -> Any:
+        try:
+            return await self._source.fetch()
+        except BaseException as exc:  # expect: CAN401
+            if isinstance(exc, asyncio.CancelledError):
+                return None
+            raise
+
+    # Fine: the handler asks whether this task is being cancelled and only
+    # absorbs the cancellation it asked for itself.
+    async def absorb_own_cancel(self) -> Any:
+        try:
+            return await self._source.fetch()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise
+            return None
+
+    # Buggy: suppress() is a handler that completes normally.
+    async def suppressed(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):  # expect: CAN401
+            await self._source.flush()
+
+    # Fine: suppress() of an ordinary error lets cancellation through.
+    async def suppressed_errors(self) -> None:
+        with contextlib.suppress(ConnectionError):
+            await self._source.flush()
+
+    # Fine: the cancellation is handed to the future's awaiters.
+    async def forward(self) -> None:
+        try:
+            self._fut.set_result(await self._source.fetch())
+        except asyncio.CancelledError as exc:
+            self._fut.set_exception(exc)
+
+    # Buggy: the future gets a result and the cancellation is gone.
+    async def forward_result(self) -> None:
+        try:
+            self._fut.set_result(await self._source.fetch())
+        except asyncio.CancelledError:  # expect: CAN401
+            self._fut.set_result(None)
+
+    # Fine: every error, the cancellation included, is kept and the first
+    # one raised once all closers ran.
+    async def close_all(self, closers: list[Any]) -> None:
+        errors: list[BaseException] = []
+        for closer in closers:
+            try:
+                await closer.aclose()
+            except (Exception, asyncio.CancelledError) as exc:
+                errors.append(exc)
+        if errors:
+            raise errors[0]
+
+    # Buggy: the errors are kept only to be logged.
+    async def close_all_logged(self, closers: list[Any]) -> None:
+        errors: list[BaseException] = []
+        for closer in closers:
+            try:
+                await closer.aclose()
+            except (Exception, asyncio.CancelledError) as exc:  # expect: CAN401
+                errors.append(exc)
+        if errors:
+            self._log.warning("%d closers failed", len(errors))
+
+    # Fine: a second cancellation while the first is being handled; the
+    # first is raised when the cleanup is over.
+    async def cleanup_twice(self) -> Any:
+        try:
+            return await self._source.fetch()
+        except asyncio.CancelledError:
+            try:
+                await self._source.reset()
+            except asyncio.CancelledError:
+                pass
+            raise
+
+    # The background tasks this class starts.
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+        self._pump_task = asyncio.create_task(self._pump())
+
+    # Fine: the outermost frame of a task the module starts: its
+    # cancellation is its own shutdown, cleanup included.
+    async def _run(self) -> None:
+        try:
+            while True:
+                await self._source.next_event()
+        except asyncio.CancelledError:
+            await self._source.reset()
+            return
+
+    # Buggy: the task catches its cancellation and goes round again, so no
+    # cancel() can stop it.
+    async def _pump(self) -> None:
+        while True:
+            try:
+                await self._source.next_event()
+            except asyncio.CancelledError:  # expect: CAN401
+                self._log.info("pump interrupted")
+
+
+# Fine: the main task of asyncio.run; ^C cancels it, and it exits quietly.
+async def main(source: Any) -> None:
+    try:
+        await source.serve_forever()
+    except asyncio.CancelledError:
+        pass
+
+
+def cli(source: Any) -> None:
+    asyncio.run(main(source))
