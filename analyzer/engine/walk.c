@@ -249,15 +249,14 @@ static int node_shields(void *ctx, const ir_node *n)
            (n->kind == IR_RELEASE && (n->flags & REL_SHIELDED)) || (n->kind == IR_WITH && (n->flags & WITH_SHIELD));
 }
 
-/* Every path through b ends in a raise (a handler that always re-raises). */
-static int block_always_raises(const ir_block *b)
+int eng_block_always_raises(const ir_block *b)
 {
     if (b->n == 0) return 0;
     const ir_node *last = b->v[b->n - 1];
     if (last->kind == IR_RAISE) return 1;
     if (last->kind == IR_IF && (last->flags & IF_HAS_ELSE)) {
         for (int k = 0; k < last->nbranches; k++)
-            if (!block_always_raises(&last->branches[k])) return 0;
+            if (!eng_block_always_raises(&last->branches[k])) return 0;
         return last->nbranches > 0;
     }
     return 0;
@@ -331,7 +330,7 @@ static unsigned protection(eng_walk *E, int v, const uint8_t *s)
                      * settle loop's `except CancelledError: continue`) keeps
                      * the task in this function: v is still held here, and
                      * whether that swallows is a rule's business */
-                    if ((h->flags & H_CANCEL) && !block_always_raises(&h->body))
+                    if ((h->flags & H_CANCEL) && !eng_block_always_raises(&h->body))
                         return (h->flags & H_BASE) ? PROT_BASE : PROT_CANCEL;
                     continue;
                 }

@@ -32,6 +32,10 @@
  *     included, as long as the path does not go round a loop around the
  *     handler again (a task that swallows and keeps looping cannot be
  *     stopped);
+ *   - a private helper that only handlers raising afterwards call (in its
+ *     module): its caller is already leaving by an exception, so a
+ *     cancellation the helper holds back while a shielded cleanup finishes
+ *     does not keep the caller from raising;
  *   - a level-triggered cancellation (trio, anyio scopes: H_LEVEL): the next
  *     unshielded checkpoint raises it again, in the handler, after it, or
  *     in the caller; only a path that catches it again in the same try (a
@@ -51,6 +55,7 @@ typedef struct swallow_state {
     int nh;
     CA_VEC(ir_site) loops;  /* every loop of the function */
     int own_task;
+    int cleanup;            /* a helper only handlers that raise afterwards run (cleanup_helper) */
     CA_VEC(const ir_handler *) found;
 } swallow_state;
 
@@ -208,12 +213,72 @@ static void found(swallow_state *s, int i)
     CA_VEC_PUSH(s->found, s->h[i]);
 }
 
+/* ---- a helper only ever run by handlers that raise afterwards --------- */
+
+typedef struct site_q {
+    const rule_ctx *ctx;
+    const ir_func *g;      /* the function whose calls are read */
+    const ir_func *target;
+    int calls, outside;
+} site_q;
+
+static int calls_target(const site_q *q, const ir_node *n)
+{
+    const eng_summary *sum = NULL;
+    const eng_resolver *r = q->ctx->res;
+    if (!r || !r->resolve) return 0;
+    if (n->kind == IR_AWAIT_CALL) return eng_resolve_awaited(q->ctx->m, q->g, r, n, &sum) == q->target;
+    if (n->kind == IR_CALL && !(n->flags & CALL_VALUE_ONLY)) {
+        int off = 0;
+        return r->resolve(r->ctx, q->ctx->m, q->g, n, &sum, &off) == q->target;
+    }
+    return 0;
+}
+
+static void read_sites(site_q *q, const ir_block *b, int in_raising_handler)
+{
+    for (int i = 0; i < b->n && !q->outside; i++) {
+        const ir_node *n = b->v[i];
+        if (calls_target(q, n)) {
+            q->calls++;
+            if (!in_raising_handler) q->outside = 1;
+        }
+        read_sites(q, &n->c, in_raising_handler);
+        read_sites(q, &n->a, in_raising_handler);
+        for (int k = 0; k < n->nbranches; k++) read_sites(q, &n->branches[k], in_raising_handler);
+        for (int k = 0; k < n->nhandlers; k++)
+            read_sites(q, &n->handlers[k].body, in_raising_handler || eng_block_always_raises(&n->handlers[k].body));
+        read_sites(q, &n->b, in_raising_handler);
+    }
+}
+
+/* A private helper (`_name`) whose every call in its module is made from
+ * an exception handler that raises afterwards runs while its caller is
+ * already on its way out by an exception: a cancellation it catches (to let
+ * a shielded cleanup finish) does not stop the caller from raising. Only
+ * its own module is read, so the answer is the same on every scan. */
+static int cleanup_helper(const rule_ctx *ctx, const ir_func *f)
+{
+    size_t len = f->name ? strlen(f->name) : 0;
+    if (len < 2 || f->name[0] != '_') return 0;
+    if (len > 4 && f->name[1] == '_' && f->name[len - 1] == '_' && f->name[len - 2] == '_') return 0; /* __dunder__ */
+    site_q q = {ctx, NULL, f, 0, 0};
+    for (int i = 0; i < ctx->m->nfuncs && !q.outside; i++) {
+        q.g = ctx->m->funcs[i];
+        if (q.g == f) continue;
+        read_sites(&q, &q.g->body, 0);
+    }
+    return q.calls > 0 && !q.outside;
+}
+
 static void begin(rule_run *rr)
 {
     swallow_state *s = ca_xcalloc(1, sizeof(*s));
     const ir_func *f = rr->ctx->f;
     ir_visit(&f->body, collect_handlers, s);
     s->own_task = (f->fflags & FN_OWN_TASK) != 0;
+    /* (computed only where there is a handler to judge) */
+    s->cleanup = s->nh > 0 && cleanup_helper(rr->ctx, f);
     rr->data = s;
     rr->nstate = s->nh;
 }
@@ -221,6 +286,7 @@ static void begin(rule_run *rr)
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     swallow_state *s = rr->data;
+    if (s->cleanup) return;
     switch (ev->kind) {
     case ENG_EV_HANDLER: {
         int hi = slot_of(s, ev->handler);
