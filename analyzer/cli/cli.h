@@ -36,6 +36,10 @@ char *cli_shown_path(const char *path);
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name);
 /* 1 when argv[i] is option name (exactly, or as "name=value"). */
 int cli_is_opt(const char *arg, const char *name);
+/* Refuse an output file that resolves to the database db or its -wal,
+ * -shm or -journal file (cli_output.c): 2 after a message naming option,
+ * else 0. Call before anything is written. */
+int cli_refuse_store_output(const char *option, const char *output, const char *db);
 /* Help (cli_help.c): the overview, and one command's help (0; 2 after a
  * message for an unknown command). */
 void cli_usage(FILE *out);

@@ -64,6 +64,13 @@ typedef struct cli_cmd {
      "Skip files and directories matching GLOB ('*' spans '/'); repeatable, adds to the configuration's "        \
      "`exclude` and the default excludes (.git, .venv, build, node_modules, ...)."},                             \
     {"--max-size", "BYTES", "Skip files larger than this (default 10 MB), with a diagnostic."},                  \
+    {"--file-timeout", "SECONDS",                                                                                 \
+     "CPU time one file's parsing and lowering may take in its worker process (default 60; 0: no limit); a "    \
+     "file past it gets a diagnostic and the scan goes on. Overrides the configuration's `file-timeout`."},      \
+    {"--file-memory", "SIZE",                                                                                     \
+     "Memory one file's parsing and lowering may add to its worker process: MiB, or a size with a unit "         \
+     "(512M, 2G; default 2 GiB; 0: no limit); a file past it gets a diagnostic and the scan goes on. "           \
+     "Overrides the configuration's `file-memory`."},                                                            \
     {"-j, --jobs", "N", "Worker threads (default: the number of cores; 0 means the default)."},                  \
     {"--compile-commands", "DIR",                                                                                 \
      "C files: the directory holding the compile_commands.json to parse them with. Without it one is looked "    \

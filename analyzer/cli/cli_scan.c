@@ -293,6 +293,8 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     const char *min_conf = NULL; /* --min-confidence */
     char *db_default = NULL, *db_why = NULL, *results_key = NULL;
     long long max_size = 0;
+    double file_timeout = -1;   /* -1: unset (configuration, else the default); 0: no limit */
+    int64_t file_memory = -1;
     CA_VEC(const char *) paths = {0};
     CA_VEC(const char *) excludes = {0};
     int rc = 0;
@@ -332,6 +334,21 @@ int cli_scan(int argc, char **argv, int baseline_mode)
             char *end;
             max_size = strtoll(v, &end, 10);
             if (*end || max_size <= 0) { fprintf(stderr, "cancelaudit: --max-size needs a positive number of bytes\n"); rc = 2; break; }
+        } else if (cli_is_opt(a, "--file-timeout")) {
+            if (!VAL("--file-timeout")) break;
+            if (ca_config_parse_seconds(v, &file_timeout) != 0) {
+                fprintf(stderr, "cancelaudit: --file-timeout needs a number of seconds (0: no limit)\n");
+                rc = 2;
+                break;
+            }
+        } else if (cli_is_opt(a, "--file-memory")) {
+            if (!VAL("--file-memory")) break;
+            if (ca_config_parse_memory(v, &file_memory) != 0) {
+                fprintf(stderr, "cancelaudit: --file-memory needs a size: MiB, or with a unit as in 512M or 2G "
+                                "(0: no limit)\n");
+                rc = 2;
+                break;
+            }
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) quiet = 1;
         else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) verbose = 1;
         else if (strcmp(a, "--statistics") == 0 && !baseline_mode) statistics = 1;
@@ -401,6 +418,14 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         goto done;
     }
     if (!db && !no_db && !baseline_mode) db = db_default = cli_default_db(paths.n ? paths.v[0] : NULL, &db_why);
+    if (output) {
+        /* the store this scan would use is protected even when it does not
+         * open it (--no-db, baseline): a report there would destroy it */
+        char *guard = db ? NULL : cli_default_db(paths.n ? paths.v[0] : NULL, NULL);
+        rc = cli_refuse_store_output("--output", output, db ? db : guard);
+        free(guard);
+        if (rc != 0) goto done;
+    }
     char *cerr = NULL;
     const ca_catalog *cat = ca_catalog_builtin(&cerr);
     if (!cat) {
@@ -465,13 +490,18 @@ int cli_scan(int argc, char **argv, int baseline_mode)
     so.nmaps = cfg.nmaps;
     so.compile_commands = compile_commands ? compile_commands : cfg.compile_commands;
     so.c_cancel_scope = cfg.c_cancel_scope;
+    /* ca_scan_opts: 0 the default, negative no limit */
+    double eff_timeout = file_timeout >= 0 ? file_timeout : cfg.file_timeout;
+    int64_t eff_memory = file_memory >= 0 ? file_memory : cfg.file_memory;
+    so.file_timeout = eff_timeout < 0 ? 0 : eff_timeout == 0 ? -1 : eff_timeout;
+    so.file_memory = eff_memory < 0 ? 0 : eff_memory == 0 ? -1 : eff_memory;
     so.quiet = quiet;
     so.progress = !no_progress && !quiet && isatty(2);
     so.results_key = results_key = file_ignores_key(&cfg);
     res.scan.args = join_args(argc, argv, &cfg, effective_digest(&so));
     if (!no_db && !baseline_mode) {
         if (store_open(db, &st, &err) != 0 || store_begin_scan(st, &res.scan, &err) != 0) {
-            fprintf(stderr, "cancelaudit: database %s: %s\n", db, err ? err : "cannot open");
+            fprintf(stderr, "cancelaudit: %s\n", err ? err : "database: cannot open");
             free(err);
             store_close(st);
             ca_results_free(&res);
@@ -519,7 +549,7 @@ int cli_scan(int argc, char **argv, int baseline_mode)
         int wrc = res.stored_parts ? store_write_rest(st, res.scan.id, &res, &err)
                                    : store_write_results(st, res.scan.id, &res, &err);
         if (wrc != 0) {
-            fprintf(stderr, "cancelaudit: database %s: %s\n", db, err ? err : "write failed");
+            fprintf(stderr, "cancelaudit: %s\n", err ? err : "database: write failed");
             free(err);
             store_close(st);
             ca_results_free(&res);

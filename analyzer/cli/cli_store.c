@@ -216,7 +216,7 @@ static int parse_common(int argc, char **argv, store_args *a, extra_fn extra, vo
     } else if (a->verbose) {
         fprintf(stderr, "cancelaudit: store: %s (--db)\n", a->db);
     }
-    return 0;
+    return cli_refuse_store_output("--output", a->output, a->db);
 }
 
 /* The format an --output name implies (".md", ".json", ".html", ".txt"),

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 static const char *const known_keys[] = {
-    "select", "ignore", "strict", "exclude", "max-size", "jobs",
+    "select", "ignore", "strict", "exclude", "max-size", "jobs", "file-timeout", "file-memory",
     "acquirers", "releasers", "registries", "register", "remote-creates",
     "cancellation", "shields", "timeouts", "backends", "c-cancel-scope", "compile-commands", "per-file-ignores",
     "output-format", "min-confidence", NULL,
@@ -76,6 +76,45 @@ void ca_config_init(ca_config *c)
     memset(c, 0, sizeof(*c));
     c->strict = -1;
     c->jobs = -1;
+    c->file_timeout = -1;
+    c->file_memory = -1;
+}
+
+int ca_config_parse_seconds(const char *s, double *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s)) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    /* no hex, no inf/nan: strtod takes more than a number of seconds */
+    for (const char *p = s; p < end; p++)
+        if (!isdigit((unsigned char)*p) && *p != '.') return -1;
+    if (errno || end == s || *end || !(v >= 0) || v > 1e6) return -1;
+    *out = v;
+    return 0;
+}
+
+int ca_config_parse_memory(const char *s, int64_t *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s)) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    for (const char *p = s; p < end; p++)
+        if (!isdigit((unsigned char)*p) && *p != '.') return -1;
+    if (errno || end == s || !(v >= 0)) return -1;
+    static const struct { const char *unit; double scale; } units[] = {
+        {"", 1 << 20}, {"K", 1 << 10}, {"KiB", 1 << 10}, {"M", 1 << 20}, {"MiB", 1 << 20},
+        {"G", 1 << 30}, {"GiB", 1 << 30}, {"T", 1099511627776.0}, {"TiB", 1099511627776.0},
+    };
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(end, units[i].unit) != 0) continue;
+        double b = v * units[i].scale;
+        if (b > 9.0e18) return -1;
+        *out = (int64_t)b;
+        return 0;
+    }
+    return -1;
 }
 
 void ca_config_free(ca_config *c)
@@ -109,9 +148,18 @@ void ca_config_free(ca_config *c)
     ca_config_init(c);
 }
 
+/* v (n items of size bytes) with room for one more. The capacity is the
+ * next power of two, implied by n: growing one slot per item was
+ * quadratic (500,000 exclude globs took minutes under ASan). */
+static void *room_for_one(void *v, size_t n, size_t size)
+{
+    if (n & (n - 1)) return v; /* not a power of two (nor 0): there is room */
+    return ca_xrealloc(v, (n ? 2 * n : 1) * size);
+}
+
 static void add_extra(ca_config *c, const char *category, const char *pattern, const char *kind)
 {
-    c->extras = ca_xrealloc(c->extras, (c->nextras + 1) * sizeof(*c->extras));
+    c->extras = room_for_one(c->extras, c->nextras, sizeof(*c->extras));
     ca_config_extra *e = &c->extras[c->nextras++];
     e->category = ca_xstrdup(category);
     e->pattern = ca_xstrdup(pattern);
@@ -403,7 +451,7 @@ static int excludes(loader *L, const ca_toml_entry *e)
             r = -1;
             break;
         }
-        L->c->excludes = ca_xrealloc(L->c->excludes, (L->c->nexcludes + 1) * sizeof(char *));
+        L->c->excludes = room_for_one(L->c->excludes, L->c->nexcludes, sizeof(char *));
         L->c->excludes[L->c->nexcludes++] = ca_config_rebase_glob(g, L->cfgdir, L->cwd);
         free(g);
     }
@@ -431,7 +479,7 @@ static int backends(loader *L, const ca_toml_entry *be)
                 r = -1;
                 break;
             }
-            L->c->maps = ca_xrealloc(L->c->maps, (L->c->nmaps + 1) * sizeof(*L->c->maps));
+            L->c->maps = room_for_one(L->c->maps, L->c->nmaps, sizeof(*L->c->maps));
             ca_backend_map *m = &L->c->maps[L->c->nmaps++];
             m->name = ca_xstrdup(e->key);
             m->glob = ca_config_rebase_glob(g, L->cfgdir, L->cwd);
@@ -512,6 +560,27 @@ static int read_table(loader *L, const ca_toml_value *t)
             int64_t j = 0;
             r = integer(L, e, k, 0, 1024, &j);
             if (r == 0) c->jobs = (int)j;
+        } else if (strcmp(k, "file-timeout") == 0) {
+            const ca_toml_value *v = e->value;
+            double d = v->type == CA_TOML_INTEGER ? (double)v->integer : v->type == CA_TOML_FLOAT ? v->real : -1;
+            if (v->type != CA_TOML_INTEGER && v->type != CA_TOML_FLOAT)
+                r = bad(L, e->line, "'file-timeout' must be a number of seconds, not %s", a_type(v));
+            else if (!(d >= 0) || d > 1e6)
+                r = bad(L, e->line, "'file-timeout' must be between 0 (no limit) and 1000000 seconds");
+            else c->file_timeout = d;
+        } else if (strcmp(k, "file-memory") == 0) {
+            const ca_toml_value *v = e->value;
+            int64_t b = 0;
+            if (v->type == CA_TOML_INTEGER) {
+                if (v->integer < 0 || v->integer > ((int64_t)1 << 43))
+                    r = bad(L, e->line, "'file-memory' must be between 0 (no limit) and 8388608 MiB");
+                else c->file_memory = v->integer << 20;
+            } else if (v->type == CA_TOML_STRING && strlen(v->str) == v->len && ca_config_parse_memory(v->str, &b) == 0) {
+                c->file_memory = b;
+            } else {
+                r = bad(L, e->line, "'file-memory' must be a number of MiB or a size such as \"2G\" or \"512M\", not %s",
+                        v->type == CA_TOML_STRING ? "that string" : a_type(v));
+            }
         } else if (strcmp(k, "c-cancel-scope") == 0) {
             const char *v = e->value->type == CA_TOML_STRING ? e->value->str : NULL;
             if (v && strcmp(v, "auto") == 0) c->c_cancel_scope = 0;

@@ -12,7 +12,8 @@
  *
  * Keys (see docs/configuration.md): select, ignore (rule ids or prefixes:
  * an array of strings or one comma-separated string), strict (boolean),
- * exclude (globs), max-size (bytes), jobs, and catalog extras: acquirers
+ * exclude (globs), max-size (bytes), jobs, file-timeout (seconds) and
+ * file-memory (MiB, or a size with a unit), and catalog extras: acquirers
  * ("pattern" or {pattern = "...", kind = "..."}), releasers, registries
  * (alias register), remote-creates, cancellation, shields, timeouts; and a
  * `backends` table mapping a backend name to a glob or an array of globs;
@@ -64,11 +65,20 @@ typedef struct ca_config {
     size_t nextras;
     int c_cancel_scope;     /* C files: 0 auto (when the scan calls pthread_cancel), 1 always, -1 never */
     char *compile_commands; /* C files: directory of compile_commands.json, absolute; NULL unset */
+    double file_timeout;    /* seconds a file's analysis may take; 0 no limit, -1 unset */
+    int64_t file_memory;    /* bytes a file's analysis may use; 0 no limit, -1 unset */
     ca_file_ignore *file_ignores; /* per-file-ignores, in file order */
     size_t nfile_ignores;
     char *output_format;    /* scan's default --format; NULL unset */
     char *min_confidence;   /* scan's default --min-confidence ("high", "medium", "low"); NULL unset */
 } ca_config;
+
+/* The values of --file-timeout / file-timeout and --file-memory /
+ * file-memory. Seconds: a number, decimals allowed ("60", "2.5"); memory:
+ * a number of MiB, or one with a binary unit ("2048", "512M", "2G",
+ * "1.5GiB", "64KiB"). 0 means no limit. 0, or -1 for text that is none. */
+int ca_config_parse_seconds(const char *s, double *out);
+int ca_config_parse_memory(const char *s, int64_t *out);
 
 /* An empty configuration (everything unset). */
 void ca_config_init(ca_config *c);

@@ -21,8 +21,10 @@
  * the scan (scan_new, then prepare) is made on one thread and only read
  * while files are lowered; a worker's (worker_new) is its own. What lower
  * produces is the module and nothing else, written to no shared state, so
- * lowering could move into a child process: the module and its summaries
- * are all the scan needs back.
+ * the scan runs it in worker processes (scan/contain.h: a crash costs one
+ * file): the module, encoded, is all the scan needs back; it computes the
+ * summaries itself. prepare then runs in the process that forks those
+ * workers, and worker_new in each of them.
  */
 #ifndef CA_LANG_H
 #define CA_LANG_H

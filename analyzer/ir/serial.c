@@ -33,6 +33,24 @@
 #define IR_MAGIC "CAIR"
 #define IR_VERSION 1
 
+/* Every member of ir.h's structs is written and read here, and compared
+ * member by member by tests/unit/test_ir_serial.c over the corpus: the
+ * scan lowers in worker processes, so a member left out here is lost on
+ * the way back and changes findings silently. A member added to one of
+ * them changes its size and stops the build at these checks (LP64): carry
+ * it here, compare it in the test, then update the size. (One that fits in
+ * padding slips past these; the test is the check that counts.) */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(ir_site) == 24, "ir_site changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_handler) == 64, "ir_handler changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_node) == 192, "ir_node changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_var) == 32, "ir_var changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_func) == 136, "ir_func changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_class) == 56, "ir_class changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_suppress) == 16, "ir_suppress changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_module) == 120, "ir_module changed: update serial.c and test_ir_serial.c");
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* Encoding.                                                                */
 
@@ -57,12 +75,17 @@ typedef struct enc {
 
 static void put_u(ca_sb *sb, uint64_t v)
 {
+    /* one append per number: a worker process encodes every module it
+     * lowers (scan/contain.c), so this is on the scan's path */
+    char b[10];
+    size_t n = 0;
     do {
-        unsigned char b = v & 0x7f;
+        unsigned char c = v & 0x7f;
         v >>= 7;
-        if (v) b |= 0x80;
-        ca_sb_addc(sb, (char)b);
+        if (v) c |= 0x80;
+        b[n++] = (char)c;
     } while (v);
+    ca_sb_add(sb, b, n);
 }
 
 static void put_i(ca_sb *sb, int64_t v) { put_u(sb, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63)); }

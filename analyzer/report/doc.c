@@ -146,22 +146,30 @@ void doc_code(doc_writer *d, const char *s)
         ca_sb_adds(d->sb, "</code>");
         return;
     }
+    doc_code_span(d->sb, s, d->in_cell);
+}
+
+void doc_code_span(ca_sb *sb, const char *s, int in_cell)
+{
     ca_sb tmp = {0};
-    doc_put(&tmp, s, d->in_cell ? DOC_PUT_CODE_CELL : DOC_PUT_CODE);
+    doc_put(&tmp, s ? s : "", in_cell ? DOC_PUT_CODE_CELL : DOC_PUT_CODE);
     size_t run = 0, longest = 0;
     for (size_t i = 0; i < tmp.len; i++) {
         run = tmp.buf[i] == '`' ? run + 1 : 0;
         if (run > longest) longest = run;
     }
     const char *t = ca_sb_str(&tmp);
-    /* CommonMark strips one space from each side when both are there, and a
-     * backtick at either end would merge with the fence: pad then. */
-    int pad = t[0] == '`' || t[tmp.len - 1] == '`' || (t[0] == ' ' && t[tmp.len - 1] == ' ');
-    for (size_t k = 0; k <= longest; k++) ca_sb_addc(d->sb, '`');
-    if (pad) ca_sb_addc(d->sb, ' ');
-    ca_sb_add(d->sb, t, tmp.len);
-    if (pad) ca_sb_addc(d->sb, ' ');
-    for (size_t k = 0; k <= longest; k++) ca_sb_addc(d->sb, '`');
+    /* CommonMark strips one space from each side when both are there (and
+     * the span is not all spaces), and a backtick at either end would merge
+     * with the fence: pad then. An empty span would be no span at all. */
+    int spaces = tmp.len > 0 && strspn(t, " ") == tmp.len;
+    int pad = tmp.len == 0 || t[0] == '`' || t[tmp.len - 1] == '`' ||
+              (!spaces && t[0] == ' ' && t[tmp.len - 1] == ' ');
+    for (size_t k = 0; k <= longest; k++) ca_sb_addc(sb, '`');
+    if (pad) ca_sb_addc(sb, ' ');
+    ca_sb_add(sb, t, tmp.len);
+    if (pad) ca_sb_addc(sb, ' ');
+    for (size_t k = 0; k <= longest; k++) ca_sb_addc(sb, '`');
     ca_sb_release(&tmp);
 }
 

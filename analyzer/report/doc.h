@@ -40,6 +40,12 @@ typedef enum doc_mode {
 /* Append s (NULL: nothing) to sb, escaped for mode. */
 void doc_put(ca_sb *sb, const char *s, doc_mode mode);
 void doc_put_n(ca_sb *sb, const char *s, size_t n, doc_mode mode);
+/* s as one Markdown code span: escaped as DOC_PUT_CODE (DOC_PUT_CODE_CELL
+ * when in_cell), between fences one backtick longer than the longest run
+ * inside, padded with a space where CommonMark would otherwise eat one or
+ * merge a backtick with the fence. Every inline code in our Markdown is
+ * written by this (doc_code too). */
+void doc_code_span(ca_sb *sb, const char *s, int in_cell);
 /* Code points doc_put(TERM) would show for s: the text matrix's widths. */
 size_t doc_display_width(const char *s);
 /* Code points in s[0..n): the columns of text already escaped for TERM. */

@@ -4,8 +4,11 @@
  *
  * A workflow command is one line, so anything that could end it or start a
  * new one is escaped the way the Actions runner unescapes: in the message
- * % \r \n; in properties also : and , (the property separators). Invalid
- * UTF-8 becomes U+FFFD so the log stays readable.
+ * % \r \n; in properties also : and , (the property separators). Bytes
+ * that are not UTF-8 are shown as \xHH, and in the file property a
+ * backslash is doubled, so that two files whose names differ only there
+ * never share an annotation path (docs/reliability.md, "Paths that are not
+ * UTF-8").
  */
 #include "report/report.h"
 #include "util/json.h"
@@ -24,7 +27,7 @@ static void add_escaped(ca_sb *sb, const char *s, int property)
             size_t adv;
             int32_t cp = ca_json_utf8_next(s + i, n - i, &adv);
             if (cp < 0)
-                ca_sb_adds(sb, "\xEF\xBF\xBD");
+                for (size_t k = 0; k < adv; k++) ca_sb_addf(sb, "\\x%02x", (unsigned char)s[i + k]);
             else if ((cp >= 0x80 && cp < 0xA0) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
                 ca_sb_addf(sb, "\\u%04x", (unsigned)cp); /* C1 controls and bidi overrides stay visible */
             else
@@ -43,6 +46,10 @@ static void add_escaped(ca_sb *sb, const char *s, int property)
         case ',':
             if (property) ca_sb_adds(sb, "%2C");
             else ca_sb_addc(sb, ',');
+            break;
+        case '\\':
+            /* a property's escapes start with one: literal ones are doubled */
+            ca_sb_adds(sb, property ? "\\\\" : "\\");
             break;
         default:
             /* ESC and other controls would drive the CI log's terminal */

@@ -33,17 +33,19 @@ int report_markdown(FILE *out, const ca_results *r, const report_opts *o)
         for (size_t i = 0; i < r->nfindings; i++) {
             const ca_finding *f = &fs[i];
             if (!report_finding_listed(f, o)) continue;
-            ca_sb_addf(&sb, "| %s | `", f->rule);
-            doc_put(&sb, f->path, DOC_PUT_CODE_CELL);
-            ca_sb_addf(&sb, ":%d:%d` | `", f->line, f->column);
-            doc_put(&sb, f->function, DOC_PUT_CODE_CELL);
-            ca_sb_adds(&sb, "` | ");
+            /* each value one code span, fenced past any backticks it holds */
+            char *loc = ca_xasprintf("%s:%d:%d", f->path ? f->path : "", f->line, f->column);
+            ca_sb_addf(&sb, "| %s | ", f->rule);
+            doc_code_span(&sb, loc, 1);
+            ca_sb_adds(&sb, " | ");
+            doc_code_span(&sb, f->function, 1);
+            ca_sb_adds(&sb, " | ");
             for (size_t k = 0; k < ca_finding_nresources(f); k++) {
-                ca_sb_adds(&sb, k ? ", `" : "`");
-                doc_put(&sb, ca_finding_resource(f, k).name, DOC_PUT_CODE_CELL);
-                ca_sb_adds(&sb, "`");
+                if (k) ca_sb_adds(&sb, ", ");
+                doc_code_span(&sb, ca_finding_resource(f, k).name, 1);
             }
             ca_sb_addf(&sb, " | %s | ", ca_confidence_name(f->confidence));
+            free(loc);
             ca_sb tmp = {0};
             doc_put(&tmp, f->message, DOC_PUT_MD_TEXT);
             /* a table cell: no raw pipes or line breaks */

@@ -8,15 +8,18 @@
  * cross-file linker (function table, resolve, deps digest); reuse.c what a
  * rescan takes from the base scan (per-file reuse, directory listings, the
  * tree digest); collect.c puts the results together and writes the first
- * part early; scan_internal.h is what they share.
+ * part early; contain.c lowers files in worker processes; scan_internal.h
+ * is what they share.
  *
  * Phase 1 (parallel): per file, reuse its results from the base scan
  * (reuse.c) or read it once and hand the bytes to its language's hooks
- * (gate, prefilter, guard, lower); the tree is freed inside the frontend,
- * the source right after, and the summaries are built while the IR is at
- * hand. A file whose language's gate is still undecided (C: does any C
- * file name pthread_cancel?) waits with its bytes until every file has
- * been read, then is lowered or recorded skipped.
+ * (gate, prefilter, guard, lower); lower runs in a worker process
+ * (contain.h), so a parser that crashes, runs away or eats the memory
+ * costs its file a diagnostic and nothing else; the module comes back
+ * encoded, the source is freed, and the summaries are built here. A file
+ * whose language's gate is still undecided (C: does any C file name
+ * pthread_cancel?) waits with its bytes until every file has been read,
+ * then is lowered or recorded skipped.
  * Phase 2: the function table and the name index for cross-file calls
  * (link.c); reused files are checked against it (reuse.c); then the
  * summaries that go through calls, for the languages that need them.
@@ -127,18 +130,23 @@ static void prepare_lang(scan_state *S, int k)
     pthread_mutex_unlock(&S->lang_lock);
 }
 
-/* The file's bytes to its language's lowering, and its summaries: what
- * phase 1 does once a file is known to need it. Takes src. */
+/* The file's bytes to its language's lowering (in a worker process when
+ * the scan has them: a crash there costs this file only), and its
+ * summaries: what phase 1 does once a file is known to need it. Takes
+ * src. */
 static void lower_src(scan_state *S, void **workers, file_job *j, char *src, size_t len)
 {
     const ca_lang *L = S->langs[j->lang];
     ca_file_rec *r = &j->rec;
-    if (!workers[j->lang]) {
-        prepare_lang(S, j->lang);
-        workers[j->lang] = L->worker_new(S->lang_state[j->lang]);
-    }
     double t = ca_now_monotonic();
-    int rc = L->lower(workers[j->lang], j->df->path, src, len, &j->m);
+    int rc = S->contain ? scan_contain_lower(S->contain, j->lang, j->df->path, src, len, &j->m) : 1;
+    if (rc == 1) { /* no worker process to be had: here, as before containment */
+        if (!workers[j->lang]) {
+            prepare_lang(S, j->lang);
+            workers[j->lang] = L->worker_new(S->lang_state[j->lang]);
+        }
+        rc = L->lower(workers[j->lang], j->df->path, src, len, &j->m);
+    }
     r->parse_ms = (ca_now_monotonic() - t) * 1000.0;
     j->m.src = NULL;
     free(src);
@@ -687,6 +695,14 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     sort_files = files;
     qsort(S->order, nfiles, sizeof(size_t), cmp_larger_first);
 
+    /* here, while this is the only thread (contain.h) */
+    scan_contain_limits lim = {o->file_timeout, o->file_memory};
+    if (lim.timeout == 0) lim.timeout = CA_FILE_TIMEOUT_DEFAULT;
+    if (lim.memory == 0) lim.memory = CA_FILE_MEMORY_DEFAULT;
+    if (lim.timeout < 0) lim.timeout = 0;
+    if (lim.memory < 0) lim.memory = 0;
+    S->contain = scan_contain_start(S->langs, S->lang_state, S->nlangs, &lim);
+
     run_pool(S, phase1, S->norder);
     gates_decided(S);
     run_pool(S, phase1_waited, S->norder);
@@ -703,6 +719,8 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
         if (!scan_check_reused(S)) break;
         run_pool(S, phase1, S->norder);
     }
+    int leaked = scan_contain_stop(S->contain) != 0;
+    S->contain = NULL;
 
     order_phase3(S);
     run_pool(S, phase3, S->norder);
@@ -713,6 +731,12 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
         out->stored_parts = S->writer_rc == 0;
     }
     release(S, files, nfiles);
+    if (leaked) {
+        /* sanitizer builds only: what LSan's exit status is in process */
+        *err = ca_xstrdup("a lowering worker process failed its leak check (CANCELAUDIT_WORKER_STDERR=1 shows "
+                          "the report)");
+        return 3;
+    }
     return 0;
 }
 

@@ -54,12 +54,20 @@ typedef struct ca_scan_opts {
      * 1 always, -1 never. */
     const char *compile_commands;
     int c_cancel_scope;
+    /* Each file is parsed and lowered in a worker process (scan/contain.h)
+     * with these limits: CPU seconds and bytes of memory; 0: the defaults
+     * below, negative: no limit. A file past one gets a diagnostic. */
+    double file_timeout;
+    int64_t file_memory;
     /* A digest of what the caller does to the results before storing them
      * (cli_scan.c drops the findings per-file-ignores leave out), hashed
      * into the cache key so a rescan never reuses results filtered
      * otherwise. NULL: nothing. */
     const char *results_key;
 } ca_scan_opts;
+
+#define CA_FILE_TIMEOUT_DEFAULT 60.0
+#define CA_FILE_MEMORY_DEFAULT ((int64_t)2 << 30)
 
 /* Run the scan into *out (zeroed by caller, scan metadata aside). Sets
  * out->scan.cache_key: a digest of the tool build, the catalog and every

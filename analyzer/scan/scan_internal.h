@@ -19,6 +19,7 @@
 #include "engine/engine.h"
 #include "frontend/lang.h"
 #include "model/cache.h"
+#include "scan/contain.h"
 #include "scan/scan.h"
 
 typedef struct file_job {
@@ -145,6 +146,7 @@ typedef struct scan_state {
     pthread_mutex_t lang_lock;
     atomic_size_t parked_bytes; /* of files waiting for a gate with their bytes */
     int c_active;         /* rule_ctx.c_active: the languages' threads_in_scope */
+    scan_contain *contain; /* phase 1's worker processes; NULL: lowering in process */
 } scan_state;
 
 /* A module's functions by the keys scan_resolve() looks them up by: methods

@@ -467,6 +467,11 @@ static int prepare_parent(const char *path, char **err)
     int ret = mkdir_p(dir, err);
     if (ret == 0) ret = write_gitignore(dir, err);
     free(dir);
+    if (ret != 0 && err && *err) { /* every error of the store names the database first */
+        char *msg = ca_xasprintf("database %s: %s", path, *err);
+        free(*err);
+        *err = msg;
+    }
     return ret;
 }
 

@@ -13,8 +13,9 @@
  * as `partial`. "Latest" always means the newest *complete* scan.
  *
  * Errors: functions return 0 on success and -1 on failure with *err set to a
- * one-line heap message (the caller frees it); functions that look something
- * up return 1 when it is not there. No function ends the process.
+ * one-line heap message (the caller frees it) that begins "database PATH: "
+ * (print it as it is); functions that look something up return 1 when it is
+ * not there. No function ends the process.
  *
  * Threading: a ca_store is one SQLite connection; use it from one thread at a
  * time (the scan's writer thread). Several processes may share a database:

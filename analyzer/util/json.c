@@ -91,8 +91,6 @@ void ca_json_utf8_put(ca_sb *sb, uint32_t cp)
 
 /* ---- writer ---------------------------------------------------------- */
 
-static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
-
 static int plain_byte(unsigned char c, int html_safe)
 {
     if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') return 0;
@@ -116,8 +114,8 @@ void ca_json_escape(ca_sb *sb, const char *s, size_t n, int html_safe)
         if (c >= 0x80) {
             size_t adv;
             int32_t cp = ca_json_utf8_next(s + i, n - i, &adv);
-            if (cp < 0)
-                ca_sb_add(sb, replacement, 3);
+            if (cp < 0) /* bytes that are not UTF-8 stay what they were (json.h) */
+                for (size_t k = 0; k < adv; k++) ca_sb_addf(sb, "\\udc%02x", (unsigned char)s[i + k]);
             else if (cp == 0x2028 || cp == 0x2029) /* line separators break JavaScript string literals */
                 ca_sb_addf(sb, "\\u%04x", (unsigned)cp);
             else
@@ -460,7 +458,10 @@ static int parse_string(parser *p, const char **out, size_t *outlen)
                 u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
                 p->i += 6;
             }
-            ca_json_utf8_put(&p->tmp, u); /* a lone surrogate becomes U+FFFD */
+            if (u >= 0xDC80 && u <= 0xDCFF)
+                ca_sb_addc(&p->tmp, (char)(u & 0xFF)); /* a byte that was not UTF-8 (the writer's escape) */
+            else
+                ca_json_utf8_put(&p->tmp, u); /* another lone surrogate becomes U+FFFD */
             break;
         }
         default:

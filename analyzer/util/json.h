@@ -70,7 +70,13 @@ void ca_json_kv_null(ca_json_writer *w, const char *key);
 void ca_json_tool(ca_json_writer *w);
 
 /* Append s[0..n) to sb as a quoted, escaped JSON string (the writer's
- * escaping, usable on its own). html_safe as in the writer. */
+ * escaping, usable on its own). html_safe as in the writer. Bytes that are
+ * not UTF-8 (a file name on a POSIX file system can hold any) are written
+ * one by one as the lone surrogates U+DC80..U+DCFF ("\udcff" for 0xFF),
+ * Python's surrogateescape (PEP 383): no UTF-8 text can produce them, so
+ * two different names never print the same, and os.fsencode() of the
+ * decoded string gives the bytes back; the reader below maps them back
+ * too (docs/reliability.md, "Paths that are not UTF-8"). */
 void ca_json_escape(ca_sb *sb, const char *s, size_t n, int html_safe);
 
 /* Decode one UTF-8 sequence at s[0..n) (n >= 1). Returns the code point and
@@ -119,8 +125,10 @@ typedef struct ca_json_doc {
  * Returns 0 on success; on failure returns -1, leaves doc empty and, when
  * err is not NULL, sets *err to a heap message "line L, column C: what"
  * (caller frees). Strict RFC 8259: no comments, no trailing commas, no raw
- * control characters or invalid UTF-8 in strings. Lone \u surrogates decode
- * to U+FFFD. Free with ca_json_doc_free() in either case. */
+ * control characters or invalid UTF-8 in strings. The lone surrogates
+ * \udc80..\udcff decode to the bytes 0x80..0xFF (the writer's escape for
+ * bytes that are not UTF-8), other lone \u surrogates to U+FFFD. Free with
+ * ca_json_doc_free() in either case. */
 int ca_json_parse(const char *text, size_t len, int max_depth, ca_json_doc *doc, char **err);
 void ca_json_doc_free(ca_json_doc *doc);
 

@@ -18,8 +18,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+static void (*oom_handler)(void);
+
+void ca_set_oom_handler(void (*fn)(void)) { oom_handler = fn; }
+
 static void oom(void)
 {
+    if (oom_handler) oom_handler();
     fputs("cancelaudit: out of memory\n", stderr);
     abort();
 }

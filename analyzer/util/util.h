@@ -21,6 +21,9 @@ char *ca_xstrdup(const char *s);
 char *ca_xstrndup(const char *s, size_t n);
 /* printf into a fresh heap string; caller frees. */
 char *ca_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Called on allocation failure before the message and abort() (NULL: none);
+ * a worker process (scan/contain.c) ends there with a status of its own. */
+void ca_set_oom_handler(void (*fn)(void));
 
 /* Growable byte buffer, always NUL-terminated. Zero-initialised is empty. */
 typedef struct ca_sb {

@@ -70,7 +70,8 @@ def help_options(text):
 
 # a value each metavar accepts, to run the option once
 VALUES = {"FORMAT": None, "FILE": None, "PATH": None, "RULES": "CAN101", "REV": "HEAD", "GLOB": "*.pyi", "BYTES": "1000000",
-          "N": "1", "DIR": None, "ID": "1", "FP": "abcd", "NAME": "x", "LEVEL": "medium"}
+          "N": "1", "DIR": None, "ID": "1", "FP": "abcd", "NAME": "x", "LEVEL": "medium", "SECONDS": "30",
+          "SIZE": "512M"}
 
 
 class Help(unittest.TestCase):

@@ -4,6 +4,8 @@
  *
  * bytes → bracket-depth pre-check (the Python guard: tree-sitter 0.20.7 crashes on
  * ~65k unclosed brackets, so such input never reaches the parser) → py_lower
+ * → ir_encode → ir_decode (what a scan's worker process sends back,
+ * scan/contain.c; the decoded module must encode to the same bytes again)
  * → eng_summarize for every function → eng_analyze with a module-local
  * resolver → rules_run (strict, every rule) → the backend families of the
  * module's classes (bases resolved by name within it) → the coverage
@@ -132,6 +134,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ir_module_free(&m);
         free(src);
         return 0;
+    }
+    /* the scan analyses the module as its worker sent it */
+    {
+        ca_sb enc = {0}, again = {0};
+        ir_encode(&m, &enc);
+        ir_module back;
+        if (ir_decode(enc.buf, enc.len, &back) != 0) {
+            fprintf(stderr, "fuzz_py: ir_decode refused what ir_encode wrote (%zu bytes)\n", enc.len);
+            abort();
+        }
+        ir_encode(&back, &again);
+        if (again.len != enc.len || memcmp(again.buf, enc.buf, enc.len) != 0) {
+            fprintf(stderr, "fuzz_py: the decoded module encodes differently\n");
+            abort();
+        }
+        ca_sb_release(&enc);
+        ca_sb_release(&again);
+        m.src = NULL;
+        ir_module_free(&m);
+        m = back;
     }
 
     int n = m.nfuncs;

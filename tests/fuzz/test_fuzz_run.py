@@ -1,8 +1,11 @@
 """The short fuzz run of the test suite (issue 7, DESIGN §10).
 
 Builds the libFuzzer target in its own clang tree (CA_BUILD_DIR/fuzz,
--DCA_FUZZ=ON: ASan + UBSan + coverage), seeds it with every corpus/**/*.py
-and the kept regression inputs, and fuzzes for CA_FUZZ_SECONDS (default 60).
+-DCA_FUZZ=ON: ASan + UBSan + coverage), seeds it with every corpus/**/*.py,
+the kept regression inputs and a few large generated ones (big_seeds), and
+fuzzes for CA_FUZZ_SECONDS (default 60) with inputs up to 200 KB and the
+dictionary tests/fuzz/python.dict (string prefixes, f-string forms and
+brackets among it).
 Any crash, sanitizer report, leak or timeout fails the test; the input is
 left in CA_BUILD_DIR/fuzz/artifacts/ to be kept under tests/fuzz/regressions/.
 
@@ -82,6 +85,32 @@ def build_fuzzer(clang):
     return exe
 
 
+MAX_LEN = 200 * 1024
+
+
+def big_seeds(dest):
+    """Large inputs to mutate from (issue 16: the run never left ~4.7 KB, so
+    the f-string that crashed tree-sitter at 100 KB was out of its reach):
+    every corpus file in one module cut at MAX_LEN, and f-strings and
+    brackets nested just below the pre-check's limit, with every prefix."""
+    texts = []
+    for p in sorted(glob.glob(os.path.join(SRC, "corpus", "**", "*.py"), recursive=True)):
+        with open(p, "rb") as f:
+            texts.append(f.read())
+    blob = b"\n".join(texts)
+    while len(blob) < MAX_LEN:
+        blob += b"\n" + blob
+    seeds = {"big_corpus.py": blob[:MAX_LEN]}
+    head = b"async def f():\n    await g()\n"
+    for pre in (b"f", b"uuf", b"rbF", b"Rb", b"fr"):
+        seeds["deep_%s.py" % pre.decode()] = head + b"x = " + pre + b'"{' + b"(" * 990 + b")" * 990 + b'}"\n'
+    seeds["deep_mixed.py"] = head + b"x = " + b"([{" * 330 + b"}])" * 330 + b"\n"
+    for name, data in seeds.items():
+        with open(os.path.join(dest, name), "wb") as f:
+            f.write(data)
+    return len(seeds)
+
+
 def seed_corpus(dest):
     """corpus/**/*.py and tests/fuzz/regressions/*, copied flat (names kept
     apart by their path) so nothing generated lands in the source tree."""
@@ -111,10 +140,13 @@ def main():
         work = os.path.join(tmp, "work")
         os.mkdir(seeds)
         os.mkdir(work)
-        nseeds = seed_corpus(seeds)
+        nseeds = seed_corpus(seeds) + big_seeds(seeds)
         os.makedirs(ARTIFACTS, exist_ok=True)
         before = set(os.listdir(ARTIFACTS))
+        # inputs up to 200 KB from the start (-len_control=0): libFuzzer's
+        # slow growth of the length limit kept every input near the seeds'
         cmd = [exe, "-max_total_time=%d" % SECONDS, "-timeout=30", "-rss_limit_mb=2048",
+               "-max_len=%d" % MAX_LEN, "-len_control=0",
                "-print_final_stats=1", "-dict=" + os.path.join(SRC, "tests", "fuzz", "python.dict"),
                "-artifact_prefix=" + ARTIFACTS + "/", work, seeds]
         print("running: " + " ".join(cmd), flush=True)

@@ -290,5 +290,51 @@ class HostileNames(unittest.TestCase):
         self.assertNotIn("\u202e", out.decode("utf-8"))
 
 
+class UndecodablePaths(unittest.TestCase):
+    """File names that are not UTF-8 stay distinguishable (issue 16): two
+    names that differ only in such bytes used to print the same U+FFFD in
+    JSON, SARIF and github output. JSON writes each such byte as the lone
+    surrogate U+DC80+byte (Python's surrogateescape: os.fsencode() of the
+    path gives the name back); SARIF's uri percent-encodes every byte; the
+    github file property shows \\xHH and doubles literal backslashes."""
+
+    NAMES = [b"a\xff.py", b"a\xfe.py", b"a\xff\xfe.py", b"a\xe2\x82.py", "a\ufffd.py".encode(),
+             b"a\\xff.py", b"a\\\xff.py"]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="ca-undecodable-")
+        for n in cls.NAMES:
+            with open(os.path.join(cls.tmp.encode(), n), "w") as f:
+                f.write(WINDOW_SRC)
+        cls.out = {fmt: run(["scan", ".", "--no-db", "--format", fmt], cwd=cls.tmp)
+                   for fmt in ("json", "sarif", "github")}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_json_round_trip(self):
+        doc = json.loads(self.out["json"].stdout.decode("utf-8"))
+        paths = [f["path"] for f in doc["findings"]]
+        self.assertEqual(len(paths), len(self.NAMES))
+        self.assertEqual(sorted(os.fsencode(p) for p in paths), sorted(self.NAMES))
+        self.assertIn("a\udcff.py", paths)
+
+    def test_sarif_distinct(self):
+        doc = json.loads(self.out["sarif"].stdout.decode("utf-8"))
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]}
+        self.assertEqual(len(uris), len(self.NAMES), uris)
+        self.assertIn("a%FF.py", uris)
+
+    def test_github_distinct(self):
+        files = [dict(kv.split("=", 1) for kv in re.match(r"^::\w+ ([^:]*)::", line).group(1).split(","))["file"]
+                 for line in self.out["github"].stdout.decode("utf-8").splitlines() if line.startswith("::")]
+        self.assertEqual(len(files), len(self.NAMES))
+        self.assertEqual(len(set(files)), len(self.NAMES), files)
+        self.assertIn("a\\xff.py", files)        # the byte 0xFF
+        self.assertIn("a\\\\xff.py", files)     # a backslash, then "xff"
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

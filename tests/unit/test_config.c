@@ -88,6 +88,8 @@ static void test_every_key(void)
                           "exclude = [\"generated\", \"tests/fixtures/*\"]\n"
                           "max-size = 1_048_576\n"
                           "jobs = 3\n"
+                          "file-timeout = 2.5\n"
+                          "file-memory = \"512M\"\n"
                           "acquirers = [\"mysdk.open_box\", { pattern = \"*.lease\", kind = \"lease\" }]\n"
                           "releasers = [\"Zap\", \"mysdk.free_box\"]\n"
                           "registries = [\"Enlist\"]\n"
@@ -115,6 +117,8 @@ static void test_every_key(void)
     }
     CHECK_EQ(c.max_size, 1048576);
     CHECK_EQ(c.jobs, 3);
+    CHECK(c.file_timeout == 2.5);
+    CHECK_EQ(c.file_memory, (int64_t)512 << 20);
     CHECK(has_extra(&c, "acquire", "mysdk.open_box", "resource"));
     CHECK(has_extra(&c, "acquire", "*.lease", "lease"));
     CHECK(has_extra(&c, "release-method", "Zap", NULL));
@@ -237,6 +241,11 @@ static void test_errors(void)
     expect_error("cancelaudit.toml", "max-size = 0\n", "'max-size' must be between 1 and");
     expect_error("cancelaudit.toml", "jobs = 5000\n", "'jobs' must be between 0 and 1024");
     expect_error("cancelaudit.toml", "jobs = 1.5\n", "'jobs' must be an integer, not a float");
+    expect_error("cancelaudit.toml", "file-timeout = \"60\"\n", "'file-timeout' must be a number of seconds, not a string");
+    expect_error("cancelaudit.toml", "file-timeout = -1\n", "'file-timeout' must be between 0 (no limit) and");
+    expect_error("cancelaudit.toml", "file-memory = \"2Q\"\n", "'file-memory' must be a number of MiB or a size");
+    expect_error("cancelaudit.toml", "file-memory = true\n", "'file-memory' must be a number of MiB or a size such as \"2G\" or \"512M\", not a boolean");
+    expect_error("cancelaudit.toml", "file-memory = -5\n", "'file-memory' must be between 0 (no limit)");
     expect_error("cancelaudit.toml", "acquirers = { pattern = \"x\" }\n", "'acquirers' must be an array");
     expect_error("cancelaudit.toml", "acquirers = [\"ok\", 3]\n", "'acquirers' must be an array of strings or of {pattern");
     expect_error("cancelaudit.toml", "acquirers = [{ kind = \"x\" }]\n", "cancelaudit.toml:1: 'acquirers' item 1 needs a 'pattern'");
@@ -263,6 +272,35 @@ static void test_errors(void)
     CHECK(ca_config_load("adir", &c, &err) == -1);
     CHECK(err && strstr(err, "not a regular file"));
     free(err);
+}
+
+static void test_limits(void)
+{
+    ca_config c;
+    char *err = load_text("cancelaudit.toml", "file-timeout = 0\nfile-memory = 1024\n", &c);
+    CHECK(err == NULL);
+    free(err);
+    CHECK(c.file_timeout == 0);
+    CHECK_EQ(c.file_memory, (int64_t)1 << 30);
+    ca_config_free(&c);
+    CHECK(c.file_timeout == -1 && c.file_memory == -1); /* unset again */
+
+    double t = -1;
+    CHECK(ca_config_parse_seconds("60", &t) == 0 && t == 60);
+    CHECK(ca_config_parse_seconds("2.5", &t) == 0 && t == 2.5);
+    CHECK(ca_config_parse_seconds("0", &t) == 0 && t == 0);
+    const char *bad_t[] = {"", "x", "-1", "1e3", " 5", "5 ", "inf", "nan", "0x10", "5s"};
+    for (size_t i = 0; i < sizeof(bad_t) / sizeof(bad_t[0]); i++) CHECK(ca_config_parse_seconds(bad_t[i], &t) == -1);
+    int64_t m = -1;
+    CHECK(ca_config_parse_memory("2048", &m) == 0 && m == (int64_t)2 << 30); /* MiB */
+    CHECK(ca_config_parse_memory("2G", &m) == 0 && m == (int64_t)2 << 30);
+    CHECK(ca_config_parse_memory("2GiB", &m) == 0 && m == (int64_t)2 << 30);
+    CHECK(ca_config_parse_memory("512M", &m) == 0 && m == (int64_t)512 << 20);
+    CHECK(ca_config_parse_memory("1.5GiB", &m) == 0 && m == (int64_t)3 << 29);
+    CHECK(ca_config_parse_memory("64KiB", &m) == 0 && m == 65536);
+    CHECK(ca_config_parse_memory("0", &m) == 0 && m == 0);
+    const char *bad_m[] = {"", "x", "-1", "2Q", "2 G", "1e3", "inf", "2g", "99999999999T"};
+    for (size_t i = 0; i < sizeof(bad_m) / sizeof(bad_m[0]); i++) CHECK(ca_config_parse_memory(bad_m[i], &m) == -1);
 }
 
 static void test_discovery(void)
@@ -475,6 +513,7 @@ int main(void)
     test_every_key();
     test_pyproject_form();
     test_errors();
+    test_limits();
     test_discovery();
     test_rebase();
     test_per_file_ignores();

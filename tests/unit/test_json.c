@@ -36,14 +36,29 @@ static void test_escaping(void)
     CHECK_STR_EQ(ESC("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
     /* U+2028 / U+2029 are escaped */
     CHECK_STR_EQ(ESC("a\xe2\x80\xa8" "b\xe2\x80\xa9"), "\"a\\u2028b\\u2029\"");
-    /* invalid UTF-8: one U+FFFD per maximal ill-formed subpart */
-    CHECK_STR_EQ(ESC("a\xff" "b"), "\"a\xef\xbf\xbd" "b\"");
-    CHECK_STR_EQ(ESC("\xe2\x82"), "\"\xef\xbf\xbd\"");                 /* truncated at end */
-    CHECK_STR_EQ(ESC("\xe2\x82" "A"), "\"\xef\xbf\xbd" "A\"");         /* truncated mid-string */
-    CHECK_STR_EQ(ESC("\xc0\xaf"), "\"\xef\xbf\xbd\xef\xbf\xbd\"");     /* overlong */
-    CHECK_STR_EQ(ESC("\xed\xa0\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""); /* surrogate */
-    CHECK_STR_EQ(ESC("\xf4\x90\x80\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""); /* > U+10FFFF */
-    CHECK_STR_EQ(ESC("\x80"), "\"\xef\xbf\xbd\"");                     /* lone continuation */
+    /* bytes that are not UTF-8: each a lone surrogate U+DC80+byte
+     * (surrogateescape), so that no two names print the same */
+    CHECK_STR_EQ(ESC("a\xff" "b"), "\"a\\udcff" "b\"");
+    CHECK_STR_EQ(ESC("\xe2\x82"), "\"\\udce2\\udc82\"");               /* truncated at end */
+    CHECK_STR_EQ(ESC("\xe2\x82" "A"), "\"\\udce2\\udc82" "A\"");       /* truncated mid-string */
+    CHECK_STR_EQ(ESC("\xc0\xaf"), "\"\\udcc0\\udcaf\"");               /* overlong */
+    CHECK_STR_EQ(ESC("\xed\xa0\x80"), "\"\\udced\\udca0\\udc80\"");     /* surrogate */
+    CHECK_STR_EQ(ESC("\xf4\x90\x80\x80"), "\"\\udcf4\\udc90\\udc80\\udc80\""); /* > U+10FFFF */
+    CHECK_STR_EQ(ESC("\x80"), "\"\\udc80\"");                           /* lone continuation */
+    CHECK_STR_EQ(ESC("\xef\xbf\xbd"), "\"\xef\xbf\xbd\"");             /* a real U+FFFD stays one */
+    /* and back: the reader turns them into the bytes again */
+    {
+        const char *names[] = {"a\xff" "b", "\xe2\x82" "A", "\xed\xa0\x80", "\x80\x80", "ok \xc3\xa9"};
+        for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+            ca_sb sb = {0};
+            ca_json_escape(&sb, names[k], strlen(names[k]), 0);
+            ca_json_doc doc;
+            CHECK(ca_json_parse(sb.buf, sb.len, 0, &doc, NULL) == 0);
+            CHECK(doc.root && doc.root->type == CA_JSON_STRING && strcmp(doc.root->str, names[k]) == 0);
+            ca_json_doc_free(&doc);
+            ca_sb_release(&sb);
+        }
+    }
 
     size_t adv;
     CHECK(ca_json_utf8_next("\xf0\x9f\x98\x80", 4, &adv) == 0x1F600 && adv == 4);
@@ -254,7 +269,7 @@ static void test_reader_escapes(void)
     const ca_json_value *s0 = ca_json_at(doc.root, 0);
     CHECK(s0->len == 8 && memcmp(s0->str, "\xc3\xa9\xf0\x9f\x98\x80\0x", 8) == 0);
     CHECK_STR_EQ(ca_json_at(doc.root, 1)->str, "\xef\xbf\xbd");          /* lone high surrogate */
-    CHECK_STR_EQ(ca_json_at(doc.root, 2)->str, "\xef\xbf\xbd" "A");      /* lone low surrogate */
+    CHECK_STR_EQ(ca_json_at(doc.root, 2)->str, "\xef\xbf\xbd" "A");      /* lone low surrogate below DC80 */
     CHECK_STR_EQ(ca_json_at(doc.root, 3)->str, "\"\\/\b\f\n\r\t");
     CHECK_STR_EQ(ca_json_at(doc.root, 4)->str, "\xf0\x9f\x98\x80");      /* upper-case hex */
     CHECK_STR_EQ(ca_json_at(doc.root, 5)->str, "\xef\xbf\xbd" "A");      /* high then non-low */
@@ -302,7 +317,7 @@ static void test_round_trip(void)
             const ca_json_value *k = ca_json_get(doc.root, strings[i]);
             CHECK(k && k->is_int && k->integer == (int64_t)i);
         }
-        CHECK_STR_EQ(ca_json_get(doc.root, "bad")->str, "a\xef\xbf\xbd\xef\xbf\xbd" "b");
+        CHECK_STR_EQ(ca_json_get(doc.root, "bad")->str, "a\xff\xfe" "b"); /* bytes that are not UTF-8 come back */
         CHECK(ca_json_get(doc.root, "d")->number == 2.5e-7);
         ca_json_doc_free(&doc);
         ca_sb_release(&sb);

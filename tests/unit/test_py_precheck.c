@@ -38,6 +38,23 @@ static void test_bracket_depth(void)
     CHECK(py_bracket_depth(s3, strlen(s3), 100) == 0);
     const char *s4 = "f\"{(((x)))}\"";
     CHECK(py_bracket_depth(s4, strlen(s4), 100) == 4);
+    /* any run of prefix letters the grammar takes (issue 16: `uuf"` slipped
+     * past a look-back of two letters, and tree-sitter double-freed) */
+    const char *p1 = "x = uuf\"{(((\"";
+    CHECK(py_bracket_depth(p1, strlen(p1), 100) == 4);
+    const char *p2 = "x = rbUfRF'{[[['";
+    CHECK(py_bracket_depth(p2, strlen(p2), 100) == 4);
+    const char *p3 = "x = BRU'{[[['";       /* no f: a plain string */
+    CHECK(py_bracket_depth(p3, strlen(p3), 100) == 0);
+    const char *p4 = "x = elif'''{(('''";   /* ends a word: counted, never missed */
+    CHECK(py_bracket_depth(p4, strlen(p4), 100) == 3);
+    size_t fn = 200000;
+    char *fdeep = ca_xmalloc(fn + 16);
+    memcpy(fdeep, "x = uuf\"{", 9);
+    memset(fdeep + 9, '(', fn);
+    memcpy(fdeep + 9 + fn, "}\"\n", 3);
+    CHECK(py_bracket_depth(fdeep, fn + 12, PY_MAX_BRACKET_DEPTH) == PY_MAX_BRACKET_DEPTH + 1);
+    free(fdeep);
     const char *s5 = "(((";
     CHECK(py_bracket_depth(s5, strlen(s5), 2) == 3);
     const char *s6 = "))) (";

@@ -52,18 +52,20 @@ int py_prefilter_async(const char *buf, size_t len)
     return 0;
 }
 
-/* Whether the quote at buf[i] opens an f-string: a prefix of at most two
- * letters from [rRbBuUfF] containing f/F, standing alone as a token. */
+/* Whether the quote at buf[i] may open an f-string: the letters from
+ * [rRbBuUfF] right before it contain f or F. Any run of them, as the
+ * grammar's scanner takes any run as a string prefix (`uuf"{(("` is an
+ * f-string to tree-sitter, whose brackets nest); and whatever stands
+ * before the run, since a letter run that ends a longer word (`elif"`)
+ * costs at most a count of brackets that do not nest, while a prefix
+ * missed lets deep nesting through to the parser. */
 static int fstring_prefix(const char *buf, size_t i)
 {
-    size_t j = i;
+    static const unsigned char prefix[256] = {['r'] = 1, ['R'] = 1, ['b'] = 1, ['B'] = 1, ['u'] = 1,
+                                              ['U'] = 1, ['f'] = 2, ['F'] = 2};
     int f = 0;
-    while (j > 0 && i - j < 2 && buf[j - 1] && strchr("rRbBuUfF", buf[j - 1])) {
-        if (buf[j - 1] == 'f' || buf[j - 1] == 'F') f = 1;
-        j--;
-    }
-    if (j == i || !f) return 0;
-    return j == 0 || !ident_byte((unsigned char)buf[j - 1]);
+    for (size_t j = i; j > 0 && prefix[(unsigned char)buf[j - 1]]; j--) f |= prefix[(unsigned char)buf[j - 1]] == 2;
+    return f;
 }
 
 /* The bytes py_bracket_depth stops at, outside strings (1) and inside

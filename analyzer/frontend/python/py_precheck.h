@@ -27,7 +27,8 @@ int py_prefilter_async(const char *buf, size_t len);
 /* Maximum nesting depth of (, [ and { in Python source, ignoring brackets in
  * '#' comments and in string literals ('...', "...", '''...''', """...""",
  * backslash escapes honoured; brackets inside f-strings are counted, since
- * the parser nests on them too). A cheap byte scan, not a tokenizer. Stops as
+ * the parser nests on them too: a string counts as one when any run of
+ * prefix letters before its quote holds an f, `uuf"` included). A cheap byte scan, not a tokenizer. Stops as
  * soon as the depth exceeds `limit` and returns limit + 1. */
 int py_bracket_depth(const char *buf, size_t len, int limit);
 
