@@ -149,6 +149,7 @@ static void index_module(file_ctx *fc, const ir_module *m)
 {
     fc->indexed = m;
     fc->methods.n = fc->globals.n = 0;
+    fc->has_locals = 0;
     for (int i = 0; i < m->nfuncs; i++) {
         const ir_func *f = m->funcs[i];
         if (f->class_name && f->is_method && f->name) {
@@ -158,6 +159,7 @@ static void index_module(file_ctx *fc, const ir_module *m)
         if (!f->class_name && f->qualname) {
             fn_key k = {f->qualname, "", i};
             CA_VEC_PUSH(fc->globals, k);
+            if (strstr(f->qualname, ".<locals>.")) fc->has_locals = 1;
         }
     }
     if (fc->methods.n) qsort(fc->methods.v, fc->methods.n, sizeof(fn_key), cmp_fn_key);
@@ -180,15 +182,72 @@ static int find_fn(const fn_key *v, size_t n, const char *a, const char *b)
 
 void scan_file_ctx_free(file_ctx *fc)
 {
+    free(fc->memo);
+    CA_VEC_FREE(fc->callee_ids);
     CA_VEC_FREE(fc->deps);
     CA_VEC_FREE(fc->methods);
     CA_VEC_FREE(fc->globals);
 }
 
+static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const ir_func *caller,
+                                       const ir_node *call, const eng_summary **summary, int *off);
+
+static size_t memo_slot(const resolve_memo *t, size_t cap, const ir_func *caller, const char *text, uint32_t start,
+                        unsigned on_self)
+{
+    uint64_t h = (uint64_t)(uintptr_t)caller * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(uintptr_t)text + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+    h ^= ((uint64_t)start << 1 | on_self) * 0xC2B2AE3D27D4EB4Full;
+    size_t i = (size_t)(h ^ (h >> 29)) & (cap - 1);
+    while (t[i].text && !(t[i].caller == caller && t[i].text == text && t[i].start == start && t[i].on_self == on_self))
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
 const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller, const ir_node *call,
-                              const eng_summary **summary, int *off)
+                            const eng_summary **summary, int *off)
 {
     file_ctx *fc = ctx;
+    if (!fc->memo_cap || !call->text) {
+        const ir_func *f = resolve_uncached(fc, m, caller, call, summary, off);
+        if (f && fc->recording) CA_VEC_PUSH(fc->callee_ids, f->id);
+        return f;
+    }
+    unsigned on_self = (call->flags & CALL_ON_SELF) != 0;
+    size_t i = memo_slot(fc->memo, fc->memo_cap, caller, call->text, call->site.start, on_self);
+    if (fc->memo[i].text) {
+        *summary = fc->memo[i].sum;
+        *off = fc->memo[i].off;
+        if (fc->memo[i].callee && fc->recording) CA_VEC_PUSH(fc->callee_ids, fc->memo[i].callee->id);
+        return fc->memo[i].callee;
+    }
+    const eng_summary *sum = NULL;
+    int o = 0;
+    const ir_func *f = resolve_uncached(fc, m, caller, call, &sum, &o);
+    if ((fc->memo_n + 1) * 2 > fc->memo_cap) { /* grow, then find the slot again */
+        size_t cap = fc->memo_cap * 2;
+        resolve_memo *t = ca_xcalloc(cap, sizeof(*t));
+        for (size_t k = 0; k < fc->memo_cap; k++)
+            if (fc->memo[k].text)
+                t[memo_slot(t, cap, fc->memo[k].caller, fc->memo[k].text, fc->memo[k].start, fc->memo[k].on_self)] =
+                    fc->memo[k];
+        free(fc->memo);
+        fc->memo = t;
+        fc->memo_cap = cap;
+        i = memo_slot(t, cap, caller, call->text, call->site.start, on_self);
+    }
+    resolve_memo e = {caller, call->text, call->site.start, on_self, f, sum, o};
+    fc->memo[i] = e;
+    fc->memo_n++;
+    if (f && fc->recording) CA_VEC_PUSH(fc->callee_ids, f->id);
+    *summary = sum;
+    *off = o;
+    return f;
+}
+
+static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const ir_func *caller,
+                                       const ir_node *call, const eng_summary **summary, int *off)
+{
     scan_state *S = fc->S;
     *off = 0;
     if (!call->text) return NULL;
@@ -216,7 +275,7 @@ const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller
     }
     /* a function defined in the caller (or in a function around it), by
      * the name it has there: `async def _run(): ...` then `_run()` */
-    if (caller->qualname && !strchr(call->text, '.')) {
+    if (fc->has_locals && caller->qualname && !strchr(call->text, '.')) {
         ca_sb q = {0};
         ca_sb_adds(&q, caller->qualname);
         for (;;) {

@@ -160,12 +160,31 @@ typedef struct fn_key {
 /* What scan_resolve() keeps while it serves one file: the names it
  * resolved across files (for the file's deps record), and an index of the
  * module it was last asked about. Zero it, set S; scan_file_ctx_free. */
+/* A resolved call, remembered by the summaries' fixed point (which asks
+ * the same question of every call on every pass). */
+typedef struct resolve_memo {
+    const ir_func *caller;
+    const char *text;          /* the call's text pointer (into the IR) */
+    uint32_t start;
+    unsigned on_self;
+    const ir_func *callee;     /* NULL: not in the scan */
+    const eng_summary *sum;
+    int off;
+} resolve_memo;
+
 typedef struct file_ctx {
     scan_state *S;
     CA_VEC(const char *) deps; /* names resolved across files (point into the IR) */
     const ir_module *indexed;  /* the module the keys below are of */
+    int has_locals;            /* it defines functions inside functions */
     CA_VEC(fn_key) methods;
     CA_VEC(fn_key) globals;
+    /* set by the summaries' driver only: answers do not change between its
+     * passes (names, not summaries, decide them), and it keeps no deps */
+    resolve_memo *memo;
+    size_t memo_cap, memo_n;
+    int recording;             /* push every resolved callee's id on callee_ids */
+    CA_VEC(int) callee_ids;
 } file_ctx;
 
 /* Hashing for digests (cache key, deps): a string (NULL differs from
