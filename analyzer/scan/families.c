@@ -111,6 +111,28 @@ const char *scan_families_owner(const scan_state *S, const scan_families *F, int
 {
     const char *path = S->jobs[file].df->path;
     if (F->set.n) {
+        /* a member class's backend, else the file's answer: both the same
+         * for every function asked about, so made once (the question is
+         * asked per function and per finding, the set is large) */
+        scan_families *M = (scan_families *)F;
+        if (!M->cls_owner) {
+            M->cls_owner = ca_xcalloc(F->nclasses + 1, sizeof(char *));
+            for (size_t i = F->set.n; i-- > 0;) /* the first family's member wins, as in ca_families_owner */
+                for (size_t k = F->set.v[i].nbackends; k-- > 0;) {
+                    int c = F->set.v[i].members[k].cls;
+                    if (c >= 0 && (size_t)c < F->nclasses) M->cls_owner[c] = F->set.v[i].members[k].backend;
+                }
+            M->file_owner = ca_xcalloc(F->njobs + 1, sizeof(char *));
+            M->file_known = ca_xcalloc(F->njobs + 1, 1);
+        }
+        if (cls >= 0 && (size_t)cls < F->nclasses && M->cls_owner[cls]) return M->cls_owner[cls];
+        if (file >= 0 && (size_t)file < F->njobs) {
+            if (!M->file_known[file]) {
+                M->file_owner[file] = ca_families_owner(&F->set, F->classes, F->nclasses, -1, path, F->dir_name[file]);
+                M->file_known[file] = 1;
+            }
+            return M->file_owner[file] ? M->file_owner[file] : "";
+        }
         const char *b = ca_families_owner(&F->set, F->classes, F->nclasses, cls, path, F->dir_name[file]);
         return b ? b : "";
     }
@@ -216,5 +238,8 @@ void scan_families_free(scan_families *F)
     for (size_t i = 0; i < F->njobs; i++) free(F->dir_name[i]);
     free(F->dir_name);
     ca_fam_set_free(&F->set);
+    free(F->cls_owner);
+    free(F->file_owner);
+    free(F->file_known);
     memset(F, 0, sizeof(*F));
 }

@@ -273,6 +273,11 @@ typedef struct scan_families {
     size_t njobs;
     ca_fam_set set;
     char *digest;            /* of the class graph, for ca_scan_meta.class_digest */
+    /* scan_families_owner's answers, made on first use: per class (its
+     * backend, or NULL), per job (the answer for code outside a member) */
+    const char **cls_owner;
+    const char **file_owner;
+    uint8_t *file_known;
 } scan_families;
 
 /* The families of S's class table (after phase 2, while the jobs' records
