@@ -70,6 +70,8 @@ static int same_language(const char *a, const char *b) { return a == b || (a && 
 /* Names of cross-file method lookups carry this prefix in the cache's
  * dependency list, so module functions and methods never collide. */
 #define METHOD_DEP "self."
+/* ... and a method of a named class, "of:Class.method" */
+#define METHOD_OF_DEP "of:"
 
 /* The one function of index idx (sorted by name) named `name` in modules of
  * `language` (NULL: Python), or NULL (none, or several). */
@@ -94,8 +96,35 @@ static const fn_ref *lookup_unique(const scan_state *S, const size_t *idx, size_
 
 /* A module-level function, or for a METHOD_DEP name the one method of that
  * name in the scan. */
+/* The one method `method` of a class named `cls` (last components), or NULL. */
+static const fn_ref *lookup_method_of(const scan_state *S, const char *cls, size_t cls_len, const char *method,
+                                      const char *language)
+{
+    size_t lo = 0, hi = S->nby_method, n = S->nby_method;
+    const size_t *idx = S->by_method;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(S->fns[idx[mid]].f->name, method) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    const fn_ref *hit = NULL;
+    for (; lo < n && strcmp(S->fns[idx[lo]].f->name, method) == 0; lo++) {
+        const fn_ref *r = &S->fns[idx[lo]];
+        if (!same_language(S->jobs[r->file].m.language, language) || !r->f->class_name) continue;
+        const char *c = last_part(r->f->class_name);
+        if (strlen(c) != cls_len || strncmp(c, cls, cls_len) != 0) continue;
+        if (hit) return NULL;
+        hit = r;
+    }
+    return hit;
+}
+
 static const fn_ref *lookup_global(const scan_state *S, const char *name, const char *language)
 {
+    if (strncmp(name, METHOD_OF_DEP, strlen(METHOD_OF_DEP)) == 0) {
+        const char *cm = name + strlen(METHOD_OF_DEP), *dot = strchr(cm, '.');
+        return dot ? lookup_method_of(S, cm, (size_t)(dot - cm), dot + 1, language) : NULL;
+    }
     if (strncmp(name, METHOD_DEP, strlen(METHOD_DEP)) == 0)
         return lookup_unique(S, S->by_method, S->nby_method, name + strlen(METHOD_DEP), language);
     return lookup_unique(S, S->by_name, S->nby_name, name, language);
@@ -127,7 +156,8 @@ uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t 
         h = scan_hash_u64(h, r->sum.takes_early);
         h = scan_hash_u64(h, r->sum.takes_late);
         h = scan_hash_u64(h, (uint64_t)r->sum.has_checkpoint);
-        h = scan_hash_u64(h, (uint64_t)r->sum.suspends | (uint64_t)r->sum.noreturn << 1 | (uint64_t)r->sum.returns << 2);
+        h = scan_hash_u64(h, (uint64_t)r->sum.suspends | (uint64_t)r->sum.noreturn << 1 | (uint64_t)r->sum.returns << 2 |
+                                 (uint64_t)(r->sum.remote != 0) << 8);
         h = scan_hash_u64(h, r->sum.uses);
         h = scan_hash_u64(h, r->sum.passes);
         h = scan_hash_u64(h, (uint64_t)r->f->nparams);
@@ -272,6 +302,46 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         *off = 1;
         *summary = &r->sum;
         return r->f;
+    }
+    if ((call->flags & CALL_RECV_CLASS) && call->recv) {
+        /* a method of the class the receiver was made from */
+        const char *cls = last_part(call->recv);
+        for (size_t k = 0; k < fc->methods.n; k++) { /* (rare: a linear look in this module first) */
+            const fn_key *e = &fc->methods.v[k];
+            if (strcmp(last_part(e->a), cls) == 0 && strcmp(e->b, name) == 0) {
+                const ir_func *f = m->funcs[e->index];
+                *off = 1;
+                *summary = &S->fns[f->id].sum;
+                return f;
+            }
+        }
+        /* the class, then its bases in the tree, nearest first */
+        const char *queue[16];
+        const ir_module *qmod[16];
+        int nq = 0;
+        queue[nq] = call->recv;
+        qmod[nq++] = m;
+        for (int qi = 0; qi < nq; qi++) {
+            ca_sb dep = {0};
+            ca_sb_addf(&dep, METHOD_OF_DEP "%s.%s", last_part(queue[qi]), name);
+            const char *key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&dep));
+            ca_sb_release(&dep);
+            CA_VEC_PUSH(fc->deps, key);
+            const fn_ref *r = lookup_global(S, key, m->language);
+            if (r) {
+                *off = 1;
+                *summary = &r->sum;
+                return r->f;
+            }
+            const cls_ref *c = scan_find_class(S, qmod[qi], queue[qi]);
+            if (!c) continue;
+            for (int b = 0; b < c->c->nbases && nq < 16; b++) {
+                queue[nq] = c->c->bases[b];
+                qmod[nq++] = &S->jobs[c->file].m;
+            }
+        }
+        /* not a class of the tree (or the method comes from a base outside
+         * it): by name, as any other call */
     }
     /* a function defined in the caller (or in a function around it), by
      * the name it has there: `async def _run(): ...` then `_run()` */

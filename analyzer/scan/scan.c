@@ -391,7 +391,8 @@ static void lang_summaries(scan_state *S)
     for (size_t i = 0; i < S->nfns; i++) {
         fn_ref *r = &S->fns[i];
         const file_job *j = &S->jobs[r->file];
-        if (j->lowered && S->langs[j->lang]->await_summaries) r->sum.suspends = 0;
+        /* (an abstract method stands for its overrides, which may suspend) */
+        if (j->lowered && S->langs[j->lang]->await_summaries) r->sum.suspends = (r->f->fflags & FN_ABSTRACT) != 0;
     }
     /* A worklist over passes: the first pass updates every function and
      * records whom it resolved; later passes update only the functions a

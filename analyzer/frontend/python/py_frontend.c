@@ -790,11 +790,24 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         on_self = pn_is(r, PT_identifier) && rv >= 0 && (L->f->vars[rv].flags & VAR_SELF);
     }
     int plain = pn_is(ci.fn, PT_identifier);
-    if (any_var || on_self || plain) {
+    /* `server = ControlServer(...)` ... `server.start()`: a method of that
+     * class, if the tree defines it */
+    const char *recv_class = NULL;
+    if (!on_self && !pn_isnull(ci.recv) && pn_is(unparen(ci.recv), PT_identifier)) {
+        const char *rn = text(L, unparen(ci.recv));
+        int rv = ir_var_find(L->f, rn);
+        if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_PARAM | VAR_ELEMENT | VAR_EXC)))
+            recv_class = map_get(L->locals_ctor.v, L->locals_ctor.n, rn);
+    }
+    if (any_var || on_self || plain || recv_class) {
         ir_node *n = emit(L, out, IR_CALL, call, -1);
         n->text = on_self ? text(L, pn_field(ci.fn, PF_attribute)) : (ci.dotted ? ci.dotted : text(L, ci.fn));
         n->flags = (ci.awaited ? CALL_AWAITED : 0) | (L->in_cleanup ? CALL_IN_CLEANUP : 0) |
                    (on_self ? CALL_ON_SELF : 0);
+        if (recv_class) {
+            n->flags |= CALL_RECV_CLASS;
+            n->recv = recv_class;
+        }
         const char *nm = ci.name ? ci.name : "";
         if (ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm)) n->flags |= CALL_NAME_RELEASES;
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
