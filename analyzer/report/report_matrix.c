@@ -459,13 +459,10 @@ static void pad(ca_sb *sb, size_t n)
 {
     for (size_t i = 0; i < n; i++) ca_sb_addc(sb, ' ');
 }
-static void text_title(ca_sb *sb, const mview *v)
+/* The end of a family's title line, " (what its members are)", and the
+ * line of the classes that are not backends. */
+static void text_family_tail(ca_sb *sb, const mview *v)
 {
-    if (*v->name) {
-        doc_put(sb, v->name, DOC_PUT_TERM);
-        ca_sb_adds(sb, ": ");
-    }
-    ca_sb_addf(sb, "%zu backend%s x %zu boundar%s", v->nb, v->nb == 1 ? "" : "s", v->nbd, v->nbd == 1 ? "y" : "ies");
     if (v->fam) {
         ca_sb kind = {0};
         family_kind_text(&kind, v->fam, DOC_PUT_TERM);
@@ -480,6 +477,16 @@ static void text_title(ca_sb *sb, const mview *v)
         ca_sb_addc(sb, '\n');
     }
     ca_sb_release(&ex);
+}
+
+static void text_title(ca_sb *sb, const mview *v)
+{
+    if (*v->name) {
+        doc_put(sb, v->name, DOC_PUT_TERM);
+        ca_sb_adds(sb, ": ");
+    }
+    ca_sb_addf(sb, "%zu backend%s x %zu boundar%s", v->nb, v->nb == 1 ? "" : "s", v->nbd, v->nbd == 1 ? "y" : "ies");
+    text_family_tail(sb, v);
 }
 
 static void text_header(ca_sb *sb, const ca_results *r, const rs_opts *o)
@@ -816,20 +823,7 @@ static void matrix_text(ca_sb *sb, const ca_results *r, const mset *s, const rs_
                 doc_put(sb, v->name, DOC_PUT_TERM);
             }
             ca_sb_addf(sb, ": %zu backend%s", v->nb, v->nb == 1 ? "" : "s");
-            if (v->fam) {
-                ca_sb kind = {0};
-                family_kind_text(&kind, v->fam, DOC_PUT_TERM);
-                if (kind.len) ca_sb_addf(sb, " (%s)", ca_sb_str(&kind));
-                ca_sb_release(&kind);
-            }
-            ca_sb_addc(sb, '\n');
-            ca_sb ex = {0};
-            if (excluded_text(&ex, v->fam)) {
-                ca_sb_adds(sb, "not backends: ");
-                doc_put(sb, ca_sb_str(&ex), DOC_PUT_TERM);
-                ca_sb_addc(sb, '\n');
-            }
-            ca_sb_release(&ex);
+            text_family_tail(sb, v);
             text_row_list(sb, v, o);
             continue;
         }
