@@ -874,6 +874,86 @@ const char *ca_families_owner(const ca_fam_set *s, const ca_fam_class *classes, 
     return NULL;
 }
 
+typedef struct owner_entry {
+    const char *path, *dir_name, *backend;
+} owner_entry;
+
+struct ca_fam_owner_index {
+    owner_entry *by_path, *by_dir;
+    size_t n;
+};
+
+static int cmp_entry_path(const void *a, const void *b)
+{
+    return strcmp(((const owner_entry *)a)->path, ((const owner_entry *)b)->path);
+}
+
+static int cmp_entry_dir(const void *a, const void *b)
+{
+    return strcmp(((const owner_entry *)a)->dir_name, ((const owner_entry *)b)->dir_name);
+}
+
+ca_fam_owner_index *ca_families_owner_index(const ca_fam_set *s, const ca_fam_class *classes, size_t nclasses)
+{
+    ca_fam_owner_index *ix = ca_xcalloc(1, sizeof(*ix));
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++) n += s->v[i].nbackends;
+    ix->by_path = ca_xcalloc(n + 1, sizeof(owner_entry));
+    ix->by_dir = ca_xcalloc(n + 1, sizeof(owner_entry));
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t k = 0; k < s->v[i].nbackends; k++) {
+            int c = s->v[i].members[k].cls;
+            if (c < 0 || (size_t)c >= nclasses) continue;
+            owner_entry e = {classes[c].path, classes[c].dir_name ? classes[c].dir_name : "",
+                             s->v[i].members[k].backend};
+            ix->by_path[ix->n] = e;
+            ix->by_dir[ix->n++] = e;
+        }
+    qsort(ix->by_path, ix->n, sizeof(owner_entry), cmp_entry_path);
+    qsort(ix->by_dir, ix->n, sizeof(owner_entry), cmp_entry_dir);
+    return ix;
+}
+
+/* The first entry of v (sorted by key) whose key is at least k. */
+static size_t lower_bound(const owner_entry *v, size_t n, const char *k, int by_dir)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(by_dir ? v[mid].dir_name : v[mid].path, k) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+const char *ca_families_owner_of_file(const ca_fam_owner_index *ix, const char *path, const char *dir_name)
+{
+    if (!path) return NULL;
+    size_t dl = dir_len(path);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && (!dir_name || !*dir_name)) break;
+        const owner_entry *v = pass == 0 ? ix->by_path : ix->by_dir;
+        const char *key = pass == 0 ? path : dir_name;
+        const char *one = NULL;
+        for (size_t i = lower_bound(v, ix->n, key, pass); i < ix->n; i++) {
+            if (strcmp(pass == 0 ? v[i].path : v[i].dir_name, key) != 0) break;
+            if (pass == 1 && !nested(v[i].path, dir_len(v[i].path), path, dl)) continue;
+            if (one && strcmp(one, v[i].backend) != 0) return NULL; /* two backends claim it */
+            one = v[i].backend;
+        }
+        if (one) return one;
+    }
+    return NULL;
+}
+
+void ca_families_owner_index_free(ca_fam_owner_index *ix)
+{
+    if (!ix) return;
+    free(ix->by_path);
+    free(ix->by_dir);
+    free(ix);
+}
+
 /* ---- the digest --------------------------------------------------------- */
 
 static uint64_t h_str(uint64_t h, const char *s) { return s ? ca_hash64(s, strlen(s) + 1, h) : ca_hash64("\001", 1, h); }

@@ -137,6 +137,15 @@ void ca_fam_set_free(ca_fam_set *s);
 const char *ca_families_owner(const ca_fam_set *s, const ca_fam_class *classes, size_t nclasses, int cls,
                               const char *path, const char *dir_name);
 
+/* ca_families_owner for code outside any member class, asked for many
+ * files: the members sorted by file and by directory-rule name once, so an
+ * answer costs a binary search, not a walk over every member. Same answers
+ * as ca_families_owner(s, classes, nclasses, -1, path, dir_name). */
+typedef struct ca_fam_owner_index ca_fam_owner_index;
+ca_fam_owner_index *ca_families_owner_index(const ca_fam_set *s, const ca_fam_class *classes, size_t nclasses);
+const char *ca_families_owner_of_file(const ca_fam_owner_index *ix, const char *path, const char *dir_name);
+void ca_families_owner_index_free(ca_fam_owner_index *ix);
+
 /* A digest of everything ca_families_find reads: the class graph (names,
  * files, flags, resolved bases, the names it falls back to) and the
  * methods' names and facts. Equal digests give equal families. */

@@ -128,7 +128,8 @@ const char *scan_families_owner(const scan_state *S, const scan_families *F, int
         if (cls >= 0 && (size_t)cls < F->nclasses && M->cls_owner[cls]) return M->cls_owner[cls];
         if (file >= 0 && (size_t)file < F->njobs) {
             if (!M->file_known[file]) {
-                M->file_owner[file] = ca_families_owner(&F->set, F->classes, F->nclasses, -1, path, F->dir_name[file]);
+                if (!M->owner_index) M->owner_index = ca_families_owner_index(&F->set, F->classes, F->nclasses);
+                M->file_owner[file] = ca_families_owner_of_file(M->owner_index, path, F->dir_name[file]);
                 M->file_known[file] = 1;
             }
             return M->file_owner[file] ? M->file_owner[file] : "";
@@ -241,5 +242,6 @@ void scan_families_free(scan_families *F)
     free(F->cls_owner);
     free(F->file_owner);
     free(F->file_known);
+    ca_families_owner_index_free(F->owner_index);
     memset(F, 0, sizeof(*F));
 }

@@ -278,6 +278,7 @@ typedef struct scan_families {
     const char **cls_owner;
     const char **file_owner;
     uint8_t *file_known;
+    ca_fam_owner_index *owner_index;
 } scan_families;
 
 /* The families of S's class table (after phase 2, while the jobs' records
