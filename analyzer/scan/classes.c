@@ -74,7 +74,9 @@ void scan_build_classes(scan_state *S)
     S->classes = ca_xcalloc(n + 1, sizeof(cls_ref));
     S->cls_by_name = ca_xmalloc(sizeof(size_t) * (n + 1));
     S->nclasses = 0;
-    for (size_t i = 0; i < S->njobs; i++)
+    size_t *first = ca_xcalloc(S->njobs + 1, sizeof(size_t)); /* job i's classes start here */
+    for (size_t i = 0; i < S->njobs; i++) {
+        first[i] = S->nclasses;
         for (int k = 0; k < S->jobs[i].m.nclasses; k++) {
             cls_ref *r = &S->classes[S->nclasses];
             r->c = S->jobs[i].m.classes[k];
@@ -83,6 +85,7 @@ void scan_build_classes(scan_state *S)
             S->cls_by_name[S->nclasses] = S->nclasses;
             S->nclasses++;
         }
+    }
     sort_ctx = S;
     qsort(S->cls_by_name, S->nclasses, sizeof(size_t), cmp_cls);
     /* what its own methods do */
@@ -91,11 +94,10 @@ void scan_build_classes(scan_state *S)
         if (!f->f->class_name || !(f->f->fflags & (FN_RELEASES_SELF | FN_HOLDS_RESOURCE))) continue;
         const ir_module *m = &S->jobs[f->file].m;
         for (int k = 0; k < m->nclasses; k++)
-            if (strcmp(m->classes[k]->qualname, f->f->class_name) == 0) {
-                for (size_t c = 0; c < S->nclasses; c++)
-                    if (S->classes[c].c == m->classes[k]) S->classes[c].flags |= ENG_CLASS_OWNS;
-            }
+            if (strcmp(m->classes[k]->qualname, f->f->class_name) == 0)
+                S->classes[first[f->file] + (size_t)k].flags |= ENG_CLASS_OWNS;
     }
+    free(first);
     /* and what its bases do, to a fixed point (inheritance is acyclic in
      * real code; the bound only stops a cycle of names) */
     int changed = 1;
@@ -134,4 +136,162 @@ unsigned scan_class_of(void *ctx, const ir_module *m, const char *name)
         ca_sb_release(&dep);
     }
     return r ? r->flags : 0;
+}
+
+/* ---- classes defined where the prefilter does not look ------------------ */
+
+#define WANTED_MAX 256   /* module names looked for in one round */
+#define FORCED_MAX 256   /* files lowered this way in one scan */
+
+typedef struct wanted_q {
+    const scan_state *S;
+    const ir_module *m;
+    const char *dir;     /* the importing file's directory */
+    size_t dir_len;
+    CA_VEC(char *) mods; /* "helpers", "agents/run_internal/tool_use_tracker" */
+    CA_VEC(char *) dirs; /* the importing file's directory, for a one-part (relative) name */
+    CA_VEC(char *) names; /* the class looked for in each */
+    uint8_t *released;   /* per variable of the function read: released (or handed to cleanup) somewhere */
+    int nreleased;
+} wanted_q;
+
+static int note_release(void *ctx, const ir_node *n)
+{
+    wanted_q *q = ctx;
+    if (n->kind == IR_RELEASE && n->var >= 0 && n->var < q->nreleased) q->released[n->var] = 1;
+    if (n->kind == IR_CALL && (n->flags & (CALL_NAME_RELEASES | CALL_IN_CLEANUP)))
+        for (int k = 0; k < n->nvars; k++)
+            if (n->vars[k] >= 0 && n->vars[k] < q->nreleased) q->released[n->vars[k]] = 1;
+    return 0;
+}
+
+static int class_like(const char *s) { return *s >= 'A' && *s <= 'Z'; }
+
+/* Only where the class decides something: a value the function acquired
+ * from a constructor call whose resource-ness rests on evidence (a plain
+ * call result, a name that sounds like one), not every call of a class. */
+static int want_call(void *ctx, const ir_node *a)
+{
+    wanted_q *q = ctx;
+    if (a->kind != IR_ACQUIRE || !(a->flags & (ACQ_WEAK | ACQ_HEURISTIC)) || q->mods.n >= WANTED_MAX) return 0;
+    /* ... and that the function releases somewhere (what makes a plain
+     * call result a resource): otherwise the class cannot change it */
+    if (a->var < 0 || a->var >= q->nreleased || !q->released[a->var]) return 0;
+    const ir_node *n = a->ref;
+    if (!n || n->kind != IR_CALL || !n->text) return 0;
+    const char *dot = strrchr(n->text, '.');
+    if (!dot || dot == n->text || !class_like(dot + 1) || strchr(n->text, '(')) return 0;
+    if (scan_find_class(q->S, q->m, n->text)) return 0;
+    /* the module part, as a path: a.b.C -> a/b */
+    char *mod = ca_xstrndup(n->text, (size_t)(dot - n->text));
+    for (char *p = mod; *p; p++)
+        if (*p == '.') *p = '/';
+    for (size_t i = 0; i < q->mods.n; i++)
+        if (strcmp(q->mods.v[i], mod) == 0 && strcmp(q->dirs.v[i], q->dir) == 0 &&
+            strcmp(q->names.v[i], dot + 1) == 0) {
+            free(mod);
+            return 0;
+        }
+    CA_VEC_PUSH(q->mods, mod);
+    CA_VEC_PUSH(q->dirs, ca_xstrdup(q->dir));
+    CA_VEC_PUSH(q->names, ca_xstrdup(dot + 1));
+    return 0;
+}
+
+/* Does path name module mod (mod.py or mod/__init__.py at a path
+ * boundary)? A one-part name (what a relative import leaves) must lie in
+ * the importing file's directory or one above it. */
+static int names_module(const char *path, const char *mod, const char *dir)
+{
+    size_t pl = strlen(path), ml = strlen(mod);
+    static const char *const tails[] = {".py", "/__init__.py"};
+    for (int t = 0; t < 2; t++) {
+        size_t tl = strlen(tails[t]);
+        if (pl < ml + tl || strcmp(path + pl - tl, tails[t]) != 0 || strncmp(path + pl - tl - ml, mod, ml) != 0)
+            continue;
+        size_t start = pl - tl - ml;
+        if (start > 0 && path[start - 1] != '/') continue;
+        if (strchr(mod, '/')) return 1;
+        /* relative: the module's directory is dir or an ancestor of it */
+        size_t mdir = start ? start - 1 : 0, dl = strlen(dir);
+        if (mdir <= dl && strncmp(dir, path, mdir) == 0 && (mdir == dl || dir[mdir] == '/' || mdir == 0)) return 1;
+    }
+    return 0;
+}
+
+/* Does the file's text hold `class NAME` followed by `(` or `:` (a cheap
+ * look before parsing a file only for its class)? */
+static int defines_class(const char *path, const char *name)
+{
+    char *src = NULL;
+    size_t len = 0;
+    if (ca_read_file(path, &src, &len) != 0) return 0;
+    size_t nl = strlen(name);
+    int found = 0;
+    for (size_t i = 0; !found && i + 6 + nl < len; i++) {
+        if (memcmp(src + i, "class ", 6) != 0 || (i > 0 && src[i - 1] != '\n' && src[i - 1] != ' ' && src[i - 1] != '\t'))
+            continue;
+        size_t p = i + 6;
+        while (p < len && src[p] == ' ') p++;
+        if (p + nl < len && memcmp(src + p, name, nl) == 0) {
+            size_t e = p + nl;
+            while (e < len && src[e] == ' ') e++;
+            found = e < len && (src[e] == '(' || src[e] == ':' || src[e] == '[');
+        }
+    }
+    free(src);
+    return found;
+}
+
+size_t scan_classes_wanted(scan_state *S)
+{
+    size_t nforced = 0;
+    for (size_t i = 0; i < S->njobs; i++) nforced += S->jobs[i].forced != 0;
+    S->norder = 0;
+    if (nforced >= FORCED_MAX) return 0;
+    wanted_q q;
+    memset(&q, 0, sizeof(q));
+    q.S = S;
+    for (size_t i = 0; i < S->njobs && q.mods.n < WANTED_MAX; i++) {
+        const file_job *j = &S->jobs[i];
+        if (!j->lowered || (j->m.language && strcmp(j->m.language, "python") != 0)) continue;
+        q.m = &j->m;
+        const char *slash = strrchr(j->df->path, '/');
+        q.dir_len = slash ? (size_t)(slash - j->df->path) : 0;
+        char *dir = ca_xstrndup(j->df->path, q.dir_len);
+        q.dir = dir;
+        for (int k = 0; k < j->m.nfuncs; k++) {
+            const ir_func *f = j->m.funcs[k];
+            q.nreleased = f->nvars;
+            q.released = ca_xcalloc((size_t)f->nvars + 1, 1);
+            ir_visit(&f->body, note_release, &q);
+            ir_visit(&f->body, want_call, &q);
+            free(q.released);
+        }
+        free(dir);
+    }
+    for (size_t i = 0; i < S->njobs && q.mods.n && nforced < FORCED_MAX; i++) {
+        file_job *j = &S->jobs[i];
+        if (j->forced || j->rec.status != CA_FILE_SKIPPED || j->lang < 0 || !j->df->language ||
+            strcmp(j->df->language, "python") != 0)
+            continue;
+        for (size_t k = 0; k < q.mods.n; k++)
+            if (names_module(j->df->path, q.mods.v[k], q.dirs.v[k]) && defines_class(j->df->path, q.names.v[k])) {
+                j->forced = 1;
+                store_file_rec_free(&j->rec);
+                memset(&j->rec, 0, sizeof(j->rec));
+                S->order[S->norder++] = i;
+                nforced++;
+                break;
+            }
+    }
+    for (size_t k = 0; k < q.mods.n; k++) {
+        free(q.mods.v[k]);
+        free(q.dirs.v[k]);
+        free(q.names.v[k]);
+    }
+    CA_VEC_FREE(q.mods);
+    CA_VEC_FREE(q.dirs);
+    CA_VEC_FREE(q.names);
+    return S->norder;
 }

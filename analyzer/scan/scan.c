@@ -210,7 +210,7 @@ static void lower_one(scan_state *S, void **workers, file_job *j)
     j->waiting = gate == CA_GATE_ASK;
     /* as git's index does: same size and mtime, and the mtime older than
      * the base scan's start (so not written during it), is the same file */
-    if (!j->waiting && j->base && j->base->size == df->size && j->base->mtime_ns == df->mtime_ns &&
+    if (!j->waiting && !j->forced && j->base && j->base->size == df->size && j->base->mtime_ns == df->mtime_ns &&
         df->mtime_ns < S->base_started_ns - CA_MTIME_SLACK_NS && scan_reuse(j))
         return;
     char *src = NULL;
@@ -228,7 +228,8 @@ static void lower_one(scan_state *S, void **workers, file_job *j)
     ca_hash_hex(ca_content_hash(src, len), hex);
     r->hash = ca_xstrdup(hex);
     r->size = (int64_t)len;
-    if (!j->waiting && j->base && j->base->size == (int64_t)len && strcmp(j->base->hash, hex) == 0 && scan_reuse(j)) {
+    if (!j->waiting && !j->forced && j->base && j->base->size == (int64_t)len && strcmp(j->base->hash, hex) == 0 &&
+        scan_reuse(j)) {
         free(src);
         return;
     }
@@ -239,7 +240,7 @@ static void lower_one(scan_state *S, void **workers, file_job *j)
         free(src);
         return;
     }
-    if (L->prefilter && !L->prefilter(df->path, src, len)) {
+    if (L->prefilter && !j->forced && !L->prefilter(df->path, src, len)) {
         r->status = CA_FILE_SKIPPED;
         free(src);
         return;
@@ -748,6 +749,12 @@ int ca_scan_run(const ca_scan_opts *o, ca_results *out, char **err)
     for (;;) {
         scan_build_table(S);
         scan_build_classes(S);
+        /* classes that lowered code constructs, defined in files the
+         * prefilter skipped: lower those files too, and build again */
+        if (scan_classes_wanted(S)) {
+            run_pool(S, phase1, S->norder);
+            continue;
+        }
         /* summaries settle before reused files are checked against them:
          * what they recorded was settled too */
         lang_summaries(S);

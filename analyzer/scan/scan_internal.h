@@ -45,6 +45,8 @@ typedef struct file_job {
      * holds what the file would be if the gate opens */
     int waiting;
     int parked;           /* 1: src kept for lowering; 2: read again if the gate opens */
+    int forced;           /* lowered although its language's prefilter skips it: it defines a class
+                             that lowered code constructs (scan_classes_wanted) */
     char *src;
     size_t len;
     /* phase 3 output */
@@ -221,6 +223,11 @@ int scan_plain_base(const scan_state *S, const char *base);
 #define CLASS_DEP "class."
 /* The class of that name in m, else the one of that name in the scan, or NULL. */
 const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const char *name);
+/* The files the prefilter skipped that define a class lowered code makes
+ * objects of (`tm = TimeoutHandle(...)` with TimeoutHandle in a module
+ * without coroutines): marked forced and put in S->order for phase 1;
+ * returns how many (0: none left). Each file is forced at most once. */
+size_t scan_classes_wanted(scan_state *S);
 /* What the names resolve to across files, hashed, in the order given. */
 uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t n);
 
