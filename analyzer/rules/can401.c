@@ -13,8 +13,9 @@
  *     given to a future or a queue (`fut.set_exception(e)`), or the
  *     function returns a cancellation for its caller to raise, or the
  *     handler records it (`cancelled = True`, `err = e`) for a later
- *     `if cancelled: raise ...` — not a swallow (decided for the handler
- *     before the walk);
+ *     `if cancelled: raise ...`, or returns that record to its caller
+ *     (`return result, cancelled`) — not a swallow (decided for the
+ *     handler before the walk);
  *   - not a cancellation after all: a branch that needs the caught value
  *     not to be one (`if not isinstance(e, Exception): raise` ... ) is not
  *     where the cancellation goes;
@@ -147,6 +148,14 @@ static int raises_when_set(void *ctx, const ir_node *n)
     return 0;
 }
 
+/* `return result, cancelled` after the handler: the record of the
+ * cancellation goes to the caller, as a returned exception does. */
+static int returns_flag(void *ctx, const ir_node *n)
+{
+    defer_q *q = ctx;
+    return n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->site.start >= q->h->site.end && holds(q, n->var);
+}
+
 static int binds_true(void *ctx, const ir_node *n)
 {
     defer_q *q = ctx;
@@ -156,7 +165,7 @@ static int binds_true(void *ctx, const ir_node *n)
         flag = n->var2; /* errors.append(exc) */
     if (flag < 0) return 0;
     q->flag = flag;
-    return ir_visit(&q->f->body, raises_when_set, q);
+    return ir_visit(&q->f->body, raises_when_set, q) || ir_visit(&q->f->body, returns_flag, q);
 }
 
 static int defers_raise(const eng_walk *W, const ir_handler *h)

@@ -53,3 +53,34 @@ class Runner:
             await _drain(cleanup)
             raise
         return await _drain(cleanup)
+
+
+# Correct: the cancellation that arrived while waiting is recorded and
+# returned with the result; the caller raises it.
+async def _wait_recorded(task: "asyncio.Task[Any]") -> "tuple[Any, bool]":
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancelled = True
+    return task.result(), cancelled
+
+
+async def run_recorded(op: Any) -> Any:
+    result, cancelled = await _wait_recorded(asyncio.create_task(op.run()))
+    if cancelled:
+        raise asyncio.CancelledError
+    return result
+
+
+# Buggy: the same record, never handed on: the caller's cancellation is gone.
+async def wait_forgotten(task: "asyncio.Task[Any]") -> Any:
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:  # expect: CAN401
+            cancelled = True
+    print("cancelled" if cancelled else "done")
+    return task.result()
