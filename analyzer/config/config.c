@@ -80,29 +80,34 @@ void ca_config_init(ca_config *c)
     c->file_memory = -1;
 }
 
-int ca_config_parse_seconds(const char *s, double *out)
+/* A plain non-negative decimal at the start of s (digits and '.': no
+ * sign, hex, inf or nan, which strtod would take), its end in *end; -1
+ * when s does not start with one. */
+static int plain_number(const char *s, double *v, char **end)
 {
     if (!s || !*s || isspace((unsigned char)*s)) return -1;
-    char *end;
     errno = 0;
-    double v = strtod(s, &end);
-    /* no hex, no inf/nan: strtod takes more than a number of seconds */
-    for (const char *p = s; p < end; p++)
+    *v = strtod(s, end);
+    for (const char *p = s; p < *end; p++)
         if (!isdigit((unsigned char)*p) && *p != '.') return -1;
-    if (errno || end == s || *end || !(v >= 0) || v > 1e6) return -1;
+    if (errno || *end == s || !(*v >= 0)) return -1;
+    return 0;
+}
+
+int ca_config_parse_seconds(const char *s, double *out)
+{
+    char *end;
+    double v;
+    if (plain_number(s, &v, &end) != 0 || *end || v > 1e6) return -1;
     *out = v;
     return 0;
 }
 
 int ca_config_parse_memory(const char *s, int64_t *out)
 {
-    if (!s || !*s || isspace((unsigned char)*s)) return -1;
     char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    for (const char *p = s; p < end; p++)
-        if (!isdigit((unsigned char)*p) && *p != '.') return -1;
-    if (errno || end == s || !(v >= 0)) return -1;
+    double v;
+    if (plain_number(s, &v, &end) != 0) return -1;
     static const struct { const char *unit; double scale; } units[] = {
         {"", 1 << 20}, {"K", 1 << 10}, {"KiB", 1 << 10}, {"M", 1 << 20}, {"MiB", 1 << 20},
         {"G", 1 << 30}, {"GiB", 1 << 30}, {"T", 1099511627776.0}, {"TiB", 1099511627776.0},
