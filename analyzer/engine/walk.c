@@ -1096,13 +1096,29 @@ static int returns_through_finally(eng_walk *E, uint8_t *s)
     return 1;
 }
 
+/* Can the call n raise? Not one the catalog says does not in practice
+ * (`str(x)`, `len(x)`), nor the constructor of a data model of the tree (a
+ * record: `return Handle(id=str(sb.id), raw=sb)` hands sb over, it does not
+ * fall into the handler that retries) */
+static int call_may_raise(eng_walk *E, const ir_node *n)
+{
+    if (n->flags & CALL_NO_RAISE) return 0;
+    if (n->text && E->res && E->res->class_of) {
+        unsigned c = E->res->class_of(E->res->ctx, E->m, n->text);
+        if ((c & ENG_CLASS_KNOWN) && (c & ENG_CLASS_DATA)) return 0;
+    }
+    return 1;
+}
+
 static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s)
 {
     for (int i = 0; i < b->n; i++) {
         if (!REACH(E, s)) return;
         walk_node(E, b->v[i], s);
         /* a call raises after its effects; an awaited one raises at its await */
-        if (b->v[i]->kind == IR_CALL && !(b->v[i]->flags & (CALL_AWAITED | CALL_VALUE_ONLY))) note_exc_at(E, s, b->v[i]);
+        if (b->v[i]->kind == IR_CALL && !(b->v[i]->flags & (CALL_AWAITED | CALL_VALUE_ONLY)) &&
+            call_may_raise(E, b->v[i]))
+            note_exc_at(E, s, b->v[i]);
     }
 }
 

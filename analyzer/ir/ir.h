@@ -108,6 +108,7 @@ typedef enum ir_kind {
 #define CALL_VALUE_ONLY   0x80u /* recorded only as the making call of an acquire (ref): no effects */
 #define CALL_RECV_CLASS   0x100u /* x.m(...) on a local x made by calling `recv` (`x = Cls(...)`): resolve m
                                     as a method of the class recv names */
+#define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */
 /* IR_RAISE */

@@ -85,6 +85,7 @@ typedef struct lower {
     const char *class_name;
     CA_VEC(name_map) locals_ctor; /* local var → dotted of the call it was assigned */
     CA_VEC(const char *) global_decl;
+    CA_VEC(const char *) plain_decl; /* locals annotated as plain data (`x: str = ""`): never a resource */
     int depth;
     int in_cleanup;
     int too_deep;
@@ -812,6 +813,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm)) n->flags |= CALL_NAME_RELEASES;
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
+        if (ci.dotted && cat(L, CAT_NONRAISING_CALL, ci.dotted)) n->flags |= CALL_NO_RAISE;
         n->nvars = (int)vs.n;
         n->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * (vs.n ? vs.n : 1));
         n->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *) * (vs.n ? vs.n : 1));
@@ -1382,9 +1384,16 @@ static ir_node *making_call(lower *L, ir_block *out, pn c)
     return n;
 }
 
+static int declared_plain(lower *L, int v)
+{
+    for (size_t i = 0; i < L->plain_decl.n; i++)
+        if (strcmp(L->plain_decl.v[i], L->f->vars[v].name) == 0) return 1;
+    return 0;
+}
+
 static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *ri, pn right)
 {
-    if (v < 0 || L->plain_bind) return;
+    if (v < 0 || L->plain_bind || declared_plain(L, v)) return;
     ir_node *mk = !pn_isnull(ri->call) ? making_call(L, out, ri->call) : NULL;
     ir_node *n = emit(L, out, IR_ACQUIRE, at, v);
     n->ref = mk;
@@ -1448,6 +1457,12 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         }
         record_ctor(L, v, right);
         int rv = var_of(L, r);
+        if (declared_outer(L, name)) {
+            /* `global task; task = create_task(...)`: the module (or the
+             * enclosing function) holds it from here on, past this call */
+            if (rv >= 0 && rv != v) emit(L, out, IR_TRANSFER, at, rv);
+            return;
+        }
         if (rv >= 0) {
             if (rv != v) {
                 ir_node *n = emit(L, out, IR_ALIAS, at, rv);
@@ -2277,11 +2292,15 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
                     if (pn_isnull(rr)) { cur = rr; break; }
                     cur = rr;
                 }
+                /* `x: str = ""`: the name holds plain data in the whole
+                 * function (a checker holds every later binding to it) */
+                pn ty = pn_field(e, PF_type);
+                int plain = !pn_isnull(ty) && annot_plain(L, ty, NULL);
+                if (plain && nt == 1 && pn_is(unparen(targets[0]), PT_identifier))
+                    CA_VEC_PUSH(L->plain_decl, text(L, unparen(targets[0])));
                 if (!pn_isnull(cur)) {
                     lower_expr(L, out, cur, s);
-                    /* `x: str = await start_task()`: annotated as plain data */
-                    pn ty = pn_field(e, PF_type);
-                    L->plain_bind = !pn_isnull(ty) && annot_plain(L, ty, NULL);
+                    L->plain_bind = plain;
                     for (int k = 0; k < nt; k++) bind_target(L, out, targets[k], cur, s);
                     L->plain_bind = 0;
                 }
@@ -2559,6 +2578,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->class_name = class_name;
     L->locals_ctor.n = 0;
     L->global_decl.n = 0;
+    L->plain_decl.n = 0;
     L->depth = 0;
     L->in_cleanup = 0;
     L->too_deep = 0;
@@ -3383,6 +3403,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.pending);
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.global_decl);
+    CA_VEC_FREE(L.plain_decl);
     CA_VEC_FREE(L.cancelled);
     CA_VEC_FREE(L.strong);
     CA_VEC_FREE(L.cont);
