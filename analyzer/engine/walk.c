@@ -723,6 +723,11 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);
         E->adopt[w->var] = w;
         E->acq[w->var] = w;
+    } else if ((w->flags & WITH_TARGET) && w->var >= 0) {
+        /* what the context manager yields is its to close: what that makes
+         * (`cursor = await conn.execute(...)`) goes with it */
+        s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);
+        E->adopt[w->var] = w;
     }
     walk_block(E, &w->a, s);
     for (int v = 0; v < E->nvars; v++)

@@ -147,6 +147,9 @@ typedef enum ir_kind {
 #define WITH_NONSUSP_ENTER 0x80u /* its enter never suspends (task groups, exit stacks, cancel scopes) */
 #define WITH_LOCK_IDLE    0x100u /* an asyncio lock of self that no holder keeps across a suspension: its
                                     acquire does not suspend today (a latent checkpoint) */
+#define WITH_TARGET       0x200u /* var: the `as` target of a context manager that is no resource maker
+                                    (`async with pool.connection() as conn`): what conn makes is owned
+                                    through the context manager inside its body */
 /* handler catch flags */
 #define H_CANCEL          0x01u /* catches cancellation */
 #define H_BASE            0x02u /* BaseException or bare: catches everything */

@@ -1840,9 +1840,11 @@ static void lower_with(lower *L, pn s, ir_block *out)
             rhs_info ri = classify_rhs(L, expr);
             if (ri.acq & ACQ_STRONG) {
                 w->flags |= WITH_OWNS;
-                w->var = tv;
                 w->rkind = ri.rkind;
+            } else {
+                w->flags |= WITH_TARGET;
             }
+            w->var = tv;
         }
         int ev = var_of(L, e);
         if (ev >= 0) w->var2 = ev; /* async with v: hands v over */
