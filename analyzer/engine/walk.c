@@ -151,6 +151,22 @@ static int in_scope(const eng_walk *E, unsigned with_flag)
 /* ------------------------------------------------------------------------ */
 /* Pre-pass: which variables the function releases at all, and in cleanup.  */
 
+/* Does the tree's callee of call n do nothing with its k-th value that could
+ * release it (`cleanup_dir(path, fs)` whose only use of fs is `fs.rm(path)`:
+ * fs is the tool, the directory is what it cleans)? */
+static int ignored_by_callee(eng_walk *E, const ir_node *n, int k)
+{
+    if (!E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off);
+    if (!callee || !sum || callee == E->f) return 0;
+    int p = eng_call_param(n, k, callee, off);
+    if (p < 0 || p >= 64) return 0;
+    uint64_t bit = 1ull << p;
+    return !((sum->releases | sum->takes_early | sum->takes_late | sum->uses) & bit);
+}
+
 static int prepass(void *ctx, const ir_node *n)
 {
     eng_walk *E = ctx;
@@ -182,7 +198,8 @@ static int prepass(void *ctx, const ir_node *n)
             /* only a call that says it releases makes a value a resource;
              * any call in cleanup protects a known resource, but logging
              * or collecting an exception does not make it one */
-            if ((n->flags & CALL_IN_CLEANUP) && (n->flags & CALL_NAME_RELEASES) && !n->kwnames[k])
+            if ((n->flags & CALL_IN_CLEANUP) && (n->flags & CALL_NAME_RELEASES) && !n->kwnames[k] &&
+                !ignored_by_callee(E, n, k))
                 E->weak_ok[v] = 1;
         }
         break;

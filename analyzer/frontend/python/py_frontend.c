@@ -2551,6 +2551,22 @@ static void record_class(lower *L, pn cls, const char *qualname)
 /* ------------------------------------------------------------------------ */
 /* Functions and module facts.                                              */
 
+
+/* Is identifier x used only as a tool: the receiver of a method call given
+ * other values to work on (`fs.rm(path)`, `client.delete(sandbox_id)`),
+ * which does not release x itself (`x.close()`, `x.kill(sig)` would)? */
+static int tool_use(lower *L, pn x)
+{
+    pn a = pn_parent(x);
+    if (pn_isnull(a) || !pn_is(a, PT_attribute) || pn_field(a, PF_object) != x) return 0;
+    pn c = pn_parent(a);
+    if (pn_isnull(c) || !pn_is(c, PT_call) || pn_field(c, PF_function) != a) return 0;
+    pn args = pn_field(c, PF_arguments);
+    if (pn_isnull(args) || pn_isnull(pn_first_named(args))) return 0;
+    const char *m = text(L, pn_field(a, PF_attribute));
+    return !cat(L, CAT_RELEASE_METHOD, m) && !ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, m);
+}
+
 static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
 {
     ir_func *f = ir_func_new(L->m);
@@ -2636,7 +2652,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     for (pn x = body; x < endp && x->start < body->end; x++) {
         if (x->type != PT_identifier) continue;
         int v = var_of(L, x);
-        if (v >= 0 && v < f->nparams && v < 64) f->param_mentions |= 1ull << v;
+        if (v >= 0 && v < f->nparams && v < 64 && !tool_use(L, x)) f->param_mentions |= 1ull << v;
     }
     if (L->too_deep && !L->m->diagnostic)
         L->m->diagnostic = ca_xasprintf("nesting deeper than %d levels in %s (line %d); the rest of it was not analysed",
