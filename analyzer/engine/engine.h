@@ -126,6 +126,8 @@ typedef struct eng_resolver {
 #define ENG_CLASS_KNOWN 0x01u /* defined in the tree, and so is every base (but plain ones) */
 #define ENG_CLASS_OWNS  0x02u /* it, or a base, releases or holds a resource of its own */
 #define ENG_CLASS_DATA  0x04u /* a data model (dataclass, pydantic, NamedTuple, enum, ...) */
+#define ENG_CLASS_STEP_RELEASES 0x08u /* its __anext__ (or a base's) releases the object when cancelled: a
+                                          cancellation of `async for x in obj` is delivered there */
 
 /* Fold in what the function's CALL_RUNS_CALLEE calls do (their callees'
  * current summaries, through r): a callee that reaches a checkpoint, or that

@@ -685,6 +685,23 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
     free(esc);
 }
 
+/* Is v an object of a class of the tree whose __anext__ releases it when
+ * cancelled? Its class is what made it: a constructor, or the class a
+ * function of the tree is annotated to return. */
+static int step_releases(eng_walk *E, int v)
+{
+    const ir_node *a = v >= 0 && v < E->nvars ? E->acq[v] : NULL;
+    if (!a || a->kind != IR_ACQUIRE || !a->ref || !a->ref->text || !E->res || !E->res->class_of) return 0;
+    unsigned c = E->res->class_of(E->res->ctx, E->m, a->ref->text);
+    if (!(c & ENG_CLASS_KNOWN) && E->res->resolve) {
+        const eng_summary *sum = NULL;
+        int off = 0;
+        const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, a->ref, &sum, &off);
+        if (callee && callee->ret_type) c = E->res->class_of(E->res->ctx, E->m, callee->ret_type);
+    }
+    return (c & ENG_CLASS_STEP_RELEASES) != 0;
+}
+
 static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
 {
     frame fr = {st_new(E), st_new(E)}; /* break, continue */
@@ -696,7 +713,12 @@ static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
         uint8_t *cur = st_new(E);
         st_copy(E, cur, head);
         walk_block(E, &n->c, cur);
-        if (n->flags & LOOP_ASYNC_FOR) checkpoint(E, cur, n, n->site, NULL, 0);
+        if (n->flags & LOOP_ASYNC_FOR) {
+            /* a cancellation of the step is delivered in the object's
+             * __anext__, which releases the object when it is cancelled */
+            int ex = n->var;
+            checkpoint(E, cur, n, n->site, &ex, ex >= 0 && step_releases(E, ex) ? 1 : 0);
+        }
         if (!(n->flags & LOOP_INFINITE)) st_join(E, exit, cur);
         st_copy(E, body, cur);
         walk_block(E, &n->a, body);

@@ -229,6 +229,8 @@ typedef struct ir_var {
                                    cancellation caught there is the task's own shutdown) */
 #define FN_UNCANCELLED    0x80u /* runs only as a task of the module that nothing can cancel (held where it is
                                    only tested, shielded or waited for) */
+#define FN_CANCEL_RELEASES_SELF 0x100u /* a handler of it that catches cancellation releases self or what
+                                         self holds (`except CancelledError: await self.kill(); raise`) */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

@@ -91,11 +91,16 @@ void scan_build_classes(scan_state *S)
     /* what its own methods do */
     for (size_t i = 0; i < S->nfns; i++) {
         const fn_ref *f = &S->fns[i];
-        if (!f->f->class_name || !(f->f->fflags & (FN_RELEASES_SELF | FN_HOLDS_RESOURCE))) continue;
+        if (!f->f->class_name) continue;
+        unsigned add = 0;
+        if (f->f->fflags & (FN_RELEASES_SELF | FN_HOLDS_RESOURCE)) add |= ENG_CLASS_OWNS;
+        if ((f->f->fflags & FN_CANCEL_RELEASES_SELF) && f->f->name && strcmp(f->f->name, "__anext__") == 0)
+            add |= ENG_CLASS_STEP_RELEASES;
+        if (!add) continue;
         const ir_module *m = &S->jobs[f->file].m;
         for (int k = 0; k < m->nclasses; k++)
             if (strcmp(m->classes[k]->qualname, f->f->class_name) == 0)
-                S->classes[first[f->file] + (size_t)k].flags |= ENG_CLASS_OWNS;
+                S->classes[first[f->file] + (size_t)k].flags |= add;
     }
     free(first);
     /* and what its bases do, to a fixed point (inheritance is acyclic in
@@ -109,7 +114,7 @@ void scan_build_classes(scan_state *S)
             for (int b = 0; b < r->c->nbases; b++) {
                 const cls_ref *base = scan_find_class(S, &S->jobs[r->file].m, r->c->bases[b]);
                 if (base && base != r) {
-                    f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA);
+                    f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA | ENG_CLASS_STEP_RELEASES);
                     if (!(base->flags & ENG_CLASS_KNOWN)) f &= ~ENG_CLASS_KNOWN;
                 } else if (!base && !scan_plain_base(S, r->c->bases[b])) {
                     f &= ~ENG_CLASS_KNOWN;

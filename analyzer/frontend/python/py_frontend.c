@@ -88,6 +88,7 @@ typedef struct lower {
     CA_VEC(const char *) plain_decl; /* locals annotated as plain data (`x: str = ""`): never a resource */
     int depth;
     int in_cleanup;
+    int in_cancel_handler;      /* lowering the body of a handler that catches cancellation */
     int too_deep;
     int plain_bind;             /* binding a target annotated as plain data: no acquisition */
     CA_VEC(int) strong;         /* variables given a catalogued resource in this function */
@@ -658,6 +659,10 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         int rv = root_var(L, ci.recv);
         if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && !pn_is(unparen(ci.recv), PT_identifier))
             L->f->fflags |= FN_RELEASES_SELF; /* self._ws.close(): the object holds something */
+        /* `except CancelledError: await self.kill(); raise`: cancelled in
+         * this method, the object releases itself */
+        if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && L->in_cancel_handler)
+            L->f->fflags |= FN_CANCEL_RELEASES_SELF;
         if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF)) {
             int target = rv;
             pn r = unparen(ci.recv);
@@ -1921,10 +1926,12 @@ static void lower_try(lower *L, pn s, ir_block *out)
             if (!pn_isnull(block) && asks_cancelling(L, block)) h->flags |= H_CANCELLING;
             if (!pn_isnull(alias) && pn_is(unparen(alias), PT_identifier))
                 h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), VAR_EXC);
-            int saved = L->in_cleanup;
+            int saved = L->in_cleanup, saved_cancel = L->in_cancel_handler;
             L->in_cleanup = 1;
+            if (h->flags & H_CANCEL) L->in_cancel_handler = 1;
             lower_block(L, block, &h->body);
             L->in_cleanup = saved;
+            L->in_cancel_handler = saved_cancel;
         } else if (pn_is(ch, PT_else_clause)) {
             lower_block(L, pn_field(ch, PF_body), &t->b);
         } else if (pn_is(ch, PT_finally_clause)) {
@@ -1960,6 +1967,8 @@ static void lower_for(lower *L, pn s, ir_block *out)
             else break;
         } else break;
     }
+    /* `async for ev in proc`: what is stepped (its __anext__ runs here) */
+    if ((loop->flags & LOOP_ASYNC_FOR) && pn_is(unparen(right), PT_identifier)) loop->var = var_of(L, unparen(right));
     int_vec targets = {0};
     pn stack[32];
     int sp = 0;
@@ -2599,6 +2608,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->plain_decl.n = 0;
     L->depth = 0;
     L->in_cleanup = 0;
+    L->in_cancel_handler = 0;
     L->too_deep = 0;
     L->cancelled.n = 0;
     L->strong.n = 0;
