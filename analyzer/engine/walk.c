@@ -764,13 +764,14 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         E->acq[w->var] = w;
     } else if ((w->flags & WITH_TARGET) && w->var >= 0) {
         /* what the context manager yields is its to close: what that makes
-         * (`cursor = await conn.execute(...)`) goes with it */
-        s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);
+         * (`cursor = await conn.execute(...)`) goes with it (the target is
+         * no resource of this function's, so its state is left alone) */
         E->adopt[w->var] = w;
     }
     walk_block(E, &w->a, s);
     for (int v = 0; v < E->nvars; v++)
         if (E->adopt[v] == w) s[v] &= (uint8_t)~ST_ADOPTED;
+    if ((w->flags & WITH_TARGET) && w->var >= 0 && E->adopt[w->var] == w) E->adopt[w->var] = NULL;
     pop_reg(E);
     if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && REACH(E, s)) checkpoint(E, s, w, w->site, NULL, 0);
 }
@@ -839,6 +840,20 @@ static int owns_nothing(eng_walk *E, const ir_node *acq)
     if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
     unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
     return (c & ENG_CLASS_KNOWN) && !(c & (ENG_CLASS_OWNS | ENG_CLASS_DATA));
+}
+
+/* A record of the tree (a data model) made with no value of this function
+ * in it (`res = Resources()`, every field at its default): it holds nothing
+ * until something is stored in it, and what is stored is followed as it is */
+static int empty_record(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || !mk->text || mk->kind != IR_CALL || !E->res || !E->res->class_of) return 0;
+    unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
+    if (!(c & ENG_CLASS_KNOWN) || !(c & ENG_CLASS_DATA)) return 0;
+    for (int k = 0; k < mk->nvars; k++)
+        if (mk->vars[k] >= 0) return 0;
+    return 1;
 }
 
 static int making_evidence(eng_walk *E, const ir_node *acq)
@@ -932,7 +947,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             /* (but an object built here of a class of the tree that owns
              * nothing and is no record holds nothing, whatever a cleanup
              * does with it: a record may name a remote resource) */
-            if (owns_nothing(E, n)) ok = 0;
+            if (owns_nothing(E, n) || empty_record(E, n)) ok = 0;
             else if (E->weak_ok[v]) ok = 1;
             else if (!(n->flags & ACQ_HEURISTIC)) ok = 0; /* a plain call result: only by its release */
             else if (ev != 0) ok = ev > 0;
@@ -947,7 +962,10 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         if (helper_take) ok = 1;
         if (!ok) break;
         E->acq[v] = n;
-        if (n->var2 >= 0 && (s[n->var2] & ST_ADOPTED) && !(s[n->var2] & ST_LIVE) && E->adopt[n->var2]) {
+        if (n->var2 >= 0 && E->adopt[n->var2] &&
+            (((s[n->var2] & ST_ADOPTED) && !(s[n->var2] & ST_LIVE)) ||
+             (E->adopt[n->var2]->kind == IR_WITH && (E->adopt[n->var2]->flags & WITH_TARGET) &&
+              E->adopt[n->var2]->var == n->var2))) {
             /* made by a value a context manager owns: owned through it */
             s[v] = (uint8_t)((s[v] & ~ST_LIVE) | ST_ADOPTED);
             E->adopt[v] = E->adopt[n->var2];
