@@ -47,3 +47,31 @@ class Registry:
         task = asyncio.create_task(asyncio.sleep(1))
         await self._flush_all()  # expect: CAN102
         self._entries[key] = task
+
+
+class Lifespan:
+    def __init__(self) -> None:
+        self._inbox = asyncio.Queue()
+        self._bounded = asyncio.Queue(maxsize=1)
+        self._tasks: dict[str, "asyncio.Task[None]"] = {}
+
+    # Fine: a queue made with no maxsize is never full, so put() returns at
+    # once and the task is registered before any cancellation can land.
+    async def begin(self, key: str) -> None:
+        task = asyncio.create_task(asyncio.sleep(1))
+        await self._inbox.put(key)
+        self._tasks[key] = task
+
+    # Buggy twin: a bounded queue's put waits while it is full.
+    async def begin_bounded(self, key: str) -> None:
+        task = asyncio.create_task(asyncio.sleep(1))
+        await self._bounded.put(key)  # expect: CAN102
+        self._tasks[key] = task
+
+    # Fine: the same with a local unbounded queue.
+    async def begin_local(self, key: str) -> "asyncio.Queue[str]":
+        inbox = asyncio.Queue()
+        task = asyncio.create_task(asyncio.sleep(1))
+        await inbox.put(key)
+        self._tasks[key] = task
+        return inbox

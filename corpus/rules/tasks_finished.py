@@ -76,3 +76,29 @@ class Tools:
 
     async def step(self) -> None:
         await asyncio.sleep(0)
+
+
+class OneShot:
+    async def report(self, value: object) -> None:
+        await asyncio.sleep(0)
+
+    # Fine: asyncio.wait of one task and no timeout returns only once that
+    # task is done, so nothing is left running at the report.
+    # (a cancellation during the wait is passed on to the task by hand)
+    async def run_once(self) -> None:
+        task = asyncio.create_task(work())
+        try:
+            done, _ = await asyncio.wait({task}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        await self.report(done.pop().result())
+
+    # Buggy twin: with two tasks, FIRST_COMPLETED leaves one running.
+    async def run_first(self) -> None:
+        task = asyncio.create_task(work())
+        other = asyncio.create_task(work())
+        done, pending = await asyncio.wait({task, other}, return_when=asyncio.FIRST_COMPLETED)  # expect: CAN102
+        await self.report(done.pop().result())
+        for p in pending:
+            p.cancel()

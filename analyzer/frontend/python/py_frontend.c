@@ -895,6 +895,8 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 }
 
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
+static const char *recv_made_bare(lower *L, pn recv);
+
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
 {
     pn e = unparen(pn_first_named(aw));
@@ -986,6 +988,29 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             push_unique(&done, cv);
         }
         if (ci.dotted && cat(L, CAT_NONSUSPENDING_AWAIT, ci.dotted)) cp->flags |= CP_NO_SUSPEND;
+        /* `await self._q.put(x)` on `self._q = asyncio.Queue()`: the catalog
+         * names it "asyncio.Queue().put" (an unbounded queue is never full) */
+        if (ci.name && !pn_isnull(ci.recv)) {
+            const char *bare = recv_made_bare(L, ci.recv);
+            if (bare) {
+                ca_sb q = {0};
+                ca_sb_addf(&q, "%s().%s", bare, ci.name);
+                if (cat(L, CAT_NONSUSPENDING_AWAIT, ca_sb_str(&q))) cp->flags |= CP_NO_SUSPEND;
+                ca_sb_release(&q);
+            }
+        }
+        /* `done, _ = await asyncio.wait({t})`: with one task and no timeout
+         * the wait returns only once t is done, whatever return_when says */
+        if (ci.dotted && cat(L, CAT_WAIT_DONE, ci.dotted)) {
+            pn a0 = unparen(first_pos_arg(inner, 0));
+            pn tmo = kw_arg(L, inner, "timeout");
+            if ((pn_is(a0, PT_set) || pn_is(a0, PT_list) || pn_is(a0, PT_tuple)) && pn_named_count(a0) == 1 &&
+                (pn_isnull(tmo) || pn_is(unparen(tmo), PT_none))) {
+                pn only = unparen(pn_first_named(a0));
+                int ov = pn_is(only, PT_identifier) ? var_of(L, only) : -1;
+                if (ov >= 0) push_unique(&done, ov);
+            }
+        }
         int on = !pn_isnull(ci.recv) ? root_var(L, ci.recv) : -1;
         if (on >= 0 && (L->f->vars[on].flags & (VAR_SELF | VAR_PARAM))) on = -1;
         if (on < 0) {
@@ -1311,6 +1336,14 @@ static rhs_info classify_rhs(lower *L, pn right)
     return ri;
 }
 
+/* A call with no arguments at all: `asyncio.Queue()`. */
+static int no_args(pn call)
+{
+    if (!pn_is(call, PT_call)) return 0;
+    pn args = pn_field(call, PF_arguments);
+    return pn_isnull(args) || pn_isnull(pn_first_named(args));
+}
+
 static void record_ctor(lower *L, int v, pn right)
 {
     pn r = unparen(right);
@@ -1320,6 +1353,35 @@ static void record_ctor(lower *L, int v, pn right)
     if (!d || v < 0) return;
     name_map e = {L->f->vars[v].name, d, 0};
     CA_VEC_PUSH(L->locals_ctor, e);
+    /* "name()": made with no arguments; a later binding of the name without
+     * that form hides it (map_get finds the last entry of the name first) */
+    ca_sb key = {0};
+    ca_sb_addf(&key, "%s()", L->f->vars[v].name);
+    name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), no_args(r) ? d : "", 0};
+    ca_sb_release(&key);
+    CA_VEC_PUSH(L->locals_ctor, e2);
+}
+
+/* The constructor the receiver of a method call was made with, when it was
+ * called with no arguments: `self._q` of a class whose method assigns
+ * `self._q = asyncio.Queue()`, or a local `q = asyncio.Queue()`. */
+static const char *recv_made_bare(lower *L, pn recv)
+{
+    pn r = unparen(recv);
+    ca_sb key = {0};
+    const char *d = NULL;
+    if (pn_is(r, PT_identifier)) {
+        ca_sb_addf(&key, "%s()", text(L, r));
+        d = map_get(L->locals_ctor.v, L->locals_ctor.n, ca_sb_str(&key));
+    } else if (pn_is(r, PT_attribute) && L->class_name) {
+        char *obj = text(L, unparen(pn_field(r, PF_object)));
+        if (strcmp(obj, "self") == 0 || strcmp(obj, "cls") == 0) {
+            ca_sb_addf(&key, "%s.%s()", L->class_name, text(L, pn_field(r, PF_attribute)));
+            d = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
+        }
+    }
+    ca_sb_release(&key);
+    return d && *d ? d : NULL;
 }
 
 /* A function defined in the function being lowered, by name (a def
@@ -2714,8 +2776,14 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
         ca_sb key = {0};
         ca_sb_addf(&key, "%s.%s", class_name, attr);
         name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d, 0};
-        ca_sb_release(&key);
         CA_VEC_PUSH(L->class_attrs, e);
+        if (no_args(right)) {
+            /* "Cls.attr()": made with no arguments (`asyncio.Queue()`, unbounded) */
+            ca_sb_adds(&key, "()");
+            name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d, 0};
+            CA_VEC_PUSH(L->class_attrs, e2);
+        }
+        ca_sb_release(&key);
     }
 }
 
