@@ -814,11 +814,37 @@ static int awaits_noreturn(eng_walk *E, const ir_node *cp)
  * resource (a class of the tree that owns one, a function whose summary
  * returns one), -1 none (a class that owns nothing, a data model, a
  * function that returns plain data), 0 nothing known. */
-static int class_evidence(eng_walk *E, const ir_node *acq)
+static const char *last_dot(const char *s)
+{
+    const char *p = strrchr(s, '.');
+    return p ? p + 1 : s;
+}
+
+/* The class of the tree the value an acquire's call makes is of: the
+ * constructor called (`Cls(...)`), or the class of an alternative
+ * constructor of the tree (`await Cls.create(...)` annotated `-> Cls`).
+ * ENG_CLASS_* bits, 0 when neither says. */
+static unsigned made_class(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
     if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
     unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
+    if (c || !E->res->resolve || mk->kind != IR_CALL) return c;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
+    /* only an alternative constructor (`Cls.create()` annotated `-> Cls`):
+     * another function's annotation may name an abstract base whose
+     * subclasses own what the base does not */
+    if (callee && callee != E->f && callee->ret_type && callee->class_name &&
+        strcmp(last_dot(callee->ret_type), last_dot(callee->class_name)) == 0)
+        c = E->res->class_of(E->res->ctx, E->m, callee->ret_type);
+    return c;
+}
+
+static int class_evidence(eng_walk *E, const ir_node *acq)
+{
+    unsigned c = made_class(E, acq);
     if (c & ENG_CLASS_KNOWN) return (c & ENG_CLASS_OWNS) ? 1 : -1;
     if (c & ENG_CLASS_DATA) return -1;
     return 0;
@@ -836,9 +862,7 @@ static int returns_taken(eng_walk *E, const ir_node *acq)
 
 static int owns_nothing(eng_walk *E, const ir_node *acq)
 {
-    const ir_node *mk = acq->ref;
-    if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
-    unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
+    unsigned c = made_class(E, acq);
     return (c & ENG_CLASS_KNOWN) && !(c & (ENG_CLASS_OWNS | ENG_CLASS_DATA));
 }
 

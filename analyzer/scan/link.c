@@ -303,14 +303,26 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         *summary = &r->sum;
         return r->f;
     }
-    if ((call->flags & CALL_RECV_CLASS) && call->recv) {
+    /* `Cls.create(...)`: a class method (or static method) called through
+     * its class of the tree */
+    const char *recv = (call->flags & CALL_RECV_CLASS) ? call->recv : NULL;
+    int through_class = 0;
+    if (!recv && name != call->text) {
+        size_t plen = (size_t)(name - call->text) - 1;
+        char *prefix = ca_arena_strndup((ca_arena *)&m->arena, call->text, plen);
+        if (scan_find_class(S, m, prefix)) {
+            recv = prefix;
+            through_class = 1;
+        }
+    }
+    if (recv) {
         /* a method of the class the receiver was made from */
-        const char *cls = last_part(call->recv);
+        const char *cls = last_part(recv);
         for (size_t k = 0; k < fc->methods.n; k++) { /* (rare: a linear look in this module first) */
             const fn_key *e = &fc->methods.v[k];
             if (strcmp(last_part(e->a), cls) == 0 && strcmp(e->b, name) == 0) {
                 const ir_func *f = m->funcs[e->index];
-                *off = 1;
+                *off = through_class ? (f->is_method ? 1 : 0) : 1;
                 *summary = &S->fns[f->id].sum;
                 return f;
             }
@@ -319,7 +331,7 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         const char *queue[16];
         const ir_module *qmod[16];
         int nq = 0;
-        queue[nq] = call->recv;
+        queue[nq] = recv;
         qmod[nq++] = m;
         for (int qi = 0; qi < nq; qi++) {
             ca_sb dep = {0};
@@ -329,7 +341,7 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
             CA_VEC_PUSH(fc->deps, key);
             const fn_ref *r = lookup_global(S, key, m->language);
             if (r) {
-                *off = 1;
+                *off = through_class ? (r->f->is_method ? 1 : 0) : 1;
                 *summary = &r->sum;
                 return r->f;
             }

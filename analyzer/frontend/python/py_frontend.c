@@ -2524,6 +2524,18 @@ static int annot_plain_d(lower *L, pn t, const char **one, int *nclass, int dept
         PN_FOR_NAMED(x, t) plain &= annot_plain_d(L, x, one, nclass, depth + 1);
         return plain;
     }
+    if (pn_is(t, PT_string)) {
+        /* a forward reference, `-> "Cls"`: a dotted name in quotes */
+        char *q = text(L, t);
+        size_t n = strlen(q);
+        if (n < 3 || (q[0] != '"' && q[0] != '\'') || q[n - 1] != q[0]) return 0;
+        char *d = ca_arena_strndup(&L->m->arena, q + 1, n - 2);
+        for (char *c = d; *c; c++)
+            if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '.')) return 0;
+        if (cat(L, CAT_PLAIN_TYPE, d)) return 1;
+        if (nclass && (*nclass)++ == 0 && one) *one = d;
+        return 0;
+    }
     pn head = t;
     pn args = &pt_null;
     if (pn_is(t, PT_subscript)) {
