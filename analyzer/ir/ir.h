@@ -133,6 +133,8 @@ typedef enum ir_kind {
 /* IR_IF */
 #define IF_HAS_ELSE       0x01u
 #define IF_ONE_TEST       0x02u /* the condition is its one atom: the other branches have its negation */
+#define IF_ON_CONFIG      0x04u /* the condition reads only options: attributes of self, parameters,
+                                   constants (`if not self.suppress_errors:`), no call */
 /* IR_LOOP */
 #define LOOP_ASYNC_FOR    0x01u
 #define LOOP_INFINITE     0x02u /* while True: leaves only by break/return/raise */

@@ -337,9 +337,30 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
         return;
     }
     case ENG_EV_BRANCH: {
+        const ir_node *n = ev->node;
+        /* `except CancelledError: if not self.suppress_cancelled: raise`:
+         * the swallow is an option of the API, re-raised when it is off */
+        if (n->kind == IR_IF && (n->flags & IF_ON_CONFIG) && ev->branch < n->nbranches &&
+            !eng_block_always_raises(&n->branches[ev->branch])) {
+            int other_raises = 0;
+            for (int b = 0; b < n->nbranches; b++)
+                if (b != ev->branch && eng_block_always_raises(&n->branches[b])) other_raises = 1;
+            if (other_raises)
+                for (int i = 0; i < s->nh; i++)
+                    if (ev->state[i] && n->site.start >= s->h[i]->site.start && n->site.end <= s->h[i]->site.end)
+                        ev->state[i] = 0;
+        }
+        if (n->kind == IR_IF && (n->flags & IF_ON_CONFIG) && ev->branch == n->nbranches) {
+            /* (the fall-through of an if without else) */
+            int raises = 0;
+            for (int b = 0; b < n->nbranches; b++) raises |= eng_block_always_raises(&n->branches[b]);
+            if (raises)
+                for (int i = 0; i < s->nh; i++)
+                    if (ev->state[i] && n->site.start >= s->h[i]->site.start && n->site.end <= s->h[i]->site.end)
+                        ev->state[i] = 0;
+        }
         /* `isinstance(e, C)`: a branch that needs e not to be a
          * cancellation is not where the cancellation goes */
-        const ir_node *n = ev->node;
         if (n->kind != IR_IF || !n->tests) return;
         for (int a = 0; a < n->nvars; a++) {
             int t = n->tests[a];

@@ -172,3 +172,37 @@ async def main(source: Any) -> None:
 
 def cli(source: Any) -> None:
     asyncio.run(main(source))
+
+
+class Manager:
+    """A swallow that is an option of the API: set once in __init__ from a
+    constructor argument, re-raised when the option is off."""
+
+    def __init__(self, lock: asyncio.Lock, suppress_cancelled: bool = True) -> None:
+        self._lock = lock
+        self._suppress = suppress_cancelled
+        self._quiet = suppress_cancelled
+
+    # Fine: documented option; off, the cancellation is raised.
+    async def acquire(self) -> bool:
+        try:
+            await self._lock.acquire()
+        except asyncio.CancelledError:
+            if not self._suppress:
+                raise
+            return False
+        return True
+
+    def hush(self) -> None:
+        self._quiet = True
+
+    # Buggy twin: `_quiet` is state (hush() changes it), not an option: the
+    # cancellation is dropped whenever someone called hush().
+    async def acquire_quietly(self) -> bool:
+        try:
+            await self._lock.acquire()
+        except asyncio.CancelledError:  # expect: CAN401
+            if not self._quiet:
+                raise
+            return False
+        return True

@@ -79,6 +79,8 @@ typedef struct lower {
     CA_VEC(name_map) imports;
     CA_VEC(name_map) globals;    /* module-level name → dotted of what it was assigned (may be "") */
     CA_VEC(name_map) class_attrs;/* "Class.attr" → dotted constructor */
+    CA_VEC(name_map) options;    /* "Class.attr" → "1": set only by __init__ from its parameter (an option of
+                                    the object); "0": state, assigned elsewhere too */
     CA_VEC(pending_def) pending;
     /* per function */
     ir_func *f;
@@ -2281,12 +2283,57 @@ static void prepend_done(lower *L, ir_block *b, int v, ir_site at)
     b->v[0] = d;
 }
 
+/* Does the condition read only options: attributes of self (or cls),
+ * parameters, constants, combined with not/and/or/comparisons? At least
+ * one option, no call, no local of the function's own making. */
+static int config_condition(lower *L, pn cond)
+{
+    pn c = unparen(cond);
+    const pt_node *endp = L->T->v + L->T->n;
+    int options = 0;
+    for (pn x = c; x < endp && x->start < c->end; x++) {
+        if (x->end <= c->start) continue;
+        switch (x->type) {
+        case PT_call: case PT_await: case PT_lambda: case PT_named_expression: return 0;
+        case PT_attribute: {
+            pn r = root_ident(x);
+            int v = pn_isnull(r) ? -1 : var_of(L, r);
+            if (v < 0 || !(L->f->vars[v].flags & (VAR_SELF | VAR_PARAM))) return 0;
+            if (L->f->vars[v].flags & VAR_SELF) {
+                /* self.x: an option of the object, not its state */
+                pn obj = unparen(pn_field(x, PF_object));
+                if (obj != r || !L->class_name) return 0;
+                ca_sb key = {0};
+                ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(x, PF_attribute)));
+                const char *o = map_get(L->options.v, L->options.n, ca_sb_str(&key));
+                ca_sb_release(&key);
+                if (!o || strcmp(o, "1") != 0) return 0;
+            }
+            options = 1;
+            x = pn_field(x, PF_attribute); /* (its parts are read) */
+            break;
+        }
+        case PT_identifier: {
+            pn p = pn_parent(x);
+            if (!pn_isnull(p) && pn_is(p, PT_attribute) && pn_field(p, PF_object) != x) break; /* an attribute name */
+            int v = var_of(L, x);
+            if (v < 0 || !(L->f->vars[v].flags & (VAR_SELF | VAR_PARAM))) return 0;
+            options = 1;
+            break;
+        }
+        default: break;
+        }
+    }
+    return options;
+}
+
 static void lower_if(lower *L, pn s, ir_block *out)
 {
     lower_expr(L, out, pn_field(s, PF_condition), s);
     ir_node *n = emit(L, out, IR_IF, s, -1);
     cond_fact cf = cond_test(L, pn_field(s, PF_condition));
     if_atoms(L, n, pn_field(s, PF_condition));
+    if (config_condition(L, pn_field(s, PF_condition))) n->flags |= IF_ON_CONFIG;
     int nb = 1;
     PN_FOR_NAMED(ch, s)
         if (pn_is(ch, PT_elif_clause) || pn_is(ch, PT_else_clause)) nb++;
@@ -2745,8 +2792,54 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
 }
 
 /* `self.X = Ctor()` in a class's methods, and `X = Ctor()` in its body. */
+static void note_option(lower *L, const char *key, int option)
+{
+    for (size_t i = 0; i < L->options.n; i++)
+        if (strcmp(L->options.v[i].key, key) == 0) {
+            if (!option) L->options.v[i].value = "0";
+            return;
+        }
+    name_map e = {ca_arena_strdup(&L->m->arena, key), option ? "1" : "0", 0};
+    CA_VEC_PUSH(L->options, e);
+}
+
+/* Which attributes of the class are options: assigned only in __init__,
+ * straight from one of its parameters (`self.suppress = suppress`). */
+static void collect_options(lower *L, pn cls, const char *class_name)
+{
+    pn body = pn_field(cls, PF_body);
+    const pt_node *endp = L->T->v + L->T->n;
+    PN_FOR_NAMED(m, body) {
+        pn def = pn_is(m, PT_decorated_definition) ? pn_field(m, PF_definition) : m;
+        if (!pn_is(def, PT_function_definition)) continue;
+        int init = strcmp(text(L, pn_field(def, PF_name)), "__init__") == 0;
+        pn params = pn_field(def, PF_parameters);
+        pn fb = pn_field(def, PF_body);
+        if (pn_isnull(fb)) continue;
+        for (pn x = fb; x < endp && x->start < fb->end; x++) {
+            if (!pn_is(x, PT_assignment) && !pn_is(x, PT_augmented_assignment)) continue;
+            pn left = unparen(pn_field(x, PF_left));
+            if (!pn_is(left, PT_attribute)) continue;
+            char *obj = text(L, unparen(pn_field(left, PF_object)));
+            if (strcmp(obj, "self") != 0) continue;
+            ca_sb key = {0};
+            ca_sb_addf(&key, "%s.%s", class_name, text(L, pn_field(left, PF_attribute)));
+            int option = 0;
+            pn right = unparen(pn_field(x, PF_right));
+            if (init && pn_is(x, PT_assignment) && pn_is(right, PT_identifier) && !pn_isnull(params)) {
+                const char *rn = text(L, right);
+                for (pn q = params; q < endp && q->start < params->end; q++)
+                    if (pn_is(q, PT_identifier) && strcmp(text(L, q), rn) == 0) option = 1;
+            }
+            note_option(L, ca_sb_str(&key), option);
+            ca_sb_release(&key);
+        }
+    }
+}
+
 static void collect_class_attrs(lower *L, pn cls, const char *class_name)
 {
+    collect_options(L, cls, class_name);
     pn body = pn_field(cls, PF_body);
     pn stack[256];
     int sp = 0;
@@ -3508,6 +3601,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.imports);
     CA_VEC_FREE(L.globals);
     CA_VEC_FREE(L.class_attrs);
+    CA_VEC_FREE(L.options);
     CA_VEC_FREE(L.pending);
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.global_decl);
