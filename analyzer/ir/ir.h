@@ -135,6 +135,8 @@ typedef enum ir_kind {
 #define IF_ONE_TEST       0x02u /* the condition is its one atom: the other branches have its negation */
 #define IF_ON_CONFIG      0x04u /* the condition reads only options: attributes of self, parameters,
                                    constants (`if not self.suppress_errors:`), no call */
+#define IF_CANCEL_FLAG    0x08u /* `if self.F:` where a method of the class sets self.F = True and then
+                                   cancels a task: on branch 0 a cancellation is the object's own */
 /* IR_LOOP */
 #define LOOP_ASYNC_FOR    0x01u
 #define LOOP_INFINITE     0x02u /* while True: leaves only by break/return/raise */

@@ -350,6 +350,13 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
                     if (ev->state[i] && n->site.start >= s->h[i]->site.start && n->site.end <= s->h[i]->site.end)
                         ev->state[i] = 0;
         }
+        if (n->kind == IR_IF && (n->flags & IF_CANCEL_FLAG) && ev->branch == 0) {
+            /* `if self._restarting:` set by the method that cancels this
+             * task right before its cancel: the object's own cancellation */
+            for (int i = 0; i < s->nh; i++)
+                if (ev->state[i] && n->site.start >= s->h[i]->site.start && n->site.end <= s->h[i]->site.end)
+                    ev->state[i] = 0;
+        }
         if (n->kind == IR_IF && (n->flags & IF_ON_CONFIG) && ev->branch == n->nbranches) {
             /* (the fall-through of an if without else) */
             int raises = 0;

@@ -206,3 +206,47 @@ class Manager:
                 raise
             return False
         return True
+
+
+class Restarter:
+    """A flag the object sets right before it cancels its own child task:
+    while it is set, the cancellation caught is the object's own."""
+
+    def __init__(self, transport: Any) -> None:
+        self._transport = transport
+        self._child: "asyncio.Task[None] | None" = None
+        self._restart = False
+        self._paused = False
+
+    def restart(self) -> None:
+        if self._child is not None and not self._child.done():
+            self._restart = True
+            self._child.cancel()
+
+    def pause(self) -> None:
+        self._paused = True
+
+    # Fine: the loop continues only for the cancel restart() asked for.
+    async def run(self) -> None:
+        while True:
+            self._child = asyncio.create_task(self._transport.run())
+            try:
+                await self._child
+                return
+            except asyncio.CancelledError:
+                if self._restart:
+                    self._restart = False
+                    continue
+                raise
+
+    # Buggy twin: pause() sets its flag without cancelling anything, so the
+    # caller's cancellation is dropped while paused.
+    async def run_pausable(self) -> None:
+        while True:
+            try:
+                await self._transport.run()
+                return
+            except asyncio.CancelledError:  # expect: CAN401
+                if self._paused:
+                    continue
+                raise

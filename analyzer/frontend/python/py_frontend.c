@@ -79,6 +79,8 @@ typedef struct lower {
     CA_VEC(name_map) imports;
     CA_VEC(name_map) globals;    /* module-level name → dotted of what it was assigned (may be "") */
     CA_VEC(name_map) class_attrs;/* "Class.attr" → dotted constructor */
+    CA_VEC(const char *) cancel_flags; /* "Class.attr": a method sets self.attr = True, then cancels a task:
+                                          while it is set, a cancellation is the object's own */
     CA_VEC(name_map) options;    /* "Class.attr" → "1": set only by __init__ from its parameter (an option of
                                     the object); "0": state, assigned elsewhere too */
     CA_VEC(pending_def) pending;
@@ -898,6 +900,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static const char *recv_made_bare(lower *L, pn recv);
+static int tests_cancel_flag(lower *L, pn cond);
 
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
 {
@@ -2334,6 +2337,7 @@ static void lower_if(lower *L, pn s, ir_block *out)
     cond_fact cf = cond_test(L, pn_field(s, PF_condition));
     if_atoms(L, n, pn_field(s, PF_condition));
     if (config_condition(L, pn_field(s, PF_condition))) n->flags |= IF_ON_CONFIG;
+    if (tests_cancel_flag(L, pn_field(s, PF_condition))) n->flags |= IF_CANCEL_FLAG;
     int nb = 1;
     PN_FOR_NAMED(ch, s)
         if (pn_is(ch, PT_elif_clause) || pn_is(ch, PT_else_clause)) nb++;
@@ -2816,7 +2820,17 @@ static void collect_options(lower *L, pn cls, const char *class_name)
         pn params = pn_field(def, PF_parameters);
         pn fb = pn_field(def, PF_body);
         if (pn_isnull(fb)) continue;
+        CA_VEC(const char *) set_true = {0};
         for (pn x = fb; x < endp && x->start < fb->end; x++) {
+            if (pn_is(x, PT_call) && set_true.n) {
+                /* `self._stopping = True` ... `task.cancel()` */
+                pn fn = unparen(pn_field(x, PF_function));
+                if (pn_is(fn, PT_attribute) && strcmp(text(L, pn_field(fn, PF_attribute)), "cancel") == 0) {
+                    for (size_t k = 0; k < set_true.n; k++) CA_VEC_PUSH(L->cancel_flags, set_true.v[k]);
+                    set_true.n = 0;
+                }
+                continue;
+            }
             if (!pn_is(x, PT_assignment) && !pn_is(x, PT_augmented_assignment)) continue;
             pn left = unparen(pn_field(x, PF_left));
             if (!pn_is(left, PT_attribute)) continue;
@@ -2832,9 +2846,27 @@ static void collect_options(lower *L, pn cls, const char *class_name)
                     if (pn_is(q, PT_identifier) && strcmp(text(L, q), rn) == 0) option = 1;
             }
             note_option(L, ca_sb_str(&key), option);
+            if (pn_is(x, PT_assignment) && pn_is(right, PT_true))
+                CA_VEC_PUSH(set_true, ca_arena_strdup(&L->m->arena, ca_sb_str(&key)));
             ca_sb_release(&key);
         }
+        CA_VEC_FREE(set_true);
     }
+}
+
+/* `if self.F:` where F is a cancel flag of the class (cancel_flags). */
+static int tests_cancel_flag(lower *L, pn cond)
+{
+    pn c = unparen(cond);
+    if (!pn_is(c, PT_attribute) || !L->class_name) return 0;
+    pn obj = unparen(pn_field(c, PF_object));
+    if (!pn_is(obj, PT_identifier) || strcmp(text(L, obj), "self") != 0) return 0;
+    ca_sb key = {0};
+    ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(c, PF_attribute)));
+    int hit = 0;
+    for (size_t i = 0; i < L->cancel_flags.n && !hit; i++) hit = strcmp(L->cancel_flags.v[i], ca_sb_str(&key)) == 0;
+    ca_sb_release(&key);
+    return hit;
 }
 
 static void collect_class_attrs(lower *L, pn cls, const char *class_name)
@@ -3602,6 +3634,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.globals);
     CA_VEC_FREE(L.class_attrs);
     CA_VEC_FREE(L.options);
+    CA_VEC_FREE(L.cancel_flags);
     CA_VEC_FREE(L.pending);
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.global_decl);
