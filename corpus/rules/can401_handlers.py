@@ -250,3 +250,42 @@ class Restarter:
                 if self._paused:
                     continue
                 raise
+
+
+class Replayer:
+    """A flag computed from the exception's class: true only for an
+    ordinary error, so the branch it guards never sees a cancellation."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    # Fine: `retryable` needs isinstance(exc, Exception), and so does
+    # `again`, built from it; the loop goes round only for an error.
+    async def send(self, frame: bytes) -> None:
+        retry = True
+        while True:
+            try:
+                await self._conn.send(frame)
+                return
+            except BaseException as exc:
+                retryable = isinstance(exc, Exception) and self._conn.closed
+                again = retryable and retry
+                if again:
+                    retry = False
+                    continue
+                raise
+
+    # Buggy twin: the flag does not depend on the exception's class, so a
+    # cancellation that arrives while the connection is closed goes round.
+    async def send_loose(self, frame: bytes) -> None:
+        retry = True
+        while True:
+            try:
+                await self._conn.send(frame)
+                return
+            except BaseException:  # expect: CAN401
+                again = self._conn.closed and retry
+                if again:
+                    retry = False
+                    continue
+                raise

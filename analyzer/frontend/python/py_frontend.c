@@ -89,6 +89,8 @@ typedef struct lower {
     const char *class_name;
     CA_VEC(name_map) locals_ctor; /* local var → dotted of the call it was assigned */
     CA_VEC(const char *) global_decl;
+    CA_VEC(int) exc_flags;      /* pairs (flag, exc): `flag = isinstance(exc, Exception) and ...`, so flag
+                                   truthy says exc is no cancellation */
     CA_VEC(const char *) plain_decl; /* locals annotated as plain data (`x: str = ""`): never a resource */
     int depth;
     int in_cleanup;
@@ -901,6 +903,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static const char *recv_made_bare(lower *L, pn recv);
 static int tests_cancel_flag(lower *L, pn cond);
+static void note_exc_flag(lower *L, int v, pn right);
 
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
 {
@@ -1528,6 +1531,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
             return;
         }
         record_ctor(L, v, right);
+        note_exc_flag(L, v, right);
         int rv = var_of(L, r);
         if (declared_outer(L, name)) {
             /* `global task; task = create_task(...)`: the module (or the
@@ -2194,6 +2198,39 @@ static int class_can_cancel(lower *L, pn t)
 
 /* One atom of a condition: the variable it is about and what the true
  * branch needs of it (TEST_*), or 0. */
+static int exc_flag_of(lower *L, int v)
+{
+    for (size_t i = 0; v >= 0 && i + 1 < L->exc_flags.n; i += 2)
+        if (L->exc_flags.v[i] == v) return L->exc_flags.v[i + 1];
+    return -1;
+}
+
+static int bool_atom(lower *L, pn cond, int *var);
+
+/* `flag = (a and isinstance(exc, Exception) and b)`: record that flag
+ * truthy means exc is no cancellation (an operand of the `and` chain says
+ * so, directly or through another such flag); any other binding of flag
+ * forgets it. */
+static void note_exc_flag(lower *L, int v, pn right)
+{
+    for (size_t i = 0; i + 1 < L->exc_flags.n; i += 2)
+        if (L->exc_flags.v[i] == v) L->exc_flags.v[i] = -1;
+    if (v < 0 || !L->f) return;
+    pn c = unparen(right);
+    int e = -1;
+    for (int guard = 0; guard < 64; guard++) {
+        int is_and = pn_is(c, PT_boolean_operator) && pn_child(c, 1)->type == PT_and;
+        int av;
+        int t = bool_atom(L, is_and ? pn_field(c, PF_right) : c, &av);
+        if (t == TEST_EXC_OTHER) e = av;
+        if (!is_and) break;
+        c = unparen(pn_field(c, PF_left));
+    }
+    if (e < 0 || e == v) return;
+    CA_VEC_PUSH(L->exc_flags, v);
+    CA_VEC_PUSH(L->exc_flags, e);
+}
+
 static int bool_atom(lower *L, pn cond, int *var)
 {
     int neg = 0;
@@ -2207,6 +2244,12 @@ static int bool_atom(lower *L, pn cond, int *var)
     if (pn_is(c, PT_identifier)) {
         *var = var_of(L, c);
         test = TEST_TRUTHY;
+        /* a flag that holds only when the exception is no cancellation */
+        int e = neg ? -1 : exc_flag_of(L, *var);
+        if (e >= 0) {
+            *var = e;
+            return TEST_EXC_OTHER;
+        }
     } else if (pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2) {
         pn a = unparen(pn_first_named(c)), b = unparen(pn_named_child(c, 1));
         if (!pn_is(a, PT_identifier)) return 0;
@@ -2731,6 +2774,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->locals_ctor.n = 0;
     L->global_decl.n = 0;
     L->plain_decl.n = 0;
+    L->exc_flags.n = 0;
     L->depth = 0;
     L->in_cleanup = 0;
     L->in_cancel_handler = 0;
@@ -3639,6 +3683,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.plain_decl);
+    CA_VEC_FREE(L.exc_flags);
     CA_VEC_FREE(L.cancelled);
     CA_VEC_FREE(L.strong);
     CA_VEC_FREE(L.cont);
