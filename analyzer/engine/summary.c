@@ -174,6 +174,7 @@ static int sum_node(void *ctx, const ir_node *n)
         if (n->flags & DONE_SETTLED) sum_mark(c, n->var, 0);
         break;
     case IR_TRANSFER:
+        if (n->flags & XFER_PART) break;
         if (n->var >= 0 && !(n->flags & XFER_RETURN)) c->stored[n->var] = 1;
         if ((n->flags & XFER_RETURN) && n->var >= 0 && c->out->returns == ENG_RET_UNKNOWN) {
             /* what it stores as well as returns, the caller only borrows */
@@ -226,7 +227,7 @@ static int ret_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
     if (n->kind == IR_ACQUIRE && n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
-    if (n->kind == IR_TRANSFER && n->var >= 0 && !(n->flags & XFER_RETURN)) c->stored[n->var] = 1;
+    if (n->kind == IR_TRANSFER && n->var >= 0 && !(n->flags & (XFER_RETURN | XFER_PART))) c->stored[n->var] = 1;
     if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0 && c->made[n->var] && !c->stored[n->var]) {
         c->out->returns = ENG_RET_RESOURCE;
         return 1;

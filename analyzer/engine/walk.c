@@ -175,6 +175,7 @@ static int prepass(void *ctx, const ir_node *n)
     case IR_ADOPT:
         /* handed to an owner (stored, registered, entered, returned to the
          * caller): the author keeps it as something that needs one */
+        if (n->kind == IR_TRANSFER && (n->flags & XFER_PART)) break;
         if (n->var >= 0) E->stored_any[n->var] = 1;
         break;
     case IR_RELEASE:
@@ -243,6 +244,7 @@ static int node_releases(void *ctx, const ir_node *n)
     switch (n->kind) {
     case IR_RELEASE:
     case IR_TRANSFER:
+        if (n->kind == IR_TRANSFER && (n->flags & XFER_PART)) return 0;
         return covers(q->E, n->var, q->v);
     case IR_CALL:
         for (int k = 0; k < n->nvars; k++)
@@ -1020,6 +1022,8 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         kill(E, s, n->var);
         break;
     case IR_TRANSFER:
+        if ((n->flags & XFER_PART) && !(n->var >= 0 && E->from_registry[n->var])) break;
+        /* fall through */
     case IR_DONE:
         /* a task awaited to its end settles all it holds; `x = None` drops x
          * alone: what the relation says x holds may be put in it only later

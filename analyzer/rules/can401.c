@@ -108,7 +108,7 @@ static const char *last_part(const char *s)
 static int hands_on(void *ctx, const ir_node *n)
 {
     const fate_q *q = ctx;
-    if (n->kind == IR_TRANSFER && n->var >= 0 && eng_covers(q->W, n->var, q->exc)) return 1;
+    if (n->kind == IR_TRANSFER && !(n->flags & XFER_PART) && n->var >= 0 && eng_covers(q->W, n->var, q->exc)) return 1;
     if (n->kind == IR_CALL && n->text && rule_cat(q->ctx, CAT_EXC_SINK, last_part(n->text)))
         for (int k = 0; k < n->nvars; k++)
             if (n->vars[k] >= 0 && eng_covers(q->W, n->vars[k], q->exc)) return 1;

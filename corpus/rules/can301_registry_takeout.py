@@ -113,3 +113,31 @@ class ConnectionTable:
         if entry:
             entry.proc.kill()
             await entry.proc.wait()
+
+
+_WARM: list[Entry] = []
+
+
+class Runtime:
+    def __init__(self, events: Any) -> None:
+        self._events = events
+        self._proc: Any = None
+        self._reader: "asyncio.Task | None" = None
+
+    # Fine: the warm entry taken from the pool is unpacked into this
+    # runtime, which owns its process and reader from then on.
+    async def adopt_warm(self) -> None:
+        entry = _WARM.pop(0)
+        self._proc = entry.proc
+        self._reader = entry.reader
+        await self._events.publish("adopted")
+        if self._proc is None:
+            entry.close()
+
+    # Buggy twin: nothing takes the entry over before the publish, and it is
+    # closed only after it.
+    async def peek_warm(self) -> Any:
+        entry = _WARM.pop(0)
+        await self._events.publish("peeked")  # expect: CAN301
+        entry.close()
+        return entry

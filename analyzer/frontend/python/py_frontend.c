@@ -1636,6 +1636,14 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
                 emit(L, out, IR_TRANSFER, at, vs.v[i]);
             }
         }
+        /* `self.proc = entry.proc`: a part of a local record handed to an owner */
+        pn rr = unparen(right);
+        if (o != OWN_NONE && o != OWN_LOCAL && !vs.n && pn_is(rr, PT_attribute) &&
+            pn_is(unparen(pn_field(rr, PF_object)), PT_identifier)) {
+            int xv = var_of(L, unparen(pn_field(rr, PF_object)));
+            if (xv >= 0 && !(L->f->vars[xv].flags & (VAR_SELF | VAR_PARAM)))
+                emit(L, out, IR_TRANSFER, at, xv)->flags = XFER_PART;
+        }
         CA_VEC_FREE(vs);
         /* self._lock = asyncio.Lock() in any method: remember the class attribute */
         return;
