@@ -106,6 +106,8 @@ typedef struct eng_summary {
 #define ENG_RET_PLAIN    2  /* never returns a resource (annotated as a plain type, or returns only values
                                it did not acquire) */
 #define ENG_RET_BORROWED 3  /* returns something it (or self) keeps: the caller is not its owner */
+#define ENG_RET_QUIET_CM 5  /* returns a context manager that suspends neither on enter nor on exit
+                               (a helper around a catalogued timeout scope) */
 #define ENG_RET_TAKEN    4  /* returns what it took out of a registry (`return self._d.pop(k)`): the caller
                                holds an entry nothing else does */
 

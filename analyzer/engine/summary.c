@@ -202,6 +202,28 @@ static int sum_node(void *ctx, const ir_node *n)
     return 0;
 }
 
+typedef struct quiet_q {
+    int quiet, other;
+} quiet_q;
+
+static int quiet_ret(void *ctx, const ir_node *n)
+{
+    quiet_q *q = ctx;
+    if (n->kind == IR_RETURN) {
+        if (n->flags & RETURN_QUIET_CM) q->quiet++;
+        else q->other++;
+    }
+    return 0;
+}
+
+/* Does every return of f hand back a context manager that never suspends? */
+static int quiet_cm_only(const ir_func *f)
+{
+    quiet_q q = {0, 0};
+    ir_visit(&f->body, quiet_ret, &q);
+    return q.quiet > 0 && q.other == 0;
+}
+
 void eng_summarize(const ir_func *f, eng_summary *out)
 {
     memset(out, 0, sizeof(*out));
@@ -217,6 +239,7 @@ void eng_summarize(const ir_func *f, eng_summary *out)
     ir_visit(&f->body, sum_node, &c);
     if (out->returns == ENG_RET_UNKNOWN && (c.borrowed || (f->fflags & FN_RETURNS_BORROWED)))
         out->returns = ENG_RET_BORROWED;
+    if (!f->is_async && quiet_cm_only(f)) out->returns = ENG_RET_QUIET_CM;
     out->noreturn = never_returns(&c);
     eng_rel_free(&c.rel);
     free(c.made);

@@ -745,6 +745,17 @@ static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
     free(body);
 }
 
+/* `async with ceil_timeout(t):` where the helper of the tree only returns
+ * catalogued scopes that never suspend */
+static int quiet_scope(eng_walk *E, const ir_node *w)
+{
+    if (!w->ref || !E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, w->ref, &sum, &off);
+    return callee && sum && callee != E->f && sum->returns == ENG_RET_QUIET_CM;
+}
+
 static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
 {
     push_reg(E, ENG_REG_WITH, w, NULL);
@@ -759,7 +770,8 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
             E->adopt[v] = w;
         }
     }
-    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_ENTER)) checkpoint(E, s, w, w->site, NULL, 0);
+    int quiet = quiet_scope(E, w);
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_ENTER) && !quiet) checkpoint(E, s, w, w->site, NULL, 0);
     if ((w->flags & WITH_OWNS) && w->var >= 0) {
         s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);
         E->adopt[w->var] = w;
@@ -775,7 +787,8 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         if (E->adopt[v] == w) s[v] &= (uint8_t)~ST_ADOPTED;
     if ((w->flags & WITH_TARGET) && w->var >= 0 && E->adopt[w->var] == w) E->adopt[w->var] = NULL;
     pop_reg(E);
-    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && REACH(E, s)) checkpoint(E, s, w, w->site, NULL, 0);
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && !quiet && REACH(E, s))
+        checkpoint(E, s, w, w->site, NULL, 0);
 }
 
 static void simple_event(eng_walk *E, eng_event_kind k, const ir_node *n, uint8_t *s)
@@ -893,7 +906,9 @@ static int making_evidence(eng_walk *E, const ir_node *acq)
         int off = 0;
         const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
         if (callee && sum && sum->returns == ENG_RET_RESOURCE) return 1;
-        if (callee && sum && (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_BORROWED)) return -1;
+        if (callee && sum &&
+            (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_BORROWED || sum->returns == ENG_RET_QUIET_CM))
+            return -1;
     }
     return 0;
 }

@@ -118,6 +118,8 @@ typedef enum ir_kind {
 /* IR_RETURN */
 #define RETURN_CANCEL     0x01u /* returns a cancellation exception for its caller to raise */
 #define RETURN_TAKEN      0x02u /* returns what it takes out of a registry right there (`return d.pop(k)`) */
+#define RETURN_QUIET_CM   0x04u /* returns a context manager that suspends neither on enter nor on exit
+                                   (catalog: `return async_timeout.timeout(None)`) */
 /* IR_BIND flags: what the value can be */
 #define BIND_TRUE         0x01u /* truthy (True, or anything else known to be) */
 #define BIND_FALSE        0x02u /* falsy but not None (False, 0, "") */

@@ -81,7 +81,7 @@ class Relay:
         ws = await self._session.ws_connect(url)
         entry = Entry(ws=ws)
         try:
-            await ws.send_json({"op": "subscribe", "key": key})  # expect: CAN101
+            await asyncio.wait_for(ws.send_json({"op": "subscribe", "key": key}), timeout=5)  # expect: CAN101
             self._entries[key] = entry
         except Exception:
             await entry.close()

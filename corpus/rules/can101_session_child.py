@@ -16,12 +16,13 @@ class Gateway:
         self._links: dict[str, tuple[aiohttp.ClientSession, Any]] = {}
 
     # Buggy: the session's window starts at ws_connect, the child's at the
-    # first send; the only cleanup is under `except Exception`.
+    # wait for the server's greeting; the only cleanup is under `except Exception`.
     async def open_link(self, key: str, token: str) -> Any:
         session = aiohttp.ClientSession(base_url=self._base_url)
         try:
             ws = await session.ws_connect(f"/links/{key}")  # expect: CAN101
-            await ws.send_json({"token": token})  # expect: CAN101
+            await ws.receive_json()  # expect: CAN101
+            await ws.send_json({"token": token})
         except Exception:
             await session.close()
             raise

@@ -75,3 +75,37 @@ class Lifespan:
         await inbox.put(key)
         self._tasks[key] = task
         return inbox
+
+
+def quiet_deadline(delay: "float | None"):
+    """A helper that only hands out a timeout scope: entering and leaving
+    it never suspends."""
+    if delay is None:
+        return asyncio.timeout(None)
+    loop = asyncio.get_running_loop()
+    return asyncio.timeout_at(loop.time() + delay)
+
+
+def noisy_deadline(delay: float, gate: "asyncio.Semaphore"):
+    """A helper that sometimes hands out a semaphore, whose enter waits."""
+    if delay > 10:
+        return gate
+    return asyncio.timeout(delay)
+
+
+class Upgrader:
+    def __init__(self) -> None:
+        self._conns: dict[str, object] = {}
+
+    # Fine: the scope's exit does not suspend, so the task is registered
+    # before any cancellation can land.
+    async def upgrade(self, key: str) -> None:
+        async with quiet_deadline(5.0):
+            task = asyncio.create_task(asyncio.sleep(1))
+        self._conns[key] = task
+
+    # Buggy twin: the helper may return a semaphore.
+    async def upgrade_gated(self, key: str, gate: "asyncio.Semaphore") -> None:
+        async with noisy_deadline(5.0, gate):  # expect: CAN102
+            task = asyncio.create_task(asyncio.sleep(1))
+        self._conns[key] = task

@@ -33,7 +33,7 @@ class Registry:
     async def connect(self, url: str) -> Any:
         ws = await self._session.ws_connect(url)
         try:
-            await ws.send_str("hello")  # noqa: CAN101  # expect-suppressed: CAN101
+            await asyncio.wait_for(ws.send_str("hello"), timeout=5)  # noqa: CAN101  # expect-suppressed: CAN101
         except Exception:
             await ws.close()
             raise

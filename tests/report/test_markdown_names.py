@@ -63,7 +63,7 @@ class Provider:
     async def open_session(self, http):
         ws = await http.ws_connect("u")
         try:
-            await ws.send_json({})
+            await ws.receive_json()
         except Exception:
             await ws.close()
             raise

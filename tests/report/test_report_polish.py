@@ -39,7 +39,7 @@ class NorthProvider:
         session = aiohttp.ClientSession()
         try:
             ws = await session.ws_connect(url)
-            await ws.send_str("hello")
+            await ws.receive_str()
         except Exception:
             await session.close()
             await ws.close()

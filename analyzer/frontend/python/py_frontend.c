@@ -69,6 +69,15 @@ typedef struct pending_def {
     const char *class_name;
 } pending_def;
 
+/* A value made by a catalogued call, for the first write on it: a send on a
+ * connection just opened writes into an empty buffer (catalog fresh-send). */
+typedef struct fresh_var {
+    const char *name;
+    const char *maker;  /* dotted of the making call, wrappers taken off */
+    int loop_depth;     /* loops around the acquisition */
+    int used;           /* awaited on since (a write may have filled the buffer) */
+} fresh_var;
+
 typedef struct lower {
     py_frontend *fe;
     const py_tree *T;
@@ -89,6 +98,8 @@ typedef struct lower {
     const char *class_name;
     CA_VEC(name_map) locals_ctor; /* local var → dotted of the call it was assigned */
     CA_VEC(const char *) global_decl;
+    CA_VEC(fresh_var) fresh;    /* per function */
+    int loop_depth;             /* loops around the statement being lowered */
     CA_VEC(int) exc_flags;      /* pairs (flag, exc): `flag = isinstance(exc, Exception) and ...`, so flag
                                    truthy says exc is no cancellation */
     CA_VEC(const char *) plain_decl; /* locals annotated as plain data (`x: str = ""`): never a resource */
@@ -996,6 +1007,23 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             push_unique(&done, cv);
         }
         if (ci.dotted && cat(L, CAT_NONSUSPENDING_AWAIT, ci.dotted)) cp->flags |= CP_NO_SUSPEND;
+        /* `await ws.send_str(hello)` right after `ws = await s.ws_connect(u)`,
+         * awaited directly (a wait_for around it suspends on its own): the
+         * first write goes into an empty buffer (catalog fresh-send) */
+        if (ci.name && !pn_isnull(ci.recv) && pn_is(unparen(ci.recv), PT_identifier)) {
+            const char *rn = text(L, unparen(ci.recv));
+            for (size_t k = 0; k < L->fresh.n; k++) {
+                fresh_var *fv = &L->fresh.v[k];
+                if (strcmp(fv->name, rn) != 0) continue;
+                if (inner == e && !fv->used && fv->maker && fv->loop_depth == L->loop_depth) {
+                    ca_sb q = {0};
+                    ca_sb_addf(&q, "%s().%s", fv->maker, ci.name);
+                    if (cat(L, CAT_FRESH_SEND, ca_sb_str(&q))) cp->flags |= CP_NO_SUSPEND;
+                    ca_sb_release(&q);
+                }
+                fv->used = 1;
+            }
+        }
         /* `await self._q.put(x)` on `self._q = asyncio.Queue()`: the catalog
          * names it "asyncio.Queue().put" (an unbounded queue is never full) */
         if (ci.name && !pn_isnull(ci.recv)) {
@@ -1470,6 +1498,14 @@ static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *r
 {
     if (v < 0 || L->plain_bind || declared_plain(L, v)) return;
     ir_node *mk = !pn_isnull(ri->call) ? making_call(L, out, ri->call) : NULL;
+    {
+        const char *maker = !pn_isnull(ri->call) ? dotted(L, pn_field(ri->call, PF_function)) : NULL;
+        fresh_var fv = {L->f->vars[v].name, maker, L->loop_depth, 0};
+        size_t k = 0;
+        while (k < L->fresh.n && strcmp(L->fresh.v[k].name, fv.name) != 0) k++;
+        if (k < L->fresh.n) L->fresh.v[k] = fv;
+        else CA_VEC_PUSH(L->fresh, fv);
+    }
     ir_node *n = emit(L, out, IR_ACQUIRE, at, v);
     n->ref = mk;
     if ((ri->acq & ACQ_STRONG) && !(ri->acq & ACQ_HEURISTIC)) CA_VEC_PUSH(L->strong, v);
@@ -1893,6 +1929,13 @@ static void lower_with(lower *L, pn s, ir_block *out)
         }
         ir_node *w = ir_node_new(L->m, IR_WITH, site_of(L, s));
         w->text = norm_text(L, expr, 160);
+        /* the call that makes the context manager, for its summary */
+        if (pn_is(unparen(expr), PT_call)) {
+            pn ce = unparen(expr);
+            for (int i = cur->n - 1; i >= 0 && !w->ref; i--)
+                if (cur->v[i]->kind == IR_CALL && cur->v[i]->site.start == ce->start && cur->v[i]->site.end == ce->end)
+                    w->ref = cur->v[i];
+        }
         if (is_async) w->flags |= WITH_ASYNC;
         pn e = unparen(expr);
         char *d = pn_is(e, PT_call) ? dotted(L, pn_field(e, PF_function)) : NULL;
@@ -2072,7 +2115,9 @@ static void lower_for(lower *L, pn s, ir_block *out)
         }
     }
     CA_VEC_FREE(targets);
+    L->loop_depth++;
     lower_block(L, pn_field(s, PF_body), &loop->a);
+    L->loop_depth--;
     pn alt = pn_field(s, PF_alternative);
     if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &loop->b);
 }
@@ -2510,6 +2555,9 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             if (d && cat(L, CAT_CANCEL_EXC, d) && !cat(L, CAT_NOT_CANCEL_EXC, d)) ret->flags |= RETURN_CANCEL;
             /* `return self._entries.pop(key, None)`: hands its caller an entry taken out of a registry */
             if (pn_is(rv0, PT_call) && (classify_rhs(L, rv0).acq & ACQ_REGISTRY_TAKE)) ret->flags |= RETURN_TAKEN;
+            /* `return async_timeout.timeout_at(when)`: a helper that makes a quiet scope */
+            if (pn_is(rv0, PT_call) && ctx_matches(L, rv0, CAT_NONSUSPENDING_ENTER) && nonsuspending_ctx(L, rv0))
+                ret->flags |= RETURN_QUIET_CM;
         }
         return;
     }
@@ -2591,7 +2639,9 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
         pn cond = pn_field(s, PF_condition);
         if (is_true_literal(L, cond)) n->flags |= LOOP_INFINITE;
         lower_expr(L, &n->c, cond, s);
+        L->loop_depth++;
         lower_block(L, pn_field(s, PF_body), &n->a);
+        L->loop_depth--;
         pn alt = pn_field(s, PF_alternative);
         if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &n->b);
     } else if (t == PT_try_statement) lower_try(L, s, out);
@@ -2783,6 +2833,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->global_decl.n = 0;
     L->plain_decl.n = 0;
     L->exc_flags.n = 0;
+    L->fresh.n = 0;
+    L->loop_depth = 0;
     L->depth = 0;
     L->in_cleanup = 0;
     L->in_cancel_handler = 0;
@@ -3692,6 +3744,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.plain_decl);
     CA_VEC_FREE(L.exc_flags);
+    CA_VEC_FREE(L.fresh);
     CA_VEC_FREE(L.cancelled);
     CA_VEC_FREE(L.strong);
     CA_VEC_FREE(L.cont);

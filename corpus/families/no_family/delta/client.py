@@ -14,7 +14,7 @@ class DeltaSession:
     async def open(self, name: str) -> Any:
         ws = await self._http.ws_connect(f"/delta/{name}")
         try:
-            await ws.send_json({"hello": name})
+            await ws.receive_json()
         except BaseException:
             await asyncio.shield(ws.close())
             raise

@@ -16,7 +16,7 @@ class GammaConnection:
     async def open(self, name: str) -> Any:
         ws = await self._http.ws_connect(f"/gamma/{name}")
         try:
-            await ws.send_json({"hello": name})  # expect: CAN101
+            await ws.receive_json()  # expect: CAN101
         except Exception:
             await ws.close()
             raise

@@ -14,7 +14,7 @@ class KiteShell(BaseShell):
         ws = await self._client.ws_connect(f"/kite/{session_id}")
         reader = asyncio.create_task(self._pump(ws))
         try:
-            await ws.send_json({"command": command})  # expect: CAN101
+            await asyncio.wait_for(ws.send_json({"command": command}), timeout=10)  # expect: CAN101
             async with self._lock:
                 self._sessions[session_id] = (ws, reader)
         except Exception:
