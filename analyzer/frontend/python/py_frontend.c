@@ -658,9 +658,60 @@ static void emit_release(lower *L, ir_block *out, pn at, int v, unsigned extra, 
 
 /* Handle one call at its post-visit; the caller knows from the ancestors
  * whether it is awaited and whether a shield(...) call encloses it. */
+static int spawns_task(lower *L, const call_info *ci, const char *const *wrappers, size_t nwrappers);
+
+/* `tg.start_soon(_drain)` / `create_task(pump())` where _drain is a function
+ * defined in this one that releases a value it shares with it (`finally:
+ * r_file.close()`): the task owns that value from here on. */
+static void spawn_closure(lower *L, ir_block *out, pn call, const call_info *ci)
+{
+    pn a0 = unparen(first_pos_arg(call, 0));
+    if (pn_is(a0, PT_call)) a0 = unparen(pn_field(a0, PF_function));
+    if (!pn_is(a0, PT_identifier) || !L->f) return;
+    const char *name = text(L, a0);
+    ca_sb pre = {0};
+    ca_sb_addf(&pre, "%s.<locals>.", L->f->qualname);
+    pn def = &pt_null;
+    for (size_t i = 0; i < L->pending.n && pn_isnull(def); i++) {
+        pn d = L->pending.v[i].node;
+        if (pn_is(d, PT_function_definition) && strcmp(L->pending.v[i].prefix, ca_sb_str(&pre)) == 0 &&
+            strcmp(text(L, pn_field(d, PF_name)), name) == 0)
+            def = d;
+    }
+    ca_sb_release(&pre);
+    if (pn_isnull(def)) return;
+    (void)ci;
+    pn params = pn_field(def, PF_parameters), body = pn_field(def, PF_body);
+    if (pn_isnull(body)) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (!pn_is(x, PT_call)) continue;
+        pn fn = unparen(pn_field(x, PF_function));
+        pn target = &pt_null;
+        if (pn_is(fn, PT_attribute) && pn_is(unparen(pn_field(fn, PF_object)), PT_identifier)) {
+            const char *m = text(L, pn_field(fn, PF_attribute));
+            if (cat(L, CAT_RELEASE_METHOD, m) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, m))
+                target = unparen(pn_field(fn, PF_object));
+        } else {
+            char *d = dotted(L, fn);
+            pn r0 = unparen(first_pos_arg(x, 0));
+            if (d && cat(L, CAT_RELEASE_FUNC, d) && pn_is(r0, PT_identifier)) target = r0;
+        }
+        if (pn_isnull(target)) continue;
+        const char *tn = text(L, target);
+        int own = 0; /* a parameter of the nested function is not shared */
+        if (!pn_isnull(params))
+            for (pn q = params; q < endp && q->start < params->end && !own; q++)
+                own = pn_is(q, PT_identifier) && strcmp(text(L, q), tn) == 0;
+        int v = own ? -1 : ir_var_find(L->f, tn);
+        if (v >= 0 && !(L->f->vars[v].flags & (VAR_SELF | VAR_PARAM))) emit(L, out, IR_TRANSFER, call, v);
+    }
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
+    if (ci.name && spawns_task(L, &ci, NULL, 0)) spawn_closure(L, out, call, &ci);
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
     pn args = pn_field(call, PF_arguments);
