@@ -1254,10 +1254,28 @@ static void remember_member(lower *L, int container, const char *attr, int membe
 
 /* Emit aliases of the values in `right` into container var c; keyword
  * arguments of a constructor name the member (`Entry(ws=ws)`). */
+/* The values a record made by call r names by their identity: `Info(pid=
+ * proc.pid)`, `Handle(sandbox_id=ref.id)` (catalog identity-attr). */
+static void identity_vars(lower *L, pn r, int_vec *out)
+{
+    r = unparen(r);
+    if (!pn_is(r, PT_call)) return;
+    pn args = pn_field(r, PF_arguments);
+    PN_FOR_NAMED(a, args) {
+        pn av = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+        if (pn_is(av, PT_attribute) && pn_is(unparen(pn_field(av, PF_object)), PT_identifier) &&
+            cat(L, CAT_IDENTITY_ATTR, text(L, pn_field(av, PF_attribute)))) {
+            int xv = var_of(L, unparen(pn_field(av, PF_object)));
+            if (xv >= 0 && !(L->f->vars[xv].flags & (VAR_SELF | VAR_PARAM))) push_unique(out, xv);
+        }
+    }
+}
+
 static void alias_into(lower *L, ir_block *out, pn right, int c, pn at)
 {
     int_vec vs = {0};
     value_vars(L, right, &vs);
+    identity_vars(L, right, &vs);
     for (size_t i = 0; i < vs.n; i++) {
         if (vs.v[i] == c) continue;
         ir_node *n = emit(L, out, IR_ALIAS, at, vs.v[i]);
@@ -1674,6 +1692,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         owner_kind o = owner_of(L, left, &cv);
         int_vec vs = {0};
         value_vars(L, right, &vs);
+        if (o != OWN_NONE && o != OWN_LOCAL) identity_vars(L, right, &vs);
         if (o == OWN_SELF) {
             /* the object holds a catalogued resource: its class owns one */
             rhs_info ri = classify_rhs(L, right);

@@ -1,0 +1,36 @@
+"""A record that names a value by its identity (`Info(pid=proc.pid)`,
+`Handle(sandbox_id=ref.id)`) refers to that value: storing the record in a
+registry registers the value, which the registry's cleanup finds by it.
+"""
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+_PROCS: dict = {}
+
+
+@dataclass
+class ProcInfo:
+    pid: int
+    port: int
+
+
+class Sandboxes:
+    def __init__(self, api: Any) -> None:
+        self._api = api
+
+    # Fine: the process is in the module registry (by its pid) before the
+    # wait; the service's delete kills it by that pid.
+    async def start(self, key: str, port: int) -> None:
+        proc = await asyncio.create_subprocess_exec("server", str(port))
+        _PROCS[key] = ProcInfo(pid=proc.pid, port=port)
+        await self._api.wait_ready(port)
+
+    # Buggy twin: the record keeps only the port, so nothing can find the
+    # process if the wait is cancelled.
+    async def start_unnamed(self, key: str, port: int) -> None:
+        proc = await asyncio.create_subprocess_exec("server", str(port))
+        _PROCS[key] = ProcInfo(pid=0, port=port)
+        await self._api.wait_ready(port)  # expect: CAN102
+        _PROCS[key] = ProcInfo(pid=proc.pid, port=port)
