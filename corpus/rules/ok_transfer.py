@@ -73,3 +73,10 @@ class Hub:
         _ACTIVE.add(t)
         t.add_done_callback(_ACTIVE.discard)
         await self._bus.publish("started", key)
+
+    # Fine: handed to another object's watcher, whose name says it keeps
+    # what it is given (register-word `watch`, like `track`, `adopt`).
+    async def start_watched(self, key: str, run: Any) -> None:
+        t = asyncio.create_task(self._run(key))
+        run.watch_handle(t)
+        await self._bus.publish("watched", key)
