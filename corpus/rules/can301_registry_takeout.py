@@ -141,3 +141,31 @@ class Runtime:
         await self._events.publish("peeked")  # expect: CAN301
         entry.close()
         return entry
+
+
+class StreamTable:
+    def __init__(self) -> None:
+        self._streams: dict[str, Any] = {}
+
+    async def _close_one(self, key: str) -> None:
+        stream = self._streams.pop(key, None)
+        if stream is not None:
+            stream.close()
+
+    # Fine: the keys name the entries, which each stay registered until
+    # _close_one takes them out and closes them; the keys hold nothing.
+    async def close_all(self, log: Any) -> None:
+        keys = list(self._streams.keys())
+        for key in keys:
+            await self._close_one(key)
+        self._streams.clear()
+        await log.flush()
+
+    # Buggy twin: the values are taken out with the clear and closed only
+    # after the flush.
+    async def close_all_late(self, log: Any) -> None:
+        streams = list(self._streams.values())
+        self._streams.clear()
+        await log.flush()  # expect: CAN301
+        for s in streams:
+            s.close()

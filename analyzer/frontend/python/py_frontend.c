@@ -1355,6 +1355,10 @@ static rhs_info classify_rhs(lower *L, pn right)
             if (strcmp(ci.dotted, *w) != 0) continue;
             pn in = unparen(first_pos_arg(r, 0));
             pn base = pn_is(in, PT_call) ? unparen(pn_field(in, PF_function)) : in;
+            /* list(self._reg.keys()): the keys name the entries, they hold nothing */
+            if (pn_is(base, PT_attribute) && pn_is(in, PT_call) &&
+                strcmp(text(L, pn_field(base, PF_attribute)), "keys") == 0)
+                break;
             if (pn_is(base, PT_attribute) && pn_is(in, PT_call)) base = pn_field(base, PF_object);
             if (is_registry(L, base)) {
                 ri.acq = ACQ_REGISTRY_READ;
