@@ -2114,6 +2114,13 @@ static void lower_try(lower *L, pn s, ir_block *out)
                 types = pn_first_named(types);
             }
             classify_handler(L, types, h);
+            /* `except* E`: named so in messages (`except *E` is the same clause) */
+            if (pn_is(ch, PT_except_group_clause) && h->catches && *h->catches) {
+                ca_sb star = {0};
+                ca_sb_addf(&star, "*%s", h->catches);
+                h->catches = ca_arena_strdup(&L->m->arena, ca_sb_str(&star));
+                ca_sb_release(&star);
+            }
             /* a cancellation goes to the first clause that catches it: a
              * later one never sees it (`except CancelledError: raise` then
              * `except BaseException:`) */
