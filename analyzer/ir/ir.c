@@ -74,6 +74,20 @@ ir_func *ir_func_new(ir_module *m)
     return f;
 }
 
+void ir_class_hold(ir_module *m, ir_class *c, const char *ctor)
+{
+    for (int i = 0; i < c->nholds; i++)
+        if (strcmp(c->holds[i], ctor) == 0) return;
+    if (c->nholds == c->cap_holds) {
+        int cap = c->cap_holds ? c->cap_holds * 2 : 4;
+        const char **v = ca_arena_alloc(&m->arena, sizeof(*v) * (size_t)cap);
+        if (c->nholds) memcpy(v, c->holds, sizeof(*v) * (size_t)c->nholds);
+        c->holds = v;
+        c->cap_holds = cap;
+    }
+    c->holds[c->nholds++] = ca_arena_strdup(&m->arena, ctor);
+}
+
 ir_class *ir_class_new(ir_module *m)
 {
     ir_class *c = ca_arena_alloc(&m->arena, sizeof(*c));

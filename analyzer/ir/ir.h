@@ -272,6 +272,10 @@ typedef struct ir_class {
     const char *qualname;    /* Outer.Inner, f.<locals>.C */
     const char **bases;      /* as written, resolved through imports ("abc.ABC", "BaseSession") */
     int nbases;
+    int nholds;
+    const char **holds;      /* the constructors of attributes its methods release (`self._ch.close()` where
+                                `self._ch = Chan()`): it owns a resource if one of those does */
+    int cap_holds;
     ir_site site;
     unsigned flags;          /* CLASS_* */
 } ir_class;
@@ -306,6 +310,8 @@ int ir_var_add(ir_module *m, ir_func *f, const char *name, unsigned flags);
 int ir_var_find(const ir_func *f, const char *name);
 ir_func *ir_func_new(ir_module *m);
 ir_class *ir_class_new(ir_module *m);
+/* Record that c's methods release an attribute made by `ctor` (once each). */
+void ir_class_hold(ir_module *m, ir_class *c, const char *ctor);
 void ir_module_free(ir_module *m);
 
 /* Visiting the IR. Every walk over a function's blocks takes a node's child

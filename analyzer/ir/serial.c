@@ -11,7 +11,7 @@
  *            0 stands for NULL)
  *   module:  path language diagnostic parse_errors first_error_line
  *            cancels_threads, suppressions (line rules)*, functions*,
- *            classes (name qualname site flags bases*)*
+ *            classes (name qualname site flags bases* holds*)*
  *   function: name qualname class_name site is_async is_method nparams
  *            truncated param_mentions fflags ret_type, vars (name flags
  *            stack_with first_cancel)*, body
@@ -31,7 +31,7 @@
 #include <string.h>
 
 #define IR_MAGIC "CAIR"
-#define IR_VERSION 1
+#define IR_VERSION 2
 
 /* Every member of ir.h's structs is written and read here, and compared
  * member by member by tests/unit/test_ir_serial.c over the corpus: the
@@ -46,7 +46,7 @@ _Static_assert(sizeof(ir_handler) == 64, "ir_handler changed: update serial.c an
 _Static_assert(sizeof(ir_node) == 192, "ir_node changed: update serial.c and test_ir_serial.c");
 _Static_assert(sizeof(ir_var) == 32, "ir_var changed: update serial.c and test_ir_serial.c");
 _Static_assert(sizeof(ir_func) == 136, "ir_func changed: update serial.c and test_ir_serial.c");
-_Static_assert(sizeof(ir_class) == 56, "ir_class changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_class) == 72, "ir_class changed: update serial.c and test_ir_serial.c");
 _Static_assert(sizeof(ir_suppress) == 16, "ir_suppress changed: update serial.c and test_ir_serial.c");
 _Static_assert(sizeof(ir_module) == 120, "ir_module changed: update serial.c and test_ir_serial.c");
 #endif
@@ -280,6 +280,8 @@ void ir_encode(const ir_module *m, ca_sb *out)
         put_u(sb, c->flags);
         put_u(sb, (uint64_t)c->nbases);
         for (int i = 0; i < c->nbases; i++) put_s(&e, c->bases[i]);
+        put_u(sb, (uint64_t)c->nholds);
+        for (int i = 0; i < c->nholds; i++) put_s(&e, c->holds[i]);
     }
     ca_sb_add(out, IR_MAGIC, 4);
     put_u(out, IR_VERSION);
@@ -565,6 +567,13 @@ int ir_decode(const char *buf, size_t len, ir_module *m)
             for (size_t i = 0; i < nb && !d.bad; i++) {
                 c->bases[c->nbases] = get_s(&d);
                 if (!c->bases[c->nbases++]) d.bad = 1;
+            }
+            size_t nh = d.bad ? 0 : get_count(&d);
+            c->holds = ca_arena_alloc(&m->arena, sizeof(char *) * (nh ? nh : 1));
+            c->cap_holds = (int)nh;
+            for (size_t i = 0; i < nh && !d.bad; i++) {
+                c->holds[c->nholds] = get_s(&d);
+                if (!c->holds[c->nholds++]) d.bad = 1;
             }
             if (!c->name || !c->qualname) d.bad = 1;
         }

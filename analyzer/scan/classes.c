@@ -111,6 +111,12 @@ void scan_build_classes(scan_state *S)
         for (size_t c = 0; c < S->nclasses; c++) {
             cls_ref *r = &S->classes[c];
             unsigned f = r->flags;
+            /* what it releases of its own: owned if what made it is not a
+             * class of the tree, or is one that owns something */
+            for (int h = 0; h < r->c->nholds && !(f & ENG_CLASS_OWNS); h++) {
+                const cls_ref *held = scan_find_class(S, &S->jobs[r->file].m, r->c->holds[h]);
+                if (!held || held == r || (held->flags & ENG_CLASS_OWNS)) f |= ENG_CLASS_OWNS;
+            }
             for (int b = 0; b < r->c->nbases; b++) {
                 const cls_ref *base = scan_find_class(S, &S->jobs[r->file].m, r->c->bases[b]);
                 if (base && base != r) {

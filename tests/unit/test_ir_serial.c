@@ -164,6 +164,8 @@ static void same_module(const char *path, const ir_module *a, const ir_module *b
         SAME_INT(&c, x->flags, y->flags, "ir_class.flags");
         SAME_INT(&c, x->nbases, y->nbases, "ir_class.nbases");
         for (int i = 0; i < x->nbases && i < y->nbases; i++) SAME_STR(&c, x->bases[i], y->bases[i], "ir_class.bases[]");
+        SAME_INT(&c, x->nholds, y->nholds, "ir_class.nholds");
+        for (int i = 0; i < x->nholds && i < y->nholds; i++) SAME_STR(&c, x->holds[i], y->holds[i], "ir_class.holds[]");
     }
     SAME_INT(&c, a->nfuncs, b->nfuncs, "ir_module.nfuncs");
     int nf = a->nfuncs < b->nfuncs ? a->nfuncs : b->nfuncs;

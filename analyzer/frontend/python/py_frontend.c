@@ -660,6 +660,30 @@ static void emit_release(lower *L, ir_block *out, pn at, int v, unsigned extra, 
  * whether it is awaited and whether a shield(...) call encloses it. */
 static int spawns_task(lower *L, const call_info *ci, const char *const *wrappers, size_t nwrappers);
 
+/* The constructor the class assigns `self.X` from, for recv `self.X` (one
+ * attribute deep), or NULL. */
+static const char *self_attr_ctor(lower *L, pn recv)
+{
+    pn r = unparen(recv);
+    if (!pn_is(r, PT_attribute) || !L->class_name) return NULL;
+    pn obj = unparen(pn_field(r, PF_object));
+    if (!pn_is(obj, PT_identifier) || strcmp(text(L, obj), "self") != 0) return NULL;
+    ca_sb key = {0};
+    ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(r, PF_attribute)));
+    const char *d = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
+    ca_sb_release(&key);
+    return d;
+}
+
+/* The ir_class of the class whose method is being lowered, or NULL. */
+static ir_class *current_class(lower *L)
+{
+    if (!L->class_name) return NULL;
+    for (int i = L->m->nclasses; i-- > 0;)
+        if (strcmp(L->m->classes[i]->qualname, L->class_name) == 0) return L->m->classes[i];
+    return NULL;
+}
+
 /* `tg.start_soon(_drain)` / `create_task(pump())` where _drain is a function
  * defined in this one that releases a value it shares with it (`finally:
  * r_file.close()`): the task owns that value from here on. */
@@ -725,8 +749,14 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     if (ci.name && !pn_isnull(ci.recv) &&
         (cat(L, CAT_RELEASE_METHOD, ci.name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, ci.name))) {
         int rv = root_var(L, ci.recv);
-        if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && !pn_is(unparen(ci.recv), PT_identifier))
-            L->f->fflags |= FN_RELEASES_SELF; /* self._ws.close(): the object holds something */
+        if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && !pn_is(unparen(ci.recv), PT_identifier)) {
+            /* self._ws.close(): the object holds something; when the class
+             * says what made self._ws, it holds what that holds */
+            const char *ctor = self_attr_ctor(L, ci.recv);
+            ir_class *cls = ctor ? current_class(L) : NULL;
+            if (cls) ir_class_hold(L->m, cls, ctor);
+            else L->f->fflags |= FN_RELEASES_SELF;
+        }
         /* `except CancelledError: await self.kill(); raise`: cancelled in
          * this method, the object releases itself */
         if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && L->in_cancel_handler)
@@ -3093,7 +3123,9 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
             attr = text(L, left);
         }
         if (!attr || !pn_is(right, PT_call)) continue;
-        char *d = dotted(L, pn_field(right, PF_function));
+        pn cf = unparen(pn_field(right, PF_function));
+        if (pn_is(cf, PT_subscript)) cf = pn_field(cf, PF_value); /* Chan[Event]() */
+        char *d = dotted(L, cf);
         if (!d) continue;
         ca_sb key = {0};
         ca_sb_addf(&key, "%s.%s", class_name, attr);
