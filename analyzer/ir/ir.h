@@ -218,6 +218,7 @@ struct ir_node {
 #define VAR_ELEMENT     0x10u /* a for-loop element */
 #define VAR_VARARGS     0x20u /* a parameter *args: every later positional argument lands in it */
 #define VAR_EXC         0x40u /* bound by `except ... as v`: holds an exception (truthy) */
+#define VAR_OF_SELF     0x80u /* a for-loop element of something self holds (`for r in self._by_id.values()`) */
 
 typedef struct ir_var {
     const char *name;

@@ -275,6 +275,22 @@ const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller
     return f;
 }
 
+/* The class of the method a nested function is defined in (`Cls.m.<locals>.f`
+ * closes over m's self), or NULL. */
+static const char *closure_class(const ir_module *m, const ir_func *caller)
+{
+    const char *q = caller->qualname;
+    const char *cut = q ? strstr(q, ".<locals>.") : NULL;
+    if (!cut) return NULL;
+    size_t n = (size_t)(cut - q);
+    for (int i = 0; i < m->nfuncs; i++) {
+        const ir_func *f = m->funcs[i];
+        if (f->class_name && f->is_method && f->qualname && strlen(f->qualname) == n && strncmp(f->qualname, q, n) == 0)
+            return f->class_name;
+    }
+    return NULL;
+}
+
 static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const ir_func *caller,
                                        const ir_node *call, const eng_summary **summary, int *off)
 {
@@ -284,7 +300,8 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
     const char *name = last_part(call->text);
     if (fc->indexed != m) index_module(fc, m);
     if (call->flags & CALL_ON_SELF) {
-        int i = caller->class_name ? find_fn(fc->methods.v, fc->methods.n, caller->class_name, name) : -1;
+        const char *cls = caller->class_name ? caller->class_name : closure_class(m, caller);
+        int i = cls ? find_fn(fc->methods.v, fc->methods.n, cls, name) : -1;
         if (i >= 0) {
             const ir_func *f = m->funcs[i];
             *off = 1;

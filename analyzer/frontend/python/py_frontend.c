@@ -749,6 +749,8 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     if (ci.name && !pn_isnull(ci.recv) &&
         (cat(L, CAT_RELEASE_METHOD, ci.name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, ci.name))) {
         int rv = root_var(L, ci.recv);
+        /* (an element of what self holds, released in a loop: self owns it) */
+        if (rv >= 0 && (L->f->vars[rv].flags & VAR_OF_SELF)) L->f->fflags |= FN_RELEASES_SELF;
         if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && !pn_is(unparen(ci.recv), PT_identifier)) {
             /* self._ws.close(): the object holds something; when the class
              * says what made self._ws, it holds what that holds */
@@ -892,6 +894,10 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         pn r = unparen(ci.recv);
         int rv = var_of(L, r);
         on_self = pn_is(r, PT_identifier) && rv >= 0 && (L->f->vars[rv].flags & VAR_SELF);
+        /* the `self` a function defined in a method closes over */
+        if (!on_self && pn_is(r, PT_identifier) && rv < 0 && strstr(L->f->qualname, ".<locals>.") &&
+            strcmp(text(L, r), "self") == 0)
+            on_self = 1;
     }
     int plain = pn_is(ci.fn, PT_identifier);
     /* `server = ControlServer(...)` ... `server.start()`: a method of that
@@ -1727,6 +1733,15 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         int_vec vs = {0};
         value_vars(L, right, &vs);
         if (o != OWN_NONE && o != OWN_LOCAL) identity_vars(L, right, &vs);
+        /* `self._conns[conn] = task`: a dict holds its keys as well */
+        if (pn_is(left, PT_subscript) && o != OWN_NONE) {
+            pn base = pn_field(left, PF_value);
+            PN_FOR_NAMED(ix, left) {
+                if (ix == base) continue;
+                pn ixu = unparen(ix);
+                if (pn_is(ixu, PT_identifier)) push_unique(&vs, var_of(L, ixu));
+            }
+        }
         if (o == OWN_SELF) {
             /* the object holds a catalogued resource: its class owns one */
             rhs_info ri = classify_rhs(L, right);
@@ -2217,6 +2232,19 @@ static void lower_for(lower *L, pn s, ir_block *out)
                 stack[sp++] = ch;
             }
         }
+    }
+    /* `for r in list(self._by_id.values())`: the elements are what self holds */
+    {
+        pn rr = unparen(right);
+        for (int guard = 0; guard < 4 && pn_is(rr, PT_call); guard++) {
+            pn fn = unparen(pn_field(rr, PF_function));
+            pn a0 = first_pos_arg(rr, 0);
+            rr = pn_is(fn, PT_attribute) && pn_isnull(a0) ? unparen(pn_field(fn, PF_object)) : unparen(a0);
+        }
+        pn root = pn_isnull(rr) ? &pt_null : root_ident(rr);
+        int sv = pn_isnull(root) ? -1 : var_of(L, root);
+        if (sv >= 0 && (L->f->vars[sv].flags & VAR_SELF) && !pn_is(rr, PT_identifier))
+            for (size_t i = 0; i < targets.n; i++) L->f->vars[targets.v[i]].flags |= VAR_OF_SELF;
     }
     for (size_t i = 0; i < targets.n; i++) {
         if (cv >= 0 && targets.v[i] != cv) {
@@ -2903,6 +2931,21 @@ static void record_class(lower *L, pn cls, const char *qualname)
  * which does not release x itself (`x.close()`, `x.kill(sig)` would)? */
 static int tool_use(lower *L, pn x)
 {
+    /* a key: `reg[x]`, `x in reg`, `reg.pop(x)` name an entry, not x's own */
+    pn up = pn_parent(x);
+    if (!pn_isnull(up) && pn_is(up, PT_subscript) && pn_field(up, PF_value) != x) return 1;
+    if (!pn_isnull(up) && pn_is(up, PT_comparison_operator) && pn_first_named(up) == x) {
+        char *t = text(L, up);
+        if (strstr(t, " in ")) return 1;
+    }
+    if (!pn_isnull(up) && pn_is(up, PT_argument_list) && pn_first_named(up) == x) {
+        pn c = pn_parent(up);
+        pn fn = pn_isnull(c) ? &pt_null : unparen(pn_field(c, PF_function));
+        if (pn_is(fn, PT_attribute)) {
+            const char *m = text(L, pn_field(fn, PF_attribute));
+            if (strcmp(m, "pop") == 0 || strcmp(m, "get") == 0 || strcmp(m, "setdefault") == 0) return 1;
+        }
+    }
     pn a = pn_parent(x);
     if (pn_isnull(a) || !pn_is(a, PT_attribute) || pn_field(a, PF_object) != x) return 0;
     pn c = pn_parent(a);
