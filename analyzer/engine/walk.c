@@ -462,6 +462,10 @@ static void checkpoint_call(eng_walk *E, uint8_t *s, const ir_node *cp)
         int p = call->vars[k] >= 0 ? eng_call_param(call, k, callee, off) : -1;
         if (p >= 0 && p < 64 && (sum->passes & (1ull << p))) CA_VEC_PUSH(ex, call->vars[k]);
     }
+    /* `await proc.wait()` where wait awaits a task proc holds: the
+     * cancellation goes into proc's own task */
+    if (off == 1 && (sum->passes & 1ull) && (cp->flags & CP_ON_VAR) && cp->var >= 0 && (call->flags & CALL_RECV_CLASS))
+        CA_VEC_PUSH(ex, cp->var);
     checkpoint(E, s, cp, cp->site, ex.v, (int)ex.n);
     CA_VEC_FREE(ex);
 }

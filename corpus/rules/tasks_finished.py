@@ -102,3 +102,48 @@ class OneShot:
         await self.report(done.pop().result())
         for p in pending:
             p.cancel()
+
+
+class Handle:
+    """A handle whose wait() awaits the task it holds: cancelling the wait
+    cancels that task, whose own cleanup closes the stream."""
+
+    def __init__(self, stream: "asyncio.Queue[int]") -> None:
+        self._stream = stream
+        self._task = asyncio.create_task(self._pump())
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                await self._stream.get()
+        finally:
+            self._stream.put_nowait(-1)
+
+    async def wait(self) -> None:
+        await self._task
+
+    async def poll(self) -> int:
+        return await self._stream.get()
+
+    def kill(self) -> None:
+        self._task.cancel()
+
+
+class Runner:
+    # Fine: a cancelled wait is delivered into the handle's own task.
+    async def run(self, stream: "asyncio.Queue[int]") -> None:
+        handle = Handle(stream)
+        try:
+            await handle.wait()
+        except Exception:
+            handle.kill()
+            raise
+
+    # Buggy twin: poll() waits on the queue, not on the handle's task.
+    async def run_polled(self, stream: "asyncio.Queue[int]") -> int:
+        handle = Handle(stream)
+        try:
+            return await handle.poll()  # expect: CAN101
+        except Exception:
+            handle.kill()
+            raise

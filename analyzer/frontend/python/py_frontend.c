@@ -1024,6 +1024,11 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         }
         if (pn_is(inner, PT_attribute)) {
             if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
+            /* `await self._wait` (a task the object holds): a cancellation
+             * of this await is delivered into the object's own task */
+            pn ob = unparen(pn_field(inner, PF_object));
+            int sv = pn_is(ob, PT_identifier) ? var_of(L, ob) : -1;
+            if (first && sv >= 0 && (L->f->vars[sv].flags & VAR_SELF)) push_unique(&pass, sv);
             break;
         }
         if (!pn_is(inner, PT_call)) break;
