@@ -240,7 +240,8 @@ void eng_summarize(const ir_func *f, eng_summary *out)
     if (out->returns == ENG_RET_UNKNOWN && (c.borrowed || (f->fflags & FN_RETURNS_BORROWED)))
         out->returns = ENG_RET_BORROWED;
     if (!f->is_async && quiet_cm_only(f)) out->returns = ENG_RET_QUIET_CM;
-    out->noreturn = never_returns(&c);
+    /* (a stub that raises NotImplementedError stands for its overrides) */
+    out->noreturn = never_returns(&c) && !(f->fflags & FN_ABSTRACT);
     eng_rel_free(&c.rel);
     free(c.made);
     free(c.stored);

@@ -6,6 +6,7 @@ does suspend.
 """
 
 import asyncio
+from typing import Any
 
 
 class Registry:
@@ -109,3 +110,33 @@ class Upgrader:
         async with noisy_deadline(5.0, gate):  # expect: CAN102
             task = asyncio.create_task(asyncio.sleep(1))
         self._conns[key] = task
+
+
+from typing import Protocol
+
+
+class Executor(Protocol):
+    async def launch(self, job: str) -> None: ...
+
+    async def aclose(self) -> None:
+        """Stop the executor."""
+
+
+class Pool:
+    def __init__(self, factory: Any) -> None:
+        self._factory = factory
+        self._jobs: dict = {}
+
+    def _acquire(self) -> Executor:
+        return self._factory()
+
+    # Buggy: a Protocol's stub says nothing of what implementations do:
+    # launch() may suspend, and only `except Exception` closes the executor.
+    async def run(self, job: str) -> None:
+        ex = self._acquire()
+        try:
+            await ex.launch(job)  # expect: CAN101
+        except Exception:
+            await ex.aclose()
+            raise
+        self._jobs[job] = ex

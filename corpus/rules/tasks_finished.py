@@ -147,3 +147,34 @@ class Runner:
         except Exception:
             handle.kill()
             raise
+
+
+class Commands:
+    def __init__(self, rpc: Any) -> None:
+        self._rpc = rpc
+
+    async def _start(self, cmd: str) -> Handle:
+        return Handle(await self._rpc.open(cmd))
+
+    async def _start_untyped(self, cmd: str):
+        return Handle(await self._rpc.open(cmd))
+
+    # Fine: _start says it returns a Handle, whose wait() passes the
+    # cancellation into the handle's own task.
+    async def run(self, cmd: str) -> None:
+        handle = await self._start(cmd)
+        try:
+            await handle.wait()
+        except Exception:
+            handle.kill()
+            raise
+
+    # Buggy twin: nothing says what _start_untyped returns, so its wait is
+    # an ordinary await on an unknown object.
+    async def run_untyped(self, cmd: str) -> None:
+        handle = await self._start_untyped(cmd)
+        try:
+            await handle.wait()  # expect: CAN101
+        except Exception:
+            handle.kill()
+            raise

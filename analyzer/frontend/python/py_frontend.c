@@ -908,6 +908,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         int rv = ir_var_find(L->f, rn);
         if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_PARAM | VAR_ELEMENT | VAR_EXC)))
             recv_class = map_get(L->locals_ctor.v, L->locals_ctor.n, rn);
+        if (recv_class && !*recv_class) recv_class = NULL; /* rebound to something unknown */
     }
     if (any_var || on_self || plain || recv_class) {
         ir_node *n = emit(L, out, IR_CALL, call, -1);
@@ -1494,11 +1495,60 @@ static int no_args(pn call)
     return pn_isnull(args) || pn_isnull(pn_first_named(args));
 }
 
+static int annot_plain(lower *L, pn t, const char **one);
+
+/* The class a call of this module's code is annotated to return: `await
+ * self._start(...)` where the class's `_start` says `-> Handle`, or a
+ * module function's `-> Handle`. NULL when it names none (or a plain type). */
+static const char *returned_class(lower *L, pn call)
+{
+    call_info ci = call_of(L, call);
+    if (!ci.name) return NULL;
+    const char *prefix = NULL;
+    if (!pn_isnull(ci.recv)) {
+        pn rv = unparen(ci.recv);
+        if (!pn_is(rv, PT_identifier) || strcmp(text(L, rv), "self") != 0 || !L->class_name) return NULL;
+        prefix = L->class_name;
+    }
+    for (size_t i = 0; i < L->pending.n; i++) {
+        pn d = L->pending.v[i].node;
+        if (!pn_is(d, PT_function_definition) || strcmp(text(L, pn_field(d, PF_name)), ci.name) != 0) continue;
+        const char *pre = L->pending.v[i].prefix;
+        size_t pl = prefix ? strlen(prefix) : 0;
+        if (prefix ? (strncmp(pre, prefix, pl) != 0 || strcmp(pre + pl, ".") != 0) : pre[0] != 0) continue;
+        pn rt = pn_field(d, PF_return_type);
+        const char *one = NULL;
+        if (pn_isnull(rt) || annot_plain(L, rt, &one)) return NULL;
+        return one;
+    }
+    return NULL;
+}
+
 static void record_ctor(lower *L, int v, pn right)
 {
     pn r = unparen(right);
     char *d = NULL;
-    if (pn_is(r, PT_call)) d = dotted(L, pn_field(r, PF_function));
+    if (pn_is(r, PT_await)) {
+        /* `h = await self._start(...)` annotated `-> Handle`: h is a Handle */
+        pn c = unparen(pn_first_named(r));
+        const char *rc = pn_is(c, PT_call) ? returned_class(L, c) : NULL;
+        if (v >= 0) {
+            /* (a binding hides what an earlier one of the name was made by) */
+            name_map e = {L->f->vars[v].name, rc ? rc : "", 0};
+            CA_VEC_PUSH(L->locals_ctor, e);
+            ca_sb key = {0};
+            ca_sb_addf(&key, "%s()", L->f->vars[v].name);
+            name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), "", 0};
+            ca_sb_release(&key);
+            CA_VEC_PUSH(L->locals_ctor, e2);
+        }
+        return;
+    }
+    if (pn_is(r, PT_call)) {
+        const char *rc = returned_class(L, r);
+        if (rc) d = (char *)rc;
+        else d = dotted(L, pn_field(r, PF_function));
+    }
     else if (pn_is(r, PT_attribute) || pn_is(r, PT_identifier)) d = dotted(L, r);
     if (!d || v < 0) return;
     name_map e = {L->f->vars[v].name, d, 0};
@@ -2897,6 +2947,29 @@ static int has_decorator(lower *L, pn def, ca_cat_kind k, const char *exact)
 }
 
 /* A class definition as an ir_class: its bases and what they make it. */
+/* Is the function's body a stub: only a docstring and `...`? */
+static int stub_body(lower *L, pn def)
+{
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body)) return 0;
+    int n = 0;
+    PN_FOR_NAMED(st, body) {
+        if (pn_is(st, PT_comment)) continue;
+        if (pn_is(st, PT_raise_statement)) {
+            /* `raise NotImplementedError(...)`: the subclass's to write */
+            char *t = text(L, st);
+            if (!strstr(t, "NotImplementedError")) return 0;
+            n++;
+            continue;
+        }
+        if (!pn_is(st, PT_expression_statement) || pn_named_count(st) != 1) return 0;
+        pn e = pn_first_named(st);
+        if (!pn_is(e, PT_string) && strcmp(text(L, e), "...") != 0) return 0;
+        n++;
+    }
+    return n > 0;
+}
+
 static void record_class(lower *L, pn cls, const char *qualname)
 {
     ir_class *c = ir_class_new(L->m);
@@ -2983,6 +3056,9 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         else f->ret_type = one;
     }
     if (has_decorator(L, def, CAT__COUNT, "abstractmethod")) f->fflags |= FN_ABSTRACT;
+    /* a method of a Protocol, or a stub (`...` or only a docstring), stands
+     * for the implementations: nothing is known of what they do */
+    if (class_name && stub_body(L, def)) f->fflags |= FN_ABSTRACT;
     for (size_t k = 0; k < L->own_tasks.n; k++)
         if (strcmp(L->own_tasks.v[k], name) == 0) f->fflags |= FN_OWN_TASK;
     for (size_t k = 0; k < L->uncancelled.n; k++)
