@@ -241,7 +241,7 @@ void eng_summarize(const ir_func *f, eng_summary *out)
         out->returns = ENG_RET_BORROWED;
     if (!f->is_async && quiet_cm_only(f)) out->returns = ENG_RET_QUIET_CM;
     /* (a stub that raises NotImplementedError stands for its overrides) */
-    out->noreturn = never_returns(&c) && !(f->fflags & FN_ABSTRACT);
+    out->noreturn = never_returns(&c) && !(f->fflags & (FN_ABSTRACT | FN_STUB));
     eng_rel_free(&c.rel);
     free(c.made);
     free(c.stored);

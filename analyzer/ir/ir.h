@@ -240,6 +240,9 @@ typedef struct ir_var {
                                    only tested, shielded or waited for) */
 #define FN_CANCEL_RELEASES_SELF 0x100u /* a handler of it that catches cancellation releases self or what
                                          self holds (`except CancelledError: await self.kill(); raise`) */
+#define FN_STUB           0x200u /* a method whose body is only `...`, a docstring or `raise NotImplementedError`:
+                                   it stands for its overrides (may suspend, is no noreturn helper); not
+                                   an abstract method for the families (an inherited stub is a backend's) */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

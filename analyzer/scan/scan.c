@@ -393,7 +393,7 @@ static void lang_summaries(scan_state *S)
         fn_ref *r = &S->fns[i];
         const file_job *j = &S->jobs[r->file];
         /* (an abstract method stands for its overrides, which may suspend) */
-        if (j->lowered && S->langs[j->lang]->await_summaries) r->sum.suspends = (r->f->fflags & FN_ABSTRACT) != 0;
+        if (j->lowered && S->langs[j->lang]->await_summaries) r->sum.suspends = (r->f->fflags & (FN_ABSTRACT | FN_STUB)) != 0;
     }
     /* A worklist over passes: the first pass updates every function and
      * records whom it resolved; later passes update only the functions a

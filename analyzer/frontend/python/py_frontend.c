@@ -3058,7 +3058,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     if (has_decorator(L, def, CAT__COUNT, "abstractmethod")) f->fflags |= FN_ABSTRACT;
     /* a method of a Protocol, or a stub (`...` or only a docstring), stands
      * for the implementations: nothing is known of what they do */
-    if (class_name && stub_body(L, def)) f->fflags |= FN_ABSTRACT;
+    if (class_name && stub_body(L, def)) f->fflags |= FN_STUB;
     for (size_t k = 0; k < L->own_tasks.n; k++)
         if (strcmp(L->own_tasks.v[k], name) == 0) f->fflags |= FN_OWN_TASK;
     for (size_t k = 0; k < L->uncancelled.n; k++)
