@@ -691,21 +691,17 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
     free(esc);
 }
 
+static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return);
+
 /* Is v an object of a class of the tree whose __anext__ releases it when
  * cancelled? Its class is what made it: a constructor, or the class a
- * function of the tree is annotated to return. */
+ * function of the tree is annotated to return (an abstract base's
+ * __anext__ saying so is evidence enough here). */
 static int step_releases(eng_walk *E, int v)
 {
     const ir_node *a = v >= 0 && v < E->nvars ? E->acq[v] : NULL;
-    if (!a || a->kind != IR_ACQUIRE || !a->ref || !a->ref->text || !E->res || !E->res->class_of) return 0;
-    unsigned c = E->res->class_of(E->res->ctx, E->m, a->ref->text);
-    if (!(c & ENG_CLASS_KNOWN) && E->res->resolve) {
-        const eng_summary *sum = NULL;
-        int off = 0;
-        const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, a->ref, &sum, &off);
-        if (callee && callee->ret_type) c = E->res->class_of(E->res->ctx, E->m, callee->ret_type);
-    }
-    return (c & ENG_CLASS_STEP_RELEASES) != 0;
+    if (!a || a->kind != IR_ACQUIRE) return 0;
+    return (made_class(E, a, 1) & ENG_CLASS_STEP_RELEASES) != 0;
 }
 
 static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
@@ -841,9 +837,10 @@ static const char *last_dot(const char *s)
 
 /* The class of the tree the value an acquire's call makes is of: the
  * constructor called (`Cls(...)`), or the class of an alternative
- * constructor of the tree (`await Cls.create(...)` annotated `-> Cls`).
+ * constructor of the tree (`await Cls.create(...)` annotated `-> Cls`; with
+ * any_return, of any function of the tree annotated to return a class).
  * ENG_CLASS_* bits, 0 when neither says. */
-static unsigned made_class(eng_walk *E, const ir_node *acq)
+static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return)
 {
     const ir_node *mk = acq->ref;
     if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
@@ -855,15 +852,15 @@ static unsigned made_class(eng_walk *E, const ir_node *acq)
     /* only an alternative constructor (`Cls.create()` annotated `-> Cls`):
      * another function's annotation may name an abstract base whose
      * subclasses own what the base does not */
-    if (callee && callee != E->f && callee->ret_type && callee->class_name &&
-        strcmp(last_dot(callee->ret_type), last_dot(callee->class_name)) == 0)
+    if (callee && callee != E->f && callee->ret_type &&
+        (any_return || (callee->class_name && strcmp(last_dot(callee->ret_type), last_dot(callee->class_name)) == 0)))
         c = E->res->class_of(E->res->ctx, E->m, callee->ret_type);
     return c;
 }
 
 static int class_evidence(eng_walk *E, const ir_node *acq)
 {
-    unsigned c = made_class(E, acq);
+    unsigned c = made_class(E, acq, 0);
     if (c & ENG_CLASS_KNOWN) return (c & ENG_CLASS_OWNS) ? 1 : -1;
     if (c & ENG_CLASS_DATA) return -1;
     return 0;
@@ -881,7 +878,7 @@ static int returns_taken(eng_walk *E, const ir_node *acq)
 
 static int owns_nothing(eng_walk *E, const ir_node *acq)
 {
-    unsigned c = made_class(E, acq);
+    unsigned c = made_class(E, acq, 0);
     return (c & ENG_CLASS_KNOWN) && !(c & (ENG_CLASS_OWNS | ENG_CLASS_DATA));
 }
 
