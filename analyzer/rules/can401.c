@@ -292,6 +292,16 @@ static void begin(rule_run *rr)
     rr->nstate = s->nh;
 }
 
+/* Does the path take a branch of `if` n that goes on, where another branch
+ * (or, for the fall-through, the if's own) always raises? */
+static int option_swallow(const ir_node *n, int branch)
+{
+    if (branch < n->nbranches && eng_block_always_raises(&n->branches[branch])) return 0;
+    for (int b = 0; b < n->nbranches; b++)
+        if (b != branch && eng_block_always_raises(&n->branches[b])) return 1;
+    return 0;
+}
+
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     swallow_state *s = rr->data;
@@ -339,33 +349,14 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     case ENG_EV_BRANCH: {
         const ir_node *n = ev->node;
         /* `except CancelledError: if not self.suppress_cancelled: raise`:
-         * the swallow is an option of the API, re-raised when it is off */
-        if (n->kind == IR_IF && (n->flags & IF_ON_CONFIG) && ev->branch < n->nbranches &&
-            !eng_block_always_raises(&n->branches[ev->branch])) {
-            int other_raises = 0;
-            for (int b = 0; b < n->nbranches; b++)
-                if (b != ev->branch && eng_block_always_raises(&n->branches[b])) other_raises = 1;
-            if (other_raises)
-                for (int i = 0; i < s->nh; i++)
-                    if (ev->state[i] && n->site.start >= s->h[i]->site.start && n->site.end <= s->h[i]->site.end)
-                        ev->state[i] = 0;
-        }
-        if (n->kind == IR_IF && (n->flags & IF_CANCEL_FLAG) && ev->branch == 0) {
-            /* `if self._restarting:` set by the method that cancels this
-             * task right before its cancel: the object's own cancellation */
+         * the swallow is an option of the API, re-raised when it is off;
+         * `if self._restarting:` set by the method that cancels this task
+         * right before its cancel: the object's own cancellation */
+        if (n->kind == IR_IF && (((n->flags & IF_ON_CONFIG) && option_swallow(n, ev->branch)) ||
+                                 ((n->flags & IF_CANCEL_FLAG) && ev->branch == 0)))
             for (int i = 0; i < s->nh; i++)
                 if (ev->state[i] && n->site.start >= s->h[i]->site.start && n->site.end <= s->h[i]->site.end)
                     ev->state[i] = 0;
-        }
-        if (n->kind == IR_IF && (n->flags & IF_ON_CONFIG) && ev->branch == n->nbranches) {
-            /* (the fall-through of an if without else) */
-            int raises = 0;
-            for (int b = 0; b < n->nbranches; b++) raises |= eng_block_always_raises(&n->branches[b]);
-            if (raises)
-                for (int i = 0; i < s->nh; i++)
-                    if (ev->state[i] && n->site.start >= s->h[i]->site.start && n->site.end <= s->h[i]->site.end)
-                        ev->state[i] = 0;
-        }
         /* `isinstance(e, C)`: a branch that needs e not to be a
          * cancellation is not where the cancellation goes */
         if (n->kind != IR_IF || !n->tests) return;
