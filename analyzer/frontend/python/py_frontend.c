@@ -687,7 +687,7 @@ static ir_class *current_class(lower *L)
 /* `tg.start_soon(_drain)` / `create_task(pump())` where _drain is a function
  * defined in this one that releases a value it shares with it (`finally:
  * r_file.close()`): the task owns that value from here on. */
-static void spawn_closure(lower *L, ir_block *out, pn call, const call_info *ci)
+static void spawn_closure(lower *L, ir_block *out, pn call)
 {
     pn a0 = unparen(first_pos_arg(call, 0));
     if (pn_is(a0, PT_call)) a0 = unparen(pn_field(a0, PF_function));
@@ -704,7 +704,6 @@ static void spawn_closure(lower *L, ir_block *out, pn call, const call_info *ci)
     }
     ca_sb_release(&pre);
     if (pn_isnull(def)) return;
-    (void)ci;
     pn params = pn_field(def, PF_parameters), body = pn_field(def, PF_body);
     if (pn_isnull(body)) return;
     const pt_node *endp = L->T->v + L->T->n;
@@ -735,7 +734,7 @@ static void spawn_closure(lower *L, ir_block *out, pn call, const call_info *ci)
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
-    if (ci.name && spawns_task(L, &ci, NULL, 0)) spawn_closure(L, out, call, &ci);
+    if (ci.name && spawns_task(L, &ci, NULL, 0)) spawn_closure(L, out, call);
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
     pn args = pn_field(call, PF_arguments);
@@ -2947,7 +2946,8 @@ static int has_decorator(lower *L, pn def, ca_cat_kind k, const char *exact)
 }
 
 /* A class definition as an ir_class: its bases and what they make it. */
-/* Is the function's body a stub: only a docstring and `...`? */
+/* Is the function's body a stub: only a docstring, `...` and `raise
+ * NotImplementedError`? */
 static int stub_body(lower *L, pn def)
 {
     pn body = pn_field(def, PF_body);
