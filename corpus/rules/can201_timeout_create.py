@@ -109,3 +109,36 @@ async def provision_or_skip(client: Any, name: str) -> Any:
     with trio.move_on_after(30):
         return await client.provision_cluster(name=name)  # expect: CAN201
     return None
+
+
+class WrappedProvider:
+    """A helper of the module that awaits its first argument under
+    wait_for is a timeout call too: the create runs under its deadline."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._sandboxes: dict[str, Any] = {}
+
+    async def _bounded(self, awaitable: Any, *, timeout_s: float, op: str) -> Any:
+        try:
+            return await asyncio.wait_for(awaitable, timeout=timeout_s)
+        except asyncio.TimeoutError as e:
+            raise TimeoutError(f"{op} timed out") from e
+
+    # Buggy: the helper's wait_for cancels the create request on timeout.
+    async def create(self, spec: Any) -> Any:
+        sandbox = await self._bounded(self._client.sandboxes.create(spec), timeout_s=30, op="create")  # expect: CAN201
+        self._sandboxes[sandbox.id] = sandbox
+        return sandbox
+
+    # Fine: the create runs shielded in a task that is reaped if the wait
+    # gives up.
+    async def create_shielded(self, spec: Any) -> Any:
+        task = asyncio.ensure_future(self._client.sandboxes.create(spec))
+        try:
+            sandbox = await self._bounded(asyncio.shield(task), timeout_s=30, op="create")
+        except BaseException:
+            task.add_done_callback(lambda t: t.cancelled() or t.exception() or asyncio.ensure_future(t.result().delete()))
+            raise
+        self._sandboxes[sandbox.id] = sandbox
+        return sandbox

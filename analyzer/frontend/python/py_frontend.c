@@ -90,6 +90,9 @@ typedef struct lower {
     CA_VEC(name_map) class_attrs;/* "Class.attr" → dotted constructor */
     CA_VEC(const char *) cancel_flags; /* "Class.attr": a method sets self.attr = True, then cancels a task:
                                           while it is set, a cancellation is the object's own */
+    CA_VEC(const char *) timeout_wrappers; /* async functions of the module that await their first
+                                              argument under a timeout (`return await
+                                              asyncio.wait_for(awaitable, timeout=t)`) */
     CA_VEC(name_map) options;    /* "Class.attr" → "1": set only by __init__ from its parameter (an option of
                                     the object); "0": state, assigned elsewhere too */
     CA_VEC(pending_def) pending;
@@ -658,6 +661,7 @@ static void emit_release(lower *L, ir_block *out, pn at, int v, unsigned extra, 
 
 /* Handle one call at its post-visit; the caller knows from the ancestors
  * whether it is awaited and whether a shield(...) call encloses it. */
+static pn param_ident(pn p);
 static int spawns_task(lower *L, const call_info *ci, const char *const *wrappers, size_t nwrappers);
 
 /* The constructor the class assigns `self.X` from, for recv `self.X` (one
@@ -1001,6 +1005,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static const char *recv_made_bare(lower *L, pn recv);
 static int tests_cancel_flag(lower *L, pn cond);
+static int calls_timeout_wrapper(lower *L, pn c);
 static void note_exc_flag(lower *L, int v, pn right);
 
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
@@ -1056,7 +1061,7 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             }
             break;
         }
-        if (d && cat(L, CAT_TIMEOUT_CALL, d)) {
+        if ((d && cat(L, CAT_TIMEOUT_CALL, d)) || calls_timeout_wrapper(L, inner)) {
             remf |= REM_TIMEOUT;
             cp->flags |= CP_TIMEOUT;
             inner = first_pos_arg(inner, 0);
@@ -1359,7 +1364,7 @@ static rhs_info classify_rhs(lower *L, pn right)
     }
     for (int guard = 0; guard < 8 && pn_is(r, PT_call); guard++) {
         char *d = dotted(L, pn_field(r, PF_function));
-        if (d && (cat(L, CAT_TIMEOUT_CALL, d) || cat(L, CAT_SHIELD_CALL, d))) {
+        if ((d && (cat(L, CAT_TIMEOUT_CALL, d) || cat(L, CAT_SHIELD_CALL, d))) || calls_timeout_wrapper(L, r)) {
             r = unparen(first_pos_arg(r, 0));
             continue;
         }
@@ -3098,13 +3103,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     }
     pn params = pn_field(def, PF_parameters);
     PN_FOR_NAMED(p, params) {
-        pn id = p;
-        /* x, x: T, x=1, x: T = 1, *args, **kw, *args: T, **kw: T */
-        for (int guard = 0; guard < 4 && !pn_isnull(id) && !pn_is(id, PT_identifier); guard++) {
-            pn nm = pn_field(id, PF_name);
-            id = pn_isnull(nm) ? pn_first_named(id) : nm;
-        }
-        if (pn_isnull(id) || !pn_is(id, PT_identifier)) continue;
+        pn id = param_ident(p);
+        if (pn_isnull(id)) continue;
         unsigned fl = VAR_PARAM;
         if (pn_is(p, PT_list_splat_pattern) || (!pn_is(p, PT_identifier) && pn_is(pn_first_named(p), PT_list_splat_pattern)))
             fl |= VAR_VARARGS;
@@ -3536,6 +3536,71 @@ static int only_started(lower *L, pn root, const char *fn, const task_start *sta
  * waited for, and it is never called otherwise. By text, module-wide: a
  * first read, before any function is lowered; its texts go to a scratch
  * arena, only the names found are kept. */
+/* The name of a parameter: x, x: T, x=1, x: T = 1, *args, **kw, *args: T,
+ * **kw: T (the null node for `*` and `/`). */
+static pn param_ident(pn p)
+{
+    pn id = p;
+    for (int guard = 0; guard < 4 && !pn_isnull(id) && !pn_is(id, PT_identifier); guard++) {
+        pn nm = pn_field(id, PF_name);
+        id = pn_isnull(nm) ? pn_first_named(id) : nm;
+    }
+    return !pn_isnull(id) && pn_is(id, PT_identifier) ? id : &pt_null;
+}
+
+/* Async functions of the module (methods included) that await their first
+ * argument (after self) under a catalogued timeout call: a provider's
+ * `_await_sdk_call(self, awaitable, ...)`. Awaiting one is awaiting that
+ * argument under a timeout. */
+static void collect_timeout_wrappers(lower *L, pn root)
+{
+    if (!bytes_contain(L->src, L->len, "wait_for")) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn d = root; d < endp; d++) {
+        if (d->type != PT_function_definition || !has_token(d, PT_async)) continue;
+        pn body = pn_field(d, PF_body), params = pn_field(d, PF_parameters);
+        if (pn_isnull(body) || pn_isnull(params)) continue;
+        /* the first parameter after self/cls */
+        const char *first = NULL;
+        int idx = 0;
+        PN_FOR_NAMED(pp, params) {
+            pn id = param_ident(pp);
+            if (pn_isnull(id) || !pn_is(id, PT_identifier)) break;
+            const char *nm = text(L, id);
+            if (idx++ == 0 && (strcmp(nm, "self") == 0 || strcmp(nm, "cls") == 0)) continue;
+            first = nm;
+            break;
+        }
+        if (!first) continue;
+        for (pn y = body; y < endp && y->start < body->end; y++) {
+            if (y->type != PT_call) continue;
+            char *dd = dotted(L, pn_field(y, PF_function));
+            pn a0 = unparen(first_pos_arg(y, 0));
+            if (dd && cat(L, CAT_TIMEOUT_CALL, dd) && pn_is(a0, PT_identifier) && strcmp(text(L, a0), first) == 0) {
+                CA_VEC_PUSH(L->timeout_wrappers, text(L, pn_field(d, PF_name)));
+                break;
+            }
+        }
+    }
+}
+
+/* Is call c one of the module's timeout wrappers (`self._await_sdk_call(x)`,
+ * `bounded(x)`)? */
+static int calls_timeout_wrapper(lower *L, pn c)
+{
+    if (!L->timeout_wrappers.n || !pn_is(c, PT_call)) return 0;
+    pn fn = unparen(pn_field(c, PF_function));
+    const char *name = NULL;
+    if (pn_is(fn, PT_identifier)) name = text(L, fn);
+    else if (pn_is(fn, PT_attribute) && pn_is(unparen(pn_field(fn, PF_object)), PT_identifier) &&
+             strcmp(text(L, unparen(pn_field(fn, PF_object))), "self") == 0)
+        name = text(L, pn_field(fn, PF_attribute));
+    if (!name) return 0;
+    for (size_t i = 0; i < L->timeout_wrappers.n; i++)
+        if (strcmp(L->timeout_wrappers.v[i], name) == 0) return 1;
+    return 0;
+}
+
 static void collect_own_tasks(lower *L, pn root)
 {
     /* no spawner in the text, no task to find (most modules) */
@@ -3562,7 +3627,7 @@ static void collect_own_tasks(lower *L, pn root)
             const char *an = text(L, unparen(a0));
             int param = 0;
             PN_FOR_NAMED(pp, params) {
-                pn id = pn_is(pp, PT_identifier) ? pp : pn_field(pp, PF_name);
+                pn id = param_ident(pp);
                 if (!pn_isnull(id) && pn_is(id, PT_identifier) && strcmp(text(L, id), an) == 0) param = 1;
             }
             if (param) {
@@ -3944,6 +4009,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     pn root = pn_root(flat);
     scan_module(&L, root);
     collect_own_tasks(&L, root);
+    collect_timeout_wrappers(&L, root);
     collect_toplevel(&L, root);
     if (L.pending.n) qsort(L.pending.v, L.pending.n, sizeof(pending_def), cmp_pending);
     /* nested definitions are queued while lowering their parents */
@@ -3975,6 +4041,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.globals);
     CA_VEC_FREE(L.class_attrs);
     CA_VEC_FREE(L.options);
+    CA_VEC_FREE(L.timeout_wrappers);
     CA_VEC_FREE(L.cancel_flags);
     CA_VEC_FREE(L.pending);
     CA_VEC_FREE(L.locals_ctor);
