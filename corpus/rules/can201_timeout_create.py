@@ -142,3 +142,31 @@ class WrappedProvider:
             raise
         self._sandboxes[sandbox.id] = sandbox
         return sandbox
+
+
+class FactoryProvider:
+    """A helper that calls the factory it is given and awaits the result
+    under wait_for runs the lambda's call under its deadline."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._sandboxes: dict[str, Any] = {}
+
+    async def _op(self, factory: Any, *, timeout_s: float) -> Any:
+        for _ in range(3):
+            aw = factory()
+            try:
+                return await asyncio.wait_for(aw, timeout=timeout_s)
+            except asyncio.TimeoutError:
+                continue
+        raise TimeoutError("gave up")
+
+    # Buggy: the create the lambda makes runs under the helper's deadline.
+    async def create(self, spec: Any) -> Any:
+        sandbox = await self._op(lambda: self._client.sandboxes.create(spec), timeout_s=30)  # expect: CAN201
+        self._sandboxes[sandbox.id] = sandbox
+        return sandbox
+
+    # Fine: a read under the same helper creates nothing.
+    async def info(self, sid: str) -> Any:
+        return await self._op(lambda: self._client.sandboxes.get(sid), timeout_s=30)

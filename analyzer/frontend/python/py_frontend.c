@@ -93,6 +93,8 @@ typedef struct lower {
     CA_VEC(const char *) timeout_wrappers; /* async functions of the module that await their first
                                               argument under a timeout (`return await
                                               asyncio.wait_for(awaitable, timeout=t)`) */
+    CA_VEC(const char *) factory_wrappers; /* ... that await what their first argument returns when
+                                              called (`aw = factory(); await wait_for(aw, t)`) */
     CA_VEC(name_map) options;    /* "Class.attr" → "1": set only by __init__ from its parameter (an option of
                                     the object); "0": state, assigned elsewhere too */
     CA_VEC(pending_def) pending;
@@ -1006,6 +1008,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 static const char *recv_made_bare(lower *L, pn recv);
 static int tests_cancel_flag(lower *L, pn cond);
 static int calls_timeout_wrapper(lower *L, pn c);
+static pn wrapped_call(lower *L, pn c);
 static void note_exc_flag(lower *L, int v, pn right);
 
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
@@ -1064,7 +1067,7 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         if ((d && cat(L, CAT_TIMEOUT_CALL, d)) || calls_timeout_wrapper(L, inner)) {
             remf |= REM_TIMEOUT;
             cp->flags |= CP_TIMEOUT;
-            inner = first_pos_arg(inner, 0);
+            inner = d && cat(L, CAT_TIMEOUT_CALL, d) ? first_pos_arg(inner, 0) : wrapped_call(L, inner);
             first = 0;
             continue;
         }
@@ -1364,8 +1367,12 @@ static rhs_info classify_rhs(lower *L, pn right)
     }
     for (int guard = 0; guard < 8 && pn_is(r, PT_call); guard++) {
         char *d = dotted(L, pn_field(r, PF_function));
-        if ((d && (cat(L, CAT_TIMEOUT_CALL, d) || cat(L, CAT_SHIELD_CALL, d))) || calls_timeout_wrapper(L, r)) {
+        if (d && (cat(L, CAT_TIMEOUT_CALL, d) || cat(L, CAT_SHIELD_CALL, d))) {
             r = unparen(first_pos_arg(r, 0));
+            continue;
+        }
+        if (calls_timeout_wrapper(L, r)) {
+            r = wrapped_call(L, r);
             continue;
         }
         break;
@@ -3572,23 +3579,46 @@ static void collect_timeout_wrappers(lower *L, pn root)
             break;
         }
         if (!first) continue;
+        /* names bound to what the first parameter returns: `aw = factory()` */
+        CA_VEC(const char *) made = {0};
+        for (pn y = body; y < endp && y->start < body->end; y++) {
+            if (y->type != PT_assignment) continue;
+            pn left = unparen(pn_field(y, PF_left)), right = unparen(pn_field(y, PF_right));
+            if (!pn_is(left, PT_identifier) || !pn_is(right, PT_call)) continue;
+            pn fn = unparen(pn_field(right, PF_function));
+            if (pn_is(fn, PT_identifier) && strcmp(text(L, fn), first) == 0) CA_VEC_PUSH(made, text(L, left));
+        }
         for (pn y = body; y < endp && y->start < body->end; y++) {
             if (y->type != PT_call) continue;
             char *dd = dotted(L, pn_field(y, PF_function));
+            if (!dd || !cat(L, CAT_TIMEOUT_CALL, dd)) continue;
             pn a0 = unparen(first_pos_arg(y, 0));
-            if (dd && cat(L, CAT_TIMEOUT_CALL, dd) && pn_is(a0, PT_identifier) && strcmp(text(L, a0), first) == 0) {
+            if (pn_is(a0, PT_identifier) && strcmp(text(L, a0), first) == 0) {
                 CA_VEC_PUSH(L->timeout_wrappers, text(L, pn_field(d, PF_name)));
                 break;
             }
+            int factory = 0;
+            if (pn_is(a0, PT_call) && pn_is(unparen(pn_field(a0, PF_function)), PT_identifier) &&
+                strcmp(text(L, unparen(pn_field(a0, PF_function))), first) == 0)
+                factory = 1;
+            for (size_t k = 0; k < made.n && !factory && pn_is(a0, PT_identifier); k++)
+                factory = strcmp(made.v[k], text(L, a0)) == 0;
+            if (factory) {
+                CA_VEC_PUSH(L->factory_wrappers, text(L, pn_field(d, PF_name)));
+                break;
+            }
         }
+        CA_VEC_FREE(made);
     }
 }
 
-/* Is call c one of the module's timeout wrappers (`self._await_sdk_call(x)`,
- * `bounded(x)`)? */
+/* Is call c one of the module's timeout wrappers: 1 for one that awaits its
+ * first argument (`self._await_sdk_call(x)`), 2 for one that awaits what
+ * its first argument returns, given a lambda (`self._op(lambda: c.create())`),
+ * 0 otherwise. */
 static int calls_timeout_wrapper(lower *L, pn c)
 {
-    if (!L->timeout_wrappers.n || !pn_is(c, PT_call)) return 0;
+    if ((!L->timeout_wrappers.n && !L->factory_wrappers.n) || !pn_is(c, PT_call)) return 0;
     pn fn = unparen(pn_field(c, PF_function));
     const char *name = NULL;
     if (pn_is(fn, PT_identifier)) name = text(L, fn);
@@ -3598,7 +3628,20 @@ static int calls_timeout_wrapper(lower *L, pn c)
     if (!name) return 0;
     for (size_t i = 0; i < L->timeout_wrappers.n; i++)
         if (strcmp(L->timeout_wrappers.v[i], name) == 0) return 1;
+    pn a0 = unparen(first_pos_arg(c, 0));
+    if (!pn_is(a0, PT_lambda) || !pn_is(unparen(pn_field(a0, PF_body)), PT_call)) return 0;
+    for (size_t i = 0; i < L->factory_wrappers.n; i++)
+        if (strcmp(L->factory_wrappers.v[i], name) == 0) return 2;
     return 0;
+}
+
+/* The call a timeout wrapper runs: its first argument, or the body of the
+ * lambda given to a factory wrapper. */
+static pn wrapped_call(lower *L, pn c)
+{
+    pn a0 = unparen(first_pos_arg(c, 0));
+    if (calls_timeout_wrapper(L, c) == 2) return unparen(pn_field(a0, PF_body));
+    return a0;
 }
 
 static void collect_own_tasks(lower *L, pn root)
@@ -4042,6 +4085,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.class_attrs);
     CA_VEC_FREE(L.options);
     CA_VEC_FREE(L.timeout_wrappers);
+    CA_VEC_FREE(L.factory_wrappers);
     CA_VEC_FREE(L.cancel_flags);
     CA_VEC_FREE(L.pending);
     CA_VEC_FREE(L.locals_ctor);
