@@ -876,6 +876,18 @@ static int returns_taken(eng_walk *E, const ir_node *acq)
     return callee && sum && callee != E->f && sum->returns == ENG_RET_TAKEN;
 }
 
+static int returns_borrowed(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || !E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
+    /* (only `return self._x` itself: a value stored on some path and
+     * returned on another is the caller's on the path that returns it) */
+    return callee && sum && callee != E->f && sum->returns == ENG_RET_BORROWED && (callee->fflags & FN_RETURNS_BORROWED);
+}
+
 static int owns_nothing(eng_walk *E, const ir_node *acq)
 {
     unsigned c = made_class(E, acq, 0);
@@ -990,6 +1002,10 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
              * nothing and is no record holds nothing, whatever a cleanup
              * does with it: a record may name a remote resource) */
             if (owns_nothing(E, n) || empty_record(E, n)) ok = 0;
+            /* (what a helper hands back while self keeps it, `return
+             * self._ws`, is self's whatever this function's cleanup does
+             * with it) */
+            else if (returns_borrowed(E, n)) ok = 0;
             else if (E->weak_ok[v]) ok = 1;
             else if (!(n->flags & ACQ_HEURISTIC)) ok = 0; /* a plain call result: only by its release */
             else if (ev != 0) ok = ev > 0;
