@@ -51,3 +51,52 @@ class Supervisor:
             await proc.aclose()
             raise
         self._procs.append(proc)
+
+
+class Worker:
+    """A process's main task, driven by its own event loop."""
+
+    def __init__(self, spawn: Any) -> None:
+        self._spawn = spawn
+        self._main: asyncio.Task[None] | None = None
+        self._side: asyncio.Task[None] | None = None
+
+    def run(self) -> None:
+        loop = asyncio.new_event_loop()
+        # run_until_complete runs the loop until the task is done; an
+        # interrupt leaves the task pending, it does not cancel it
+        self._main = loop.create_task(self._serve())
+        while not self._main.done():
+            try:
+                loop.run_until_complete(self._main)
+            except KeyboardInterrupt:
+                pass
+
+    # Fine: it runs only as _main, which nothing cancels.
+    async def _serve(self) -> None:
+        proc = await self._spawn()
+        try:
+            await proc.handshake()
+        except Exception:
+            await proc.aclose()
+            raise
+        await proc.aclose()
+
+    def run_side(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._side = loop.create_task(self._side_job())
+        loop.run_until_complete(self._side)
+
+    def interrupt(self) -> None:
+        if self._side is not None:
+            self._side.cancel()
+
+    # Buggy: the same loop runs it, but interrupt() cancels it.
+    async def _side_job(self) -> None:
+        proc = await self._spawn()
+        try:
+            await proc.handshake()  # expect: CAN101
+        except Exception:
+            await proc.aclose()
+            raise
+        await proc.aclose()
