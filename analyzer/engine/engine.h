@@ -227,6 +227,9 @@ typedef struct eng_region {
 const ir_module *eng_module(const eng_walk *W);
 const ir_func *eng_func(const eng_walk *W);
 int eng_nregions(const eng_walk *W);
+/* Where the outermost loop around the current point starts, UINT32_MAX
+ * outside loops. */
+uint32_t eng_loop_start(const eng_walk *W);
 /* Region i, 0 the innermost. */
 const eng_region *eng_region_at(const eng_walk *W, int i);
 /* Does an event on x (a release, a transfer) cover v: v itself, a member

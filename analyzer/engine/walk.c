@@ -70,6 +70,7 @@ char *eng_limit_message(unsigned limits, const char *qualname, int line)
 
 typedef struct frame {
     uint8_t *a, *b; /* loop: break, continue; try: exceptions of the body, of its handlers and else */
+    uint32_t start; /* loop: where the loop statement starts */
 } frame;
 
 typedef struct lstn {
@@ -123,6 +124,7 @@ static int covers(eng_walk *E, int x, int v) { return eng_rel_covers(&E->rel, x,
 const ir_module *eng_module(const eng_walk *W) { return W->m; }
 const ir_func *eng_func(const eng_walk *W) { return W->f; }
 int eng_nregions(const eng_walk *W) { return (int)W->regs.n; }
+uint32_t eng_loop_start(const eng_walk *W) { return W->loops.n ? W->loops.v[0].start : UINT32_MAX; }
 const eng_region *eng_region_at(const eng_walk *W, int i) { return &W->regs.v[W->regs.n - 1 - (size_t)i]; }
 /* the relation's searches keep scratch state: a query changes nothing the
  * listener can see */
@@ -597,7 +599,7 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n, int *noreturn)
 
 static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
 {
-    frame fr = {st_new(E), st_new(E)};
+    frame fr = {st_new(E), st_new(E), 0};
     /* Exceptions are noted where they can arise: after a call, at an await,
      * at a raise. A body that starts with anything else may raise before
      * its first such node, so the state at entry is noted too. */
@@ -706,7 +708,7 @@ static int step_releases(eng_walk *E, int v)
 
 static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
 {
-    frame fr = {st_new(E), st_new(E)}; /* break, continue */
+    frame fr = {st_new(E), st_new(E), n->site.start}; /* break, continue */
     CA_VEC_PUSH(E->loops, fr);
     uint8_t *head = st_new(E), *exit = st_new(E), *body = st_new(E);
     st_copy(E, head, s);

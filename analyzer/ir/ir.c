@@ -57,6 +57,7 @@ int ir_var_add(ir_module *m, ir_func *f, const char *name, unsigned flags)
     v->name = ca_arena_strdup(&m->arena, name);
     v->flags = flags;
     v->first_cancel = UINT32_MAX;
+    v->last_mention = UINT32_MAX;
     return f->nvars++;
 }
 

@@ -225,6 +225,8 @@ typedef struct ir_var {
     unsigned flags;
     ir_node *stack_with;    /* VAR_EXIT_STACK: its WITH node */
     uint32_t first_cancel;  /* byte offset of the first v.cancel() call, UINT32_MAX when none */
+    uint32_t last_mention;  /* byte offset where the function's last mention of v starts (UINT32_MAX: not
+                               known, or a nested function or lambda names it) */
 } ir_var;
 
 /* ir_func.fflags */

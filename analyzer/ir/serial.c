@@ -31,7 +31,7 @@
 #include <string.h>
 
 #define IR_MAGIC "CAIR"
-#define IR_VERSION 2
+#define IR_VERSION 3
 
 /* Every member of ir.h's structs is written and read here, and compared
  * member by member by tests/unit/test_ir_serial.c over the corpus: the
@@ -268,6 +268,7 @@ void ir_encode(const ir_module *m, ca_sb *out)
             put_u(sb, v->flags);
             put_u(sb, ptr_idx(&e, v->stack_with));
             put_u(sb, v->first_cancel);
+            put_u(sb, v->last_mention);
         }
         put_block(&e, &f->body);
     }
@@ -550,6 +551,7 @@ int ir_decode(const char *buf, size_t len, ir_module *m)
                     CA_VEC_PUSH(d.fix_var, v);
                 }
                 v->first_cancel = get_u32(&d);
+                v->last_mention = get_u32(&d);
                 if (!v->name) d.bad = 1;
             }
             if (!f->name || !f->qualname || f->nparams < 0 || f->nparams > f->nvars) d.bad = 1;

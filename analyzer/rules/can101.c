@@ -237,13 +237,36 @@ static void emit_rule(rule_ctx *ctx, const char *rule, const rule_window **first
 
 static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(rule_windows)); }
 
+/* Does the function name v, or something that holds it, at or after
+ * `from` (a variable named in a nested function or lambda counts
+ * everywhere)? */
+static int mentioned_from(const eng_walk *W, int v, uint32_t from)
+{
+    const ir_func *f = eng_func(W);
+    for (int x = 0; x < f->nvars; x++) {
+        if (x != v && !eng_covers(W, x, v)) continue;
+        if (f->vars[x].last_mention == UINT32_MAX || f->vars[x].last_mention >= from) return 1;
+    }
+    return 0;
+}
+
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     /* A task nothing can cancel meets a cancellation only from a timeout of
      * its own (which its caller sees as TimeoutError, an ordinary
      * exception): its other checkpoints open no window. */
     if ((eng_func(W)->fflags & FN_UNCANCELLED) && !ev->in_timeout) return;
-    if (!ev->exc_from) {
+    /* A value the function never names again from the checkpoint on (nor
+     * anything holding it; in a loop, from the loop's start) meets the same
+     * fate whether the task is cancelled there or not: the code after the
+     * checkpoint would not release it either. Either it was handed over
+     * before, in a way not seen (a callee of unknown code that keeps it),
+     * or it leaks anyway, which no cancellation causes. */
+    uint32_t from = ev->site.start, loop = eng_loop_start(W);
+    if (loop < from) from = loop;
+    int unnamed = 0;
+    for (int i = 0; i < ev->nwindows && !unnamed; i++) unnamed = !mentioned_from(W, ev->windows[i].var, from);
+    if (!ev->exc_from && !unnamed) {
         rule_windows_add(rr->data, ev);
         return;
     }
@@ -258,7 +281,8 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     sub.windows = keep;
     for (int i = 0; i < ev->nwindows; i++) {
         const eng_window *w = &ev->windows[i];
-        if (w->acquired && w->acquired->site.start < ev->exc_from) continue;
+        if (ev->exc_from && w->acquired && w->acquired->site.start < ev->exc_from) continue;
+        if (unnamed && !mentioned_from(W, w->var, from)) continue;
         if (sub.nwindows == (int)(sizeof(keep) / sizeof(keep[0]))) {
             rule_windows_add(rr->data, &sub);
             sub.nwindows = 0;

@@ -141,6 +141,7 @@ static int build_stubs(file_job *j)
             f->vars[q].name = fa->params[q];
             f->vars[q].flags = VAR_PARAM | (q == 0 && fa->is_method ? VAR_SELF : 0) | (q == fa->varargs ? VAR_VARARGS : 0);
             f->vars[q].first_cancel = UINT32_MAX;
+            f->vars[q].last_mention = UINT32_MAX;
         }
         j->sums[k] = fa->sum;
     }

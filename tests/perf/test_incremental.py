@@ -37,6 +37,7 @@ async def run(host):
     session = aiohttp.ClientSession()
     finish(session)
     await asyncio.sleep(1)
+    await session.close()
     return host
 """
 B_RELEASES = "def finish(s):\n    s.close()\n\n\nasync def other():\n    pass\n"

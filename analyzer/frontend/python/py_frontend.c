@@ -3128,13 +3128,34 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     lower_block(L, pn_field(def, PF_body), &f->body);
     /* which parameters the body names at all (the flat tree is in
      * preorder: the body's nodes follow the def's) */
+    /* and where the body last names each variable: a variable named
+     * inside a nested function or lambda may be used whenever that runs */
     pn body = pn_field(def, PF_body);
     const pt_node *endp = L->T->v + L->T->n;
+    uint32_t *last = ca_xcalloc((size_t)f->nvars + 1, sizeof(*last));
+    unsigned char *nested = ca_xcalloc((size_t)f->nvars + 1, 1);
+    uint32_t nested_end = 0;
     for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda) {
+            if (x->end > nested_end) nested_end = x->end;
+            continue;
+        }
         if (x->type != PT_identifier) continue;
         int v = var_of(L, x);
         if (v >= 0 && v < f->nparams && v < 64 && !tool_use(L, x)) f->param_mentions |= 1ull << v;
+        pn up = pn_parent(x);
+        int mv = pn_is(up, PT_attribute) && pn_field(up, PF_object) == x ? var_of(L, up) : -1;
+        for (int k = 0; k < 2; k++) {
+            int w = k ? mv : v;
+            if (w < 0 || w >= f->nvars) continue;
+            if (x->start < nested_end) nested[w] = 1;
+            if (x->start + 1 > last[w]) last[w] = x->start + 1;
+        }
     }
+    for (int i = 0; i < f->nvars; i++)
+        if (last[i] && !nested[i]) f->vars[i].last_mention = last[i] - 1;
+    free(last);
+    free(nested);
     if (L->too_deep && !L->m->diagnostic)
         L->m->diagnostic = ca_xasprintf("nesting deeper than %d levels in %s (line %d); the rest of it was not analysed",
                                         IR_MAX_DEPTH, f->qualname, f->site.line);

@@ -1,0 +1,78 @@
+"""What the code after a checkpoint does with a value decides the window.
+
+A cancellation at a checkpoint leaks a value only if the code that would
+have run instead was going to release it, register it or hand it over:
+then the cancellation is what skips that. A value the function never names
+again from the checkpoint on meets the same fate either way (it was handed
+to code not seen, or it leaks whatever happens), so the checkpoint is no
+window of it. Naming it later in any way (a release, a return, a nested
+function that uses it, a later pass of the loop) keeps the window.
+"""
+
+import asyncio
+from typing import Any
+
+
+async def serve(conn: Any) -> None: ...
+
+
+class Activity:
+    def __init__(self, runner: Any) -> None:
+        self._runner = runner
+
+    # Fine: the resources go to start(); on failure the handler takes them
+    # back. Past the try nothing names them, so the wait there is no window.
+    async def switch(self, prepare: Any, on_enter: Any) -> None:
+        resources = await prepare()
+        try:
+            await self._runner.start(resources=resources)
+        except BaseException:
+            await resources.cleanup()
+            raise
+        await asyncio.shield(on_enter)
+
+    # Buggy: the same shape, but the resources are cleaned up after the wait.
+    async def switch_late(self, prepare: Any, on_enter: Any) -> None:
+        resources = await prepare()
+        try:
+            await self._runner.start(resources=resources)
+        except BaseException:
+            await resources.cleanup()
+            raise
+        await asyncio.shield(on_enter)  # expect: CAN102
+        await resources.cleanup()
+
+
+# Fine: a background task started and never named again: cancelling the
+# starter does not change what becomes of it.
+async def start_background(ready: asyncio.Event) -> None:
+    task = asyncio.create_task(serve(None))
+    await ready.wait()
+
+
+# Buggy: the task is awaited once the event is set.
+async def start_and_join(ready: asyncio.Event) -> None:
+    task = asyncio.create_task(serve(None))
+    await ready.wait()  # expect: CAN102
+    await task
+
+
+# Buggy: a closure defined before the wait releases it later.
+async def start_with_stopper(ready: asyncio.Event, stoppers: list) -> None:
+    task = asyncio.create_task(serve(None))
+
+    def stop() -> None:
+        task.cancel()
+
+    await ready.wait()  # expect: CAN102
+    stoppers.append(stop)
+
+
+# Buggy: in a loop, the next pass names it before the checkpoint comes back.
+async def poll(ready: asyncio.Event) -> None:
+    task = None
+    while not ready.is_set():
+        if task is not None:
+            await task
+        task = asyncio.create_task(serve(None))
+        await asyncio.sleep(1)  # expect: CAN102
