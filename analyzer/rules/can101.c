@@ -263,6 +263,10 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
      * before, in a way not seen (a callee of unknown code that keeps it),
      * or it leaks anyway, which no cancellation causes. */
     uint32_t from = ev->site.start, loop = eng_loop_start(W);
+    /* an `async with` exit: what comes after the statement */
+    if (ev->node && ev->node->kind == IR_WITH &&
+        !(eng_nregions(W) && eng_region_at(W, 0)->kind == ENG_REG_WITH && eng_region_at(W, 0)->node == ev->node))
+        from = ev->node->site.end;
     if (loop < from) from = loop;
     int unnamed = 0;
     for (int i = 0; i < ev->nwindows && !unnamed; i++) unnamed = !mentioned_from(W, ev->windows[i].var, from);

@@ -43,6 +43,30 @@ class Activity:
         await resources.cleanup()
 
 
+# Fine: the same hand-over inside a lock of unknown type (its exit may
+# suspend): nothing names the resources after the statement.
+async def switch_locked(lock: Any, runner: Any, prepare: Any) -> None:
+    async with lock:
+        resources = await prepare()
+        try:
+            await runner.start(resources=resources)
+        except BaseException:
+            await resources.cleanup()
+            raise
+
+
+# Buggy: named after the statement, so its exit is a window.
+async def switch_locked_late(lock: Any, runner: Any, prepare: Any) -> None:
+    async with lock:  # expect: CAN102
+        resources = await prepare()
+        try:
+            await runner.start(resources=resources)
+        except BaseException:
+            await resources.cleanup()
+            raise
+    await resources.cleanup()
+
+
 # Fine: a background task started and never named again: cancelling the
 # starter does not change what becomes of it.
 async def start_background(ready: asyncio.Event) -> None:
