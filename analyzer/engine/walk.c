@@ -550,6 +550,26 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n, int *noreturn)
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *callee = E->res && E->res->resolve ? E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off) : NULL;
+    if (n->flags & CALL_SPAWNED) {
+        /* the new task runs the call: what the function releases or keeps
+         * is the task's; and a value the function names here for the last
+         * time is the task's whatever the task does with it (a server's
+         * handler owns the connection it is given) */
+        for (int k = 0; k < n->nvars; k++) {
+            int v = n->vars[k];
+            if (v < 0 || v >= E->f->nvars) continue;
+            uint32_t last = E->f->vars[v].last_mention;
+            if (last != UINT32_MAX && last < n->site.end) {
+                kill(E, s, v);
+                continue;
+            }
+            if (!callee || !sum) continue;
+            int p = eng_call_param(n, k, callee, off);
+            uint64_t bit = p >= 0 && p < 64 ? 1ull << p : 0;
+            if ((sum->releases | sum->takes_early | sum->takes_late) & bit) kill(E, s, v);
+        }
+        return 0;
+    }
     if (callee) {
         eng_result *r = E->out;
         if (r->ncallees == r->cap_callees) {

@@ -110,6 +110,10 @@ typedef enum ir_kind {
 #define CALL_VALUE_ONLY   0x80u /* recorded only as the making call of an acquire (ref): no effects */
 #define CALL_RECV_CLASS   0x100u /* x.m(...) on a local x made by calling `recv` (`x = Cls(...)`): resolve m
                                     as a method of the class recv names */
+#define CALL_SPAWNED      0x400u /* the call a spawned task makes (`start_soon(fn, a)`, `create_task(fn(a))`):
+                                    fn runs in the new task, which takes what fn takes; a function the tree
+                                    does not define takes what it is given (a server's handler owns its
+                                    connection) */
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */

@@ -737,10 +737,76 @@ static void spawn_closure(lower *L, ir_block *out, pn call)
     }
 }
 
+/* `nursery.start_soon(handler, conn)` / `create_task(handler(conn))`: the
+ * call the new task makes, with the values it is given (CALL_SPAWNED). */
+static void spawn_args(lower *L, ir_block *out, pn call)
+{
+    pn a0 = unparen(first_pos_arg(call, 0));
+    if (pn_isnull(a0) || !L->f) return;
+    pn fn = a0, args = &pt_null;
+    int skip = 1; /* start_soon(fn, a, b): the arguments after fn */
+    if (pn_is(a0, PT_call)) {
+        fn = unparen(pn_field(a0, PF_function));
+        args = pn_field(a0, PF_arguments);
+        skip = 0;
+    } else {
+        args = pn_field(call, PF_arguments);
+    }
+    if (!(pn_is(fn, PT_identifier) || pn_is(fn, PT_attribute)) || pn_isnull(args)) return;
+    CA_VEC(int) vs = {0};
+    CA_VEC(const char *) kws = {0};
+    int pos = 0, any = 0;
+    PN_FOR_NAMED(a, args) {
+        const char *kw = NULL;
+        pn val = a;
+        if (pn_is(a, PT_keyword_argument)) {
+            kw = text(L, pn_field(a, PF_name));
+            val = pn_field(a, PF_value);
+        } else if (pos++ < skip) {
+            continue;
+        }
+        val = unparen(val);
+        int v = pn_is(val, PT_identifier) ? var_of(L, val) : -1;
+        if (v >= 0 && (L->f->vars[v].flags & (VAR_SELF | VAR_PARAM))) v = -1;
+        if (v < 0 && kw) continue;
+        /* (a positional argument keeps its place: -1 when no value of ours) */
+        CA_VEC_PUSH(vs, v);
+        CA_VEC_PUSH(kws, kw);
+        any |= v >= 0;
+    }
+    if (any) {
+        ir_node *n = emit(L, out, IR_CALL, call, -1);
+        n->flags = CALL_SPAWNED;
+        n->text = dotted(L, fn);
+        if (pn_is(fn, PT_attribute)) {
+            pn r = unparen(pn_field(fn, PF_object));
+            int rv = pn_is(r, PT_identifier) ? var_of(L, r) : -1;
+            if ((rv >= 0 && (L->f->vars[rv].flags & VAR_SELF)) ||
+                (rv < 0 && pn_is(r, PT_identifier) && strcmp(text(L, r), "self") == 0)) {
+                n->flags |= CALL_ON_SELF;
+                n->text = text(L, pn_field(fn, PF_attribute));
+            }
+        }
+        if (!n->text) n->text = text(L, fn);
+        n->nvars = (int)vs.n;
+        n->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * vs.n);
+        n->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *) * vs.n);
+        for (size_t i = 0; i < vs.n; i++) {
+            n->vars[i] = vs.v[i];
+            n->kwnames[i] = kws.v[i];
+        }
+    }
+    CA_VEC_FREE(vs);
+    CA_VEC_FREE(kws);
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
-    if (ci.name && spawns_task(L, &ci, NULL, 0)) spawn_closure(L, out, call);
+    if (ci.name && spawns_task(L, &ci, NULL, 0)) {
+        spawn_closure(L, out, call);
+        spawn_args(L, out, call);
+    }
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
     pn args = pn_field(call, PF_arguments);
