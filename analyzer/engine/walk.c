@@ -1083,7 +1083,11 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
          * alone: what the relation says x holds may be put in it only later
          * (`entry = None` ... `entry = Entry(sock)`), and a member still live
          * was not released by forgetting its holder */
-        if (n->kind == IR_TRANSFER || (n->flags & DONE_SETTLED) || n->var < 0) kill(E, s, n->var);
+        if (n->kind == IR_DONE && (n->flags & DONE_EXITED)) {
+            /* a process waited for has exited */
+            const ir_node *a = n->var >= 0 && n->var < E->nvars ? E->acq[n->var] : NULL;
+            if (a && a->rkind && strcmp(a->rkind, "process") == 0) kill(E, s, n->var);
+        } else if (n->kind == IR_TRANSFER || (n->flags & DONE_SETTLED) || n->var < 0) kill(E, s, n->var);
         else s[n->var] &= (uint8_t)~(ST_LIVE | ST_ADOPTED);
         break;
     case IR_ADOPT:

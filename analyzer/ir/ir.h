@@ -117,8 +117,11 @@ typedef enum ir_kind {
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */
+#define DONE_EXITED       0x02u /* `await v.wait()` returned (catalog exit-wait): finished if v is a process */
 /* IR_RAISE */
 #define RAISE_CANCEL      0x01u /* raises a cancellation exception (raise asyncio.CancelledError) */
+#define RAISE_BARE        0x02u /* a bare `raise`: the exception being handled (in a helper called from a
+                                   handler, the caller's) */
 /* IR_RETURN */
 #define RETURN_CANCEL     0x01u /* returns a cancellation exception for its caller to raise */
 #define RETURN_TAKEN      0x02u /* returns what it takes out of a registry right there (`return d.pop(k)`) */

@@ -91,6 +91,24 @@ static int takes_own_cancel(void *ctx, const ir_node *n)
     return (n->kind == IR_WITH && (n->flags & WITH_ASYNC)) || (n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR));
 }
 
+/* takes_own_cancel over a block, but not inside a shield scope (`with
+ * CancelScope(shield=True):` delivers no cancellation from outside). */
+static int block_takes_own_cancel(const ir_func *f, const ir_block *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_WITH && (n->flags & WITH_SHIELD)) continue;
+        if (takes_own_cancel((void *)f, n)) return 1;
+        if (block_takes_own_cancel(f, &n->c) || block_takes_own_cancel(f, &n->a)) return 1;
+        for (int k = 0; k < n->nbranches; k++)
+            if (block_takes_own_cancel(f, &n->branches[k])) return 1;
+        for (int k = 0; k < n->nhandlers; k++)
+            if (block_takes_own_cancel(f, &n->handlers[k].body)) return 1;
+        if (block_takes_own_cancel(f, &n->b)) return 1;
+    }
+    return 0;
+}
+
 typedef struct fate_q {
     const rule_ctx *ctx;
     const eng_walk *W;
@@ -103,11 +121,36 @@ static const char *last_part(const char *s)
     return p ? p + 1 : s;
 }
 
+/* Does block b (a helper's body, its own handlers left out) raise
+ * parameter p, `raise p`, or bare `raise` (what its caller is handling)? */
+static int raises_param(const ir_block *b, int p)
+{
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_RAISE && ((n->var2 >= 0 && n->var2 == p) || (n->flags & RAISE_BARE))) return 1;
+        if (raises_param(&n->c, p) || raises_param(&n->a, p) || raises_param(&n->b, p)) return 1;
+        for (int k = 0; k < n->nbranches; k++)
+            if (raises_param(&n->branches[k], p)) return 1;
+    }
+    return 0;
+}
+
 /* Does the function hand the caught exception on: return it, store it where
- * others see it, give it to a future, queue or channel? */
+ * others see it, give it to a future, queue or channel, or to a helper of
+ * the tree that raises it (`self._handle_error(exc)` ending in `raise`)? */
 static int hands_on(void *ctx, const ir_node *n)
 {
     const fate_q *q = ctx;
+    if (n->kind == IR_CALL && !(n->flags & CALL_VALUE_ONLY) && q->ctx->res && q->ctx->res->resolve) {
+        for (int k = 0; k < n->nvars; k++) {
+            if (n->vars[k] < 0 || !eng_covers(q->W, n->vars[k], q->exc)) continue;
+            const eng_summary *sum = NULL;
+            int off = 0;
+            const ir_func *g = q->ctx->res->resolve(q->ctx->res->ctx, q->ctx->m, eng_func(q->W), n, &sum, &off);
+            int p = g ? eng_call_param(n, k, g, off) : -1;
+            if (g && p >= 0 && g != eng_func(q->W) && raises_param(&g->body, p)) return 1;
+        }
+    }
     if (n->kind == IR_TRANSFER && !(n->flags & XFER_PART) && n->var >= 0 && eng_covers(q->W, n->var, q->exc)) return 1;
     if (n->kind == IR_CALL && n->text && rule_cat(q->ctx, CAT_EXC_SINK, last_part(n->text)))
         for (int k = 0; k < n->nvars; k++)
@@ -319,7 +362,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             const eng_region *r = eng_region_at(W, i);
             if (r->kind == ENG_REG_HANDLER && r->handler != h && (r->handler->flags & H_CANCEL)) return;
         }
-        if (!ir_visit(&ev->node->a, takes_own_cancel, (void *)f)) return; /* nothing here takes our cancellation */
+        if (!block_takes_own_cancel(f, &ev->node->a)) return; /* nothing here takes our cancellation */
         if (h->exc_var >= 0) {
             fate_q q = {rr->ctx, W, h->exc_var};
             if (ir_visit(&f->body, hands_on, &q)) return;

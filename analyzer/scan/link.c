@@ -182,7 +182,8 @@ static void index_module(file_ctx *fc, const ir_module *m)
     fc->has_locals = 0;
     for (int i = 0; i < m->nfuncs; i++) {
         const ir_func *f = m->funcs[i];
-        if (f->class_name && f->is_method && f->name) {
+        /* (static methods too: `self.helper(x)` of a @staticmethod) */
+        if (f->class_name && f->name && (f->is_method || !strstr(f->qualname, ".<locals>."))) {
             fn_key k = {f->class_name, f->name, i};
             CA_VEC_PUSH(fc->methods, k);
         }
@@ -304,7 +305,7 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         int i = cls ? find_fn(fc->methods.v, fc->methods.n, cls, name) : -1;
         if (i >= 0) {
             const ir_func *f = m->funcs[i];
-            *off = 1;
+            *off = f->is_method ? 1 : 0; /* (a static method takes no self) */
             *summary = &S->fns[f->id].sum;
             return f;
         }
@@ -316,7 +317,7 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         CA_VEC_PUSH(fc->deps, key);
         const fn_ref *r = lookup_global(S, key, m->language);
         if (!r) return NULL;
-        *off = 1;
+        *off = r->f->is_method ? 1 : 0;
         *summary = &r->sum;
         return r->f;
     }

@@ -108,6 +108,9 @@ typedef struct lower {
     CA_VEC(int) exc_flags;      /* pairs (flag, exc): `flag = isinstance(exc, Exception) and ...`, so flag
                                    truthy says exc is no cancellation */
     CA_VEC(const char *) plain_decl; /* locals annotated as plain data (`x: str = ""`): never a resource */
+    CA_VEC(const char *) global_views; /* locals bound to a container the module keeps (`workers =
+                                          _pool_var.get()`, `lst = _REG.setdefault(k, [])`): what is
+                                          stored in them is the module's */
     int depth;
     int in_cleanup;
     int in_cancel_handler;      /* lowering the body of a handler that catches cancellation */
@@ -461,6 +464,8 @@ static owner_kind owner_of(lower *L, pn n, int *var)
     int v = var_of(L, r);
     char *name = text(L, r);
     if (v >= 0 && declared_outer(L, name)) return OWN_GLOBAL;
+    for (size_t i = 0; v >= 0 && i < L->global_views.n; i++)
+        if (strcmp(L->global_views.v[i], name) == 0) return OWN_GLOBAL;
     if (v >= 0) {
         *var = v;
         if (L->f->vars[v].flags & VAR_SELF) return OWN_SELF;
@@ -1086,9 +1091,16 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
     int_vec pass = {0}, done = {0};
     unsigned remf = 0;
     pn inner = e;
-    int first = 1;
+    int first = 1, exited = -1;
     for (int guard = 0; guard < 8; guard++) {
         inner = unparen(inner);
+        if (pn_is(inner, PT_call)) {
+            /* `await proc.wait()`, also under wait_for */
+            pn fnx = unparen(pn_field(inner, PF_function));
+            if (pn_is(fnx, PT_attribute) && pn_is(unparen(pn_field(fnx, PF_object)), PT_identifier) &&
+                cat(L, CAT_EXIT_WAIT, text(L, pn_field(fnx, PF_attribute))))
+                exited = var_of(L, unparen(pn_field(fnx, PF_object)));
+        }
         if (pn_is(inner, PT_identifier)) {
             int v = var_of(L, inner);
             if (first) push_unique(&pass, v);
@@ -1256,6 +1268,7 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
     }
     deferred->n = 0;
     for (size_t i = 0; i < done.n; i++) emit(L, out, IR_DONE, aw, done.v[i])->flags = DONE_SETTLED;
+    if (exited >= 0) emit(L, out, IR_DONE, aw, exited)->flags = DONE_EXITED;
     CA_VEC_FREE(pass);
     CA_VEC_FREE(done);
 }
@@ -1782,6 +1795,21 @@ static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *r
 }
 
 /* Bind `left` to the value of `right` (whose events are already emitted). */
+/* Does the module bind `name` at its top level (`_REG: dict = {}`,
+ * `_var = ContextVar(...)`)? */
+static int module_binds(lower *L, const char *name)
+{
+    pn root = pn_root(L->T);
+    PN_FOR_NAMED(st, root) {
+        if (!pn_is(st, PT_expression_statement)) continue;
+        pn a = pn_first_named(st);
+        if (!pn_is(a, PT_assignment)) continue;
+        pn left = unparen(pn_field(a, PF_left));
+        if (pn_is(left, PT_identifier) && strcmp(text(L, left), name) == 0) return 1;
+    }
+    return 0;
+}
+
 static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
 {
     left = unparen(left);
@@ -1790,6 +1818,20 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         char *name = text(L, left);
         int existing = ir_var_find(L->f, name);
         int v = existing >= 0 ? existing : ir_var_add(L->m, L->f, name, 0);
+        {
+            /* `workers = _workers_var.get()`, `lst = _REG[k]`: a view of
+             * module state */
+            pn base = &pt_null;
+            if (pn_is(r, PT_call)) {
+                pn fx = unparen(pn_field(r, PF_function));
+                if (pn_is(fx, PT_attribute)) base = unparen(pn_field(fx, PF_object));
+            } else if (pn_is(r, PT_subscript)) {
+                base = unparen(pn_field(r, PF_value));
+            }
+            if (pn_is(base, PT_identifier) && var_of(L, base) < 0 &&
+                !map_get(L->imports.v, L->imports.n, text(L, base)) && module_binds(L, text(L, base)))
+                CA_VEC_PUSH(L->global_views, name);
+        }
         for (size_t k = 0; k < L->flags.n; k++)
             if (strcmp(L->flags.v[k], name) == 0) {
                 int rv = pn_is(r, PT_identifier) ? var_of(L, r) : -1;
@@ -2846,6 +2888,7 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
         }
         ir_node *n = emit(L, out, IR_RAISE, s, -1);
         n->var2 = rv;
+        if (pn_isnull(pn_first_named(s))) rf |= RAISE_BARE;
         n->flags = rf;
         return;
     }
@@ -3145,6 +3188,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->locals_ctor.n = 0;
     L->global_decl.n = 0;
     L->plain_decl.n = 0;
+    L->global_views.n = 0;
     L->exc_flags.n = 0;
     L->fresh.n = 0;
     L->loop_depth = 0;
@@ -4178,6 +4222,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.plain_decl);
+    CA_VEC_FREE(L.global_views);
     CA_VEC_FREE(L.exc_flags);
     CA_VEC_FREE(L.fresh);
     CA_VEC_FREE(L.cancelled);
