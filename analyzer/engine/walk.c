@@ -382,6 +382,22 @@ static void kill(eng_walk *E, uint8_t *s, int x)
         if (covers(E, x, v)) s[v] &= (uint8_t)~(ST_LIVE | ST_ADOPTED);
 }
 
+/* `await v.acquire...(...)` on a value known as a resource only by the
+ * release a handler gives it (`limiter.release_on_behalf_of(t)`, a lock, a
+ * semaphore, a limiter): until the acquire returns it holds nothing that
+ * release gives back, and a cancelled acquire takes nothing. */
+static int acquires_itself(const eng_walk *E, const ir_node *cp, int v)
+{
+    if (!cp || cp->kind != IR_CHECKPOINT || !(cp->flags & CP_CALL) || !cp->ref || !cp->ref->text) return 0;
+    const ir_node *a = E->acq[v];
+    if (!a || a->kind != IR_ACQUIRE || (a->flags & ACQ_STRONG) || !(a->flags & ACQ_WEAK)) return 0;
+    const char *t = cp->ref->text, *name = E->f->vars[v].name;
+    size_t nl = strlen(name);
+    if (strncmp(t, name, nl) != 0 || t[nl] != '.') return 0;
+    const char *m = t + nl + 1;
+    return strncmp(m, "acquire", 7) == 0 && !strchr(m, '.');
+}
+
 static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site, const int *exempt, int nexempt)
 {
     int shielded_scope = in_scope(E, WITH_SHIELD);
@@ -393,7 +409,7 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
         if (!(s[v] & (ST_LIVE | ST_ADOPTED))) continue;
         int ex = 0;
         for (int k = 0; k < nexempt; k++) ex |= exempt[k] == v;
-        if (ex) continue;
+        if (ex || acquires_itself(E, cp, v)) continue;
         E->out->had_window = 1;
         if (shielded_scope) {
             E->out->protections |= PROT_SHIELDED;
