@@ -235,19 +235,81 @@ static void emit_rule(rule_ctx *ctx, const char *rule, const rule_window **first
     free(group);
 }
 
-static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(rule_windows)); }
+/* The family's data: the windows, and per variable where the function
+ * last does something that may decide the value's fate (see fate_from). */
+typedef struct can101_data {
+    rule_windows w; /* (first: rule_windows_add takes the data as is) */
+    uint32_t *last_fate;
+    int nvars;
+    uint32_t cleanup_call; /* the last call in cleanup or named as a release (may release anything by id) */
+} can101_data;
 
-/* Does the function name v, or something that holds it, at or after
- * `from` (a variable named in a nested function or lambda counts
- * everywhere)? */
-static int mentioned_from(const eng_walk *W, int v, uint32_t from)
+static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(can101_data)); }
+
+static void note_fate(can101_data *d, int v, uint32_t at)
 {
-    const ir_func *f = eng_func(W);
-    for (int x = 0; x < f->nvars; x++) {
-        if (x != v && !eng_covers(W, x, v)) continue;
-        if (f->vars[x].last_mention == UINT32_MAX || f->vars[x].last_mention >= from) return 1;
+    if (v >= 0 && v < d->nvars && at + 1 > d->last_fate[v]) d->last_fate[v] = at + 1;
+}
+
+static int fate_node(void *ctx, const ir_node *n)
+{
+    can101_data *d = ctx;
+    uint32_t at = n->site.start;
+    switch (n->kind) {
+    case IR_RELEASE:
+    case IR_TRANSFER:
+    case IR_ADOPT:
+    case IR_DONE:
+    case IR_ALIAS:
+        note_fate(d, n->var, at);
+        break;
+    case IR_ELEMENT:
+    case IR_COMMIT:
+        note_fate(d, n->var2, at);
+        break;
+    case IR_CALL:
+        if (n->flags & CALL_VALUE_ONLY) break;
+        for (int k = 0; k < n->nvars; k++) note_fate(d, n->vars[k], at);
+        if ((n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) && at + 1 > d->cleanup_call) d->cleanup_call = at + 1;
+        break;
+    case IR_CHECKPOINT: /* the tasks it passes cancellation into (`await t`, gather) */
+        for (int k = 0; k < n->nvars; k++) note_fate(d, n->vars[k], at);
+        break;
+    case IR_WITH:
+        note_fate(d, n->var2, at);
+        for (int k = 0; k < n->nvars; k++) note_fate(d, n->vars[k], at);
+        break;
+    default:
+        break;
     }
     return 0;
+}
+
+/* Does the function, at or after `from`, do something with v (or with
+ * something that holds it) that may decide its fate: release, store,
+ * register, return, adopt, alias it, hand it to a call, await it, enter
+ * it? A use that decides nothing (`v.name`, `await v.send(...)`, a test)
+ * does not count; a variable named in a nested function or lambda, and
+ * any call in cleanup (which may release by id), count everywhere. */
+static int fate_from(can101_data *d, const eng_walk *W, int v, uint32_t from)
+/* (a value must also be named at or after `from`) */
+{
+    const ir_func *f = eng_func(W);
+    if (!d->last_fate) {
+        d->nvars = f->nvars;
+        d->last_fate = ca_xcalloc((size_t)f->nvars + 1, sizeof(*d->last_fate));
+        ir_visit(&f->body, fate_node, d);
+    }
+    int named = 0, decided = d->cleanup_call > from;
+    for (int x = 0; x < f->nvars && !(named && decided); x++) {
+        if (x != v && !eng_covers(W, x, v)) continue;
+        if (f->vars[x].last_mention == UINT32_MAX) return 1;
+        named |= f->vars[x].last_mention >= from;
+        decided |= x < d->nvars && d->last_fate[x] > from;
+    }
+    /* (named later, and something later may decide: a name alone, or a
+     * cleanup call that does not name it, decides nothing) */
+    return named && decided;
 }
 
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
@@ -269,7 +331,8 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
         from = ev->node->site.end;
     if (loop < from) from = loop;
     int unnamed = 0;
-    for (int i = 0; i < ev->nwindows && !unnamed; i++) unnamed = !mentioned_from(W, ev->windows[i].var, from);
+    can101_data *d = rr->data;
+    for (int i = 0; i < ev->nwindows && !unnamed; i++) unnamed = !fate_from(d, W, ev->windows[i].var, from);
     if (!ev->exc_from && !unnamed) {
         rule_windows_add(rr->data, ev);
         return;
@@ -286,7 +349,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     for (int i = 0; i < ev->nwindows; i++) {
         const eng_window *w = &ev->windows[i];
         if (ev->exc_from && w->acquired && w->acquired->site.start < ev->exc_from) continue;
-        if (unnamed && !mentioned_from(W, w->var, from)) continue;
+        if (unnamed && !fate_from(d, W, w->var, from)) continue;
         if (sub.nwindows == (int)(sizeof(keep) / sizeof(keep[0]))) {
             rule_windows_add(rr->data, &sub);
             sub.nwindows = 0;
@@ -299,7 +362,8 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 static void end(rule_run *rr)
 {
     rule_ctx *ctx = rr->ctx;
-    rule_windows *w = rr->data;
+    can101_data *d = rr->data;
+    rule_windows *w = &d->w;
     int nv = ctx->f->nvars;
     /* per value, the window each rule reports: [0] CAN101, [1] CAN102, [2] CAN301 */
     const rule_window **first = ca_xcalloc((size_t)(3 * nv + 1), sizeof(*first));
@@ -320,7 +384,8 @@ static void end(rule_run *rr)
     if (rule_on(ctx, "CAN301")) emit_rule(ctx, "CAN301", first + 2 * nv, nv);
     free(first);
     rule_windows_free(w);
-    free(w);
+    free(d->last_fate);
+    free(d);
 }
 
 const rule_def rule_can101 = {

@@ -100,3 +100,21 @@ async def poll(ready: asyncio.Event) -> None:
             await task
         task = asyncio.create_task(serve(None))
         await asyncio.sleep(1)  # expect: CAN102
+
+
+# Fine: after the wait the connection is only used, never released or
+# handed on: cancelled there or not, it is left open (a leak of its own,
+# which no cancellation causes).
+async def send_after(connect: Any, ready: asyncio.Event) -> None:
+    ws = await connect()
+    await ready.wait()
+    await ws.send_str("hello")
+    print(ws.closed)
+
+
+# Buggy: the same, closed at the end.
+async def send_after_closed(connect: Any, ready: asyncio.Event) -> None:
+    ws = await connect()
+    await ready.wait()  # expect: CAN102
+    await ws.send_str("hello")
+    await ws.close()
