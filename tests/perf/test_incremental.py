@@ -192,7 +192,7 @@ class Incremental(unittest.TestCase):
         self.scan(self.db)
         path = os.path.join(self.tree, "pkg", "mod3.py")
         write(path, BUG.replace("Pool", "Pool3") + "\n\nasync def extra(url):\n    s = aiohttp.ClientSession()\n"
-                                                   "    await s.get(url)\n")
+                                                   "    await s.get(url)\n    await s.close()\n")
         warm, _ = self.scan(self.db)
         st = self.statuses(self.db, warm["scan"]["id"])
         self.assertEqual(st["tree/pkg/mod3.py"], "analyzed")
