@@ -252,6 +252,9 @@ static int node_releases(void *ctx, const ir_node *n)
         for (int k = 0; k < n->nvars; k++)
             if (covers(q->E, n->vars[k], q->v)) return 1;
         return by_id(q->E, n, q->v);
+    case IR_DONE:
+        /* `await t` in cleanup: the task is awaited to its end */
+        return (n->flags & DONE_SETTLED) && n->var >= 0 && covers(q->E, n->var, q->v);
     default:
         return 0;
     }

@@ -1465,6 +1465,12 @@ static rhs_info classify_rhs(lower *L, pn right)
                        recv_is_group(L, ci.recv))) {
                 ri.acq = ACQ_STRONG;
                 ri.rkind = e->kind;
+                /* `[tc.create_task(c) for c in cs]`: made by a local object,
+                 * owned through it as one made by a single call is */
+                if (!pn_isnull(ci.recv)) {
+                    int rv = root_var(L, ci.recv);
+                    if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_SELF | VAR_PARAM))) ri.parent = rv;
+                }
             }
         }
         return ri;
