@@ -511,6 +511,28 @@ static void value_vars(lower *L, pn n, int_vec *out)
             if (sp < 500) stack[sp++] = pn_field(cur, PF_value);
         } else if (t == PT_pair) {
             if (sp < 500) stack[sp++] = pn_field(cur, PF_value);
+        } else if (t == PT_list_comprehension || t == PT_set_comprehension || t == PT_generator_expression) {
+            /* a filter, `[t for t in tasks | {x} if not t.done()]`: it holds
+             * (some of) what it iterates; one that makes something else of
+             * each element (`[t.get_name() for t in tasks]`) does not */
+            pn body = unparen(pn_first_named(cur));
+            pn clause = &pt_null;
+            PN_FOR_NAMED(ch, cur) {
+                if (pn_is(ch, PT_for_in_clause)) {
+                    if (!pn_isnull(clause)) { clause = &pt_null; break; } /* (nested loops: not a filter) */
+                    clause = ch;
+                }
+            }
+            pn lv = pn_isnull(clause) ? clause : unparen(pn_field(clause, PF_left));
+            if (pn_is(body, PT_identifier) && pn_is(lv, PT_identifier) && strcmp(text(L, body), text(L, lv)) == 0 &&
+                sp < 500)
+                stack[sp++] = pn_field(clause, PF_right);
+        } else if (t == PT_binary_operator) {
+            /* `tasks | {x}`, `pending + [t]`: a union of containers */
+            if (sp < 499) {
+                stack[sp++] = pn_field(cur, PF_left);
+                stack[sp++] = pn_field(cur, PF_right);
+            }
         } else if (t == PT_conditional_expression || t == PT_tuple || t == PT_list || t == PT_set ||
                    t == PT_dictionary || t == PT_argument_list || t == PT_expression_list ||
                    t == PT_list_splat || t == PT_dictionary_splat || t == PT_parenthesized_expression ||
@@ -1874,7 +1896,8 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         rhs_info ri = classify_rhs(L, right);
         if (ri.acq) acquire_var(L, out, at, v, &ri, right);
         else if (pn_is(r, PT_tuple) || pn_is(r, PT_list) || pn_is(r, PT_dictionary) || pn_is(r, PT_set) ||
-                 pn_is(r, PT_conditional_expression))
+                 pn_is(r, PT_conditional_expression) || pn_is(r, PT_list_comprehension) ||
+                 pn_is(r, PT_set_comprehension) || pn_is(r, PT_generator_expression) || pn_is(r, PT_binary_operator))
             alias_into(L, out, right, v, at);
         return;
     }
