@@ -842,6 +842,28 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
         name_map e = {norm_text(L, ci.recv, 200), "", 0};
         CA_VEC_PUSH(L->cancelled, e);
+        /* `for t in tasks: t.cancel()`: every element of tasks is cancelled */
+        pn rcv = unparen(ci.recv);
+        for (pn up = pn_parent(call); pn_is(rcv, PT_identifier) && !pn_isnull(up) && !pn_is(up, PT_function_definition);
+             up = pn_parent(up)) {
+            if (!pn_is(up, PT_for_statement)) continue;
+            pn lv = unparen(pn_field(up, PF_left)), rv = unparen(pn_field(up, PF_right));
+            if (pn_is(lv, PT_identifier) && strcmp(text(L, lv), text(L, rcv)) == 0 &&
+                (pn_is(rv, PT_identifier) || pn_is(rv, PT_attribute))) {
+                name_map c = {norm_text(L, rv, 200), "", 0};
+                CA_VEC_PUSH(L->cancelled, c);
+            }
+            break;
+        }
+    }
+    /* `t.cancel(); cancelled.append(t)`: the container holds cancelled tasks */
+    if (ci.name && !pn_isnull(ci.recv) && (strcmp(ci.name, "append") == 0 || strcmp(ci.name, "add") == 0) &&
+        pn_is(unparen(ci.recv), PT_identifier)) {
+        pn a0 = unparen(first_pos_arg(call, 0));
+        if (!pn_isnull(a0) && map_get(L->cancelled.v, L->cancelled.n, norm_text(L, a0, 200))) {
+            name_map c = {norm_text(L, ci.recv, 200), "", 0};
+            CA_VEC_PUSH(L->cancelled, c);
+        }
     }
     /* v.close(), entry.ws.close(), t.cancel() */
     if (ci.name && !pn_isnull(ci.recv) &&
@@ -1144,6 +1166,18 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         if (d && cat(L, CAT_PASS_CANCEL, d)) {
             pn args = pn_field(inner, PF_arguments);
             int is_timeout = cat(L, CAT_TIMEOUT_CALL, d) != NULL;
+            /* `gather(*cancelled)`: every task it waits for was cancelled
+             * just before (what it raises is theirs, as `t.cancel(); await t`) */
+            int npos = 0, ncancelled = 0;
+            PN_FOR_NAMED(a_it, args) {
+                pn a = a_it;
+                if (pn_is(a, PT_keyword_argument)) continue;
+                if (pn_is(a, PT_list_splat)) a = pn_first_named(a);
+                npos++;
+                if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, a, 200))) ncancelled++;
+                if (is_timeout) break;
+            }
+            if (!is_timeout && npos && ncancelled == npos) cp->flags |= CP_AWAITS_CANCELLED;
             PN_FOR_NAMED(a_it, args) {
                 pn a = a_it;
                 if (pn_is(a, PT_keyword_argument)) continue;
