@@ -797,6 +797,17 @@ static int quiet_scope(eng_walk *E, const ir_node *w)
     return callee && sum && callee != E->f && sum->returns == ENG_RET_QUIET_CM;
 }
 
+/* `async with f():` where f is an @asynccontextmanager of the tree whose
+ * code after its yield cannot suspend: the exit is no checkpoint. */
+static int quiet_exit(eng_walk *E, const ir_node *w)
+{
+    if (!w->ref || !E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, w->ref, &sum, &off);
+    return callee && callee != E->f && (callee->fflags & FN_CM_QUIET_EXIT);
+}
+
 static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
 {
     push_reg(E, ENG_REG_WITH, w, NULL);
@@ -828,7 +839,7 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         if (E->adopt[v] == w) s[v] &= (uint8_t)~ST_ADOPTED;
     if ((w->flags & WITH_TARGET) && w->var >= 0 && E->adopt[w->var] == w) E->adopt[w->var] = NULL;
     pop_reg(E);
-    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && !quiet && REACH(E, s))
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && !quiet && REACH(E, s) && !quiet_exit(E, w))
         checkpoint(E, s, w, w->site, NULL, 0);
 }
 

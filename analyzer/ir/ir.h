@@ -252,6 +252,9 @@ typedef struct ir_var {
 #define FN_STUB           0x200u /* a method whose body is only `...`, a docstring or `raise NotImplementedError`:
                                    it stands for its overrides (may suspend, is no noreturn helper); not
                                    an abstract method for the families (an inherited stub is a backend's) */
+#define FN_CM_QUIET_EXIT  0x400u /* an @asynccontextmanager whose code after its yield cannot suspend (nothing
+                                   awaited after it; the scopes around it exit without suspending): leaving
+                                   `async with f():` is no checkpoint */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

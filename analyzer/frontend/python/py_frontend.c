@@ -3129,6 +3129,52 @@ static int has_decorator(lower *L, pn def, ca_cat_kind k, const char *exact)
     return 0;
 }
 
+/* After lowering f (an @asynccontextmanager), can the code after its last
+ * yield suspend? A checkpoint after it, an `async for` running over it, an
+ * `async with` around it whose exit may suspend, one entered after it. */
+typedef struct quiet_q {
+    uint32_t yield_at;
+    int suspends;
+} quiet_q;
+
+static int after_yield_suspends(void *ctx, const ir_node *n)
+{
+    quiet_q *q = ctx;
+    int over = n->site.start <= q->yield_at && q->yield_at < n->site.end;
+    if (n->kind == IR_CHECKPOINT && n->site.start > q->yield_at && !(n->flags & CP_NO_SUSPEND)) q->suspends = 1;
+    if (n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR) && (over || n->site.start > q->yield_at)) q->suspends = 1;
+    if (n->kind == IR_WITH && (n->flags & WITH_ASYNC)) {
+        if (over && !(n->flags & WITH_NONSUSP_EXIT)) q->suspends = 1;
+        if (n->site.start > q->yield_at && !((n->flags & WITH_NONSUSP_ENTER) && (n->flags & WITH_NONSUSP_EXIT)))
+            q->suspends = 1;
+    }
+    return q->suspends;
+}
+
+static void note_quiet_exit(lower *L, pn def, ir_func *f)
+{
+    if (!(f->fflags & FN_GENERATOR) || !f->is_async || !has_decorator(L, def, CAT__COUNT, "asynccontextmanager"))
+        return;
+    pn body = pn_field(def, PF_body);
+    const pt_node *endp = L->T->v + L->T->n;
+    uint32_t last = 0, nested_end = 0;
+    int any = 0;
+    for (pn x = body; !pn_isnull(body) && x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+            if (x->end > nested_end) nested_end = x->end;
+            continue;
+        }
+        if (x->type == PT_yield && x->start >= nested_end) {
+            any = 1;
+            if (x->start > last) last = x->start;
+        }
+    }
+    if (!any) return;
+    quiet_q q = {last, 0};
+    ir_visit(&f->body, after_yield_suspends, &q);
+    if (!q.suspends) f->fflags |= FN_CM_QUIET_EXIT;
+}
+
 /* A class definition as an ir_class: its bases and what they make it. */
 /* Is the function's body a stub: only a docstring, `...` and `raise
  * NotImplementedError`? */
@@ -3299,6 +3345,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         f->nparams = f->nvars;
     }
     lower_block(L, pn_field(def, PF_body), &f->body);
+    note_quiet_exit(L, def, f);
     /* which parameters the body names at all (the flat tree is in
      * preorder: the body's nodes follow the def's) */
     /* and where the body last names each variable: a variable named
