@@ -114,6 +114,8 @@ typedef enum ir_kind {
                                     fn runs in the new task, which takes what fn takes; a function the tree
                                     does not define takes what it is given (a server's handler owns its
                                     connection) */
+#define CALL_CANCELLED_ARG 0x800u /* a positional argument names a task the caller cancelled before the call
+                                    (`t.cancel(); await self._suppress(t)`) */
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */

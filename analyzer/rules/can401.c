@@ -57,6 +57,7 @@ typedef struct swallow_state {
     CA_VEC(ir_site) loops;  /* every loop of the function */
     int own_task;
     int cleanup;            /* a helper only handlers that raise afterwards run (cleanup_helper) */
+    int params_cancelled;   /* a private helper every caller hands a task it has just cancelled */
     CA_VEC(const ir_handler *) found;
 } swallow_state;
 
@@ -91,20 +92,32 @@ static int takes_own_cancel(void *ctx, const ir_node *n)
     return (n->kind == IR_WITH && (n->flags & WITH_ASYNC)) || (n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR));
 }
 
+/* An await of parameters only (`await task`), in a helper every caller
+ * hands a task it has just cancelled. */
+static int awaits_params_only(const ir_func *f, const ir_node *n)
+{
+    if (n->kind != IR_CHECKPOINT || !n->nvars) return 0;
+    for (int k = 0; k < n->nvars; k++)
+        if (n->vars[k] < 0 || n->vars[k] >= f->nparams) return 0;
+    return 1;
+}
+
 /* takes_own_cancel over a block, but not inside a shield scope (`with
- * CancelScope(shield=True):` delivers no cancellation from outside). */
-static int block_takes_own_cancel(const ir_func *f, const ir_block *b)
+ * CancelScope(shield=True):` delivers no cancellation from outside); with
+ * params_cancelled, an await of the helper's parameters takes none either. */
+static int block_takes_own_cancel(const ir_func *f, const ir_block *b, int params_cancelled)
 {
     for (int i = 0; i < b->n; i++) {
         const ir_node *n = b->v[i];
         if (n->kind == IR_WITH && (n->flags & WITH_SHIELD)) continue;
-        if (takes_own_cancel((void *)f, n)) return 1;
-        if (block_takes_own_cancel(f, &n->c) || block_takes_own_cancel(f, &n->a)) return 1;
+        if (takes_own_cancel((void *)f, n) && !(params_cancelled && awaits_params_only(f, n))) return 1;
+        if (block_takes_own_cancel(f, &n->c, params_cancelled) || block_takes_own_cancel(f, &n->a, params_cancelled))
+            return 1;
         for (int k = 0; k < n->nbranches; k++)
-            if (block_takes_own_cancel(f, &n->branches[k])) return 1;
+            if (block_takes_own_cancel(f, &n->branches[k], params_cancelled)) return 1;
         for (int k = 0; k < n->nhandlers; k++)
-            if (block_takes_own_cancel(f, &n->handlers[k].body)) return 1;
-        if (block_takes_own_cancel(f, &n->b)) return 1;
+            if (block_takes_own_cancel(f, &n->handlers[k].body, params_cancelled)) return 1;
+        if (block_takes_own_cancel(f, &n->b, params_cancelled)) return 1;
     }
     return 0;
 }
@@ -274,6 +287,45 @@ typedef struct site_q {
     int calls, outside;
 } site_q;
 
+static int calls_target(const site_q *q, const ir_node *n);
+
+/* A private helper whose every call in its module passes a task the caller
+ * has just cancelled (`t.cancel(); await self._suppress_cancelled(t)`): its
+ * `try: await task` / `except CancelledError: pass` is the caller's
+ * `t.cancel(); await t` idiom, moved into a helper. */
+typedef struct cancelled_q {
+    site_q s;
+    int calls, other;
+} cancelled_q;
+
+static void read_cancelled_sites(cancelled_q *q, const ir_block *b)
+{
+    for (int i = 0; i < b->n && !q->other; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_CALL && calls_target(&q->s, n)) {
+            q->calls++;
+            if (!(n->flags & CALL_CANCELLED_ARG)) q->other = 1;
+        }
+        read_cancelled_sites(q, &n->c);
+        read_cancelled_sites(q, &n->a);
+        for (int k = 0; k < n->nbranches; k++) read_cancelled_sites(q, &n->branches[k]);
+        for (int k = 0; k < n->nhandlers; k++) read_cancelled_sites(q, &n->handlers[k].body);
+        read_cancelled_sites(q, &n->b);
+    }
+}
+
+static int cancelled_helper(const rule_ctx *ctx, const ir_func *f)
+{
+    if (!f->name || f->name[0] != '_' || f->name[1] == '_' || !f->nparams) return 0;
+    cancelled_q q = {{ctx, NULL, f, 0, 0}, 0, 0};
+    for (int i = 0; i < ctx->m->nfuncs && !q.other; i++) {
+        q.s.g = ctx->m->funcs[i];
+        if (q.s.g == f) continue;
+        read_cancelled_sites(&q, &q.s.g->body);
+    }
+    return q.calls > 0 && !q.other;
+}
+
 static int calls_target(const site_q *q, const ir_node *n)
 {
     const eng_summary *sum = NULL;
@@ -331,6 +383,7 @@ static void begin(rule_run *rr)
     s->own_task = (f->fflags & FN_OWN_TASK) != 0;
     /* (computed only where there is a handler to judge) */
     s->cleanup = s->nh > 0 && cleanup_helper(rr->ctx, f);
+    s->params_cancelled = s->nh > 0 && cancelled_helper(rr->ctx, f);
     rr->data = s;
     rr->nstate = s->nh;
 }
@@ -362,7 +415,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             const eng_region *r = eng_region_at(W, i);
             if (r->kind == ENG_REG_HANDLER && r->handler != h && (r->handler->flags & H_CANCEL)) return;
         }
-        if (!block_takes_own_cancel(f, &ev->node->a)) return; /* nothing here takes our cancellation */
+        if (!block_takes_own_cancel(f, &ev->node->a, s->params_cancelled)) return; /* nothing here takes our cancellation */
         if (h->exc_var >= 0) {
             fate_q q = {rr->ctx, W, h->exc_var};
             if (ir_visit(&f->body, hands_on, &q)) return;

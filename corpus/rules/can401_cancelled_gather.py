@@ -1,4 +1,4 @@
-"""Gathering tasks the function has just cancelled.
+"""Gathering (or awaiting through a helper) tasks just cancelled.
 
 `for t in tasks: t.cancel()` (or `t.cancel(); cancelled.append(t)`), then
 `try: await asyncio.gather(*tasks)` / `except CancelledError: pass`: the
@@ -39,3 +39,33 @@ async def wait_all(tasks: list) -> None:
         await asyncio.gather(*tasks)
     except asyncio.CancelledError:  # expect: CAN401
         pass
+
+
+class Watcher:
+    @staticmethod
+    async def _suppress_cancelled(task: asyncio.Task) -> None:
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+
+    async def _wait_quietly(self, task: asyncio.Task) -> None:
+        try:
+            await task
+        except asyncio.CancelledError:  # expect: CAN401
+            pass
+
+    # Fine: every call of _suppress_cancelled hands it a task just
+    # cancelled, so what it catches is that task's cancellation.
+    async def stop(self, watcher: asyncio.Task) -> None:
+        watcher.cancel()
+        await self._suppress_cancelled(watcher)
+
+    # Buggy (above): _wait_quietly is also called with a running task, so
+    # the caller's cancellation can be the one it drops.
+    async def join(self, worker: asyncio.Task) -> None:
+        await self._wait_quietly(worker)
+
+    async def stop_worker(self, worker: asyncio.Task) -> None:
+        worker.cancel()
+        await self._wait_quietly(worker)

@@ -1044,6 +1044,12 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
         if (ci.dotted && cat(L, CAT_NONRAISING_CALL, ci.dotted)) n->flags |= CALL_NO_RAISE;
+        if (L->cancelled.n && !pn_isnull(args)) {
+            PN_FOR_NAMED(a, args) {
+                if (pn_is(a, PT_keyword_argument)) continue;
+                if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, unparen(a), 200))) n->flags |= CALL_CANCELLED_ARG;
+            }
+        }
         n->nvars = (int)vs.n;
         n->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * (vs.n ? vs.n : 1));
         n->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *) * (vs.n ? vs.n : 1));
