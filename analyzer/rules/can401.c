@@ -154,6 +154,15 @@ static int raises_param(const ir_block *b, int p)
 static int hands_on(void *ctx, const ir_node *n)
 {
     const fate_q *q = ctx;
+    /* `if not await cm.__aexit__(type(e), e, tb): raise`: a hand-written
+     * `async with` hands the exception to the context manager, which
+     * decides (and does not suppress a cancellation it does not own) */
+    if (n->kind == IR_CALL && n->text) {
+        const char *dot = strrchr(n->text, '.');
+        if (dot && (strcmp(dot + 1, "__aexit__") == 0 || strcmp(dot + 1, "__exit__") == 0))
+            for (int k = 0; k < n->nvars; k++)
+                if (n->vars[k] >= 0 && eng_covers(q->W, n->vars[k], q->exc)) return 1;
+    }
     if (n->kind == IR_CALL && !(n->flags & CALL_VALUE_ONLY) && q->ctx->res && q->ctx->res->resolve) {
         for (int k = 0; k < n->nvars; k++) {
             if (n->vars[k] < 0 || !eng_covers(q->W, n->vars[k], q->exc)) continue;

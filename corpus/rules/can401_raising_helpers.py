@@ -51,3 +51,28 @@ class Listener:
             await stream.send(b"hello")
         except BaseException as exc:  # expect: CAN401
             await self.note_error(exc)
+
+
+class Stream:
+    # Fine: a hand-written `async with`: the exception goes to the context
+    # manager's __aexit__, which decides; it is re-raised unless handled.
+    async def call(self, opener: Any) -> Any:
+        ctx = opener()
+        stream = await ctx.__aenter__()
+        try:
+            return await stream.recv()
+        except BaseException as exc:
+            if not await ctx.__aexit__(type(exc), exc, exc.__traceback__):
+                raise
+        return None
+
+    # Buggy: the exception is only logged before the context is left.
+    async def call_quietly(self, opener: Any) -> Any:
+        ctx = opener()
+        stream = await ctx.__aenter__()
+        try:
+            return await stream.recv()
+        except BaseException as exc:  # expect: CAN401
+            log.warning("failed: %r", exc)
+            await ctx.__aexit__(None, None, None)
+        return None

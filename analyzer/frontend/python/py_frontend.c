@@ -899,6 +899,25 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
                 L->f->vars[target].first_cancel = call->start;
             emit_release(L, out, call, target, relf, ci.awaited ? deferred : NULL);
             handled = 1;
+            /* `cm.__aexit__(type(e), e, tb)`: what it is handed (the
+             * exception a handler caught) is recorded too, value only */
+            if ((strcmp(ci.name, "__aexit__") == 0 || strcmp(ci.name, "__exit__") == 0) && !pn_isnull(args)) {
+                int_vec ev = {0};
+                value_vars(L, args, &ev);
+                if (ev.n) {
+                    ir_node *x = emit(L, out, IR_CALL, call, -1);
+                    x->flags = CALL_VALUE_ONLY;
+                    x->text = ci.dotted ? ci.dotted : text(L, ci.fn);
+                    x->nvars = (int)ev.n;
+                    x->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * ev.n);
+                    x->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *) * ev.n);
+                    for (size_t i = 0; i < ev.n; i++) {
+                        x->vars[i] = ev.v[i];
+                        x->kwnames[i] = NULL;
+                    }
+                }
+                CA_VEC_FREE(ev);
+            }
         }
     }
     /* os.close(fd) */
