@@ -385,20 +385,22 @@ static void kill(eng_walk *E, uint8_t *s, int x)
         if (covers(E, x, v)) s[v] &= (uint8_t)~(ST_LIVE | ST_ADOPTED);
 }
 
-/* `await v.acquire...(...)` on a value known as a resource only by the
- * release a handler gives it (`limiter.release_on_behalf_of(t)`, a lock, a
- * semaphore, a limiter): until the acquire returns it holds nothing that
- * release gives back, and a cancelled acquire takes nothing. */
+/* `await v.acquire...(...)` (CALL_ACQUIRES_SLOT) on a value known as a
+ * resource only by the release a handler gives it
+ * (`limiter.release_on_behalf_of(t)`, a lock, a semaphore, a limiter):
+ * until the acquire returns it holds nothing that release gives back, and a
+ * cancelled acquire takes nothing. */
 static int acquires_itself(const eng_walk *E, const ir_node *cp, int v)
 {
-    if (!cp || cp->kind != IR_CHECKPOINT || !(cp->flags & CP_CALL) || !cp->ref || !cp->ref->text) return 0;
+    if (!cp || cp->kind != IR_CHECKPOINT || !(cp->flags & CP_CALL) || !cp->ref || !cp->ref->text ||
+        !(cp->ref->flags & CALL_ACQUIRES_SLOT))
+        return 0;
     const ir_node *a = E->acq[v];
     if (!a || a->kind != IR_ACQUIRE || (a->flags & ACQ_STRONG) || !(a->flags & ACQ_WEAK)) return 0;
+    /* a method of v itself: `v.acquire...`, not `v.pool.acquire...` */
     const char *t = cp->ref->text, *name = E->f->vars[v].name;
     size_t nl = strlen(name);
-    if (strncmp(t, name, nl) != 0 || t[nl] != '.') return 0;
-    const char *m = t + nl + 1;
-    return strncmp(m, "acquire", 7) == 0 && !strchr(m, '.');
+    return strncmp(t, name, nl) == 0 && t[nl] == '.' && !strchr(t + nl + 1, '.');
 }
 
 static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site, const int *exempt, int nexempt)
@@ -788,24 +790,31 @@ static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
 
 /* `async with ceil_timeout(t):` where the helper of the tree only returns
  * catalogued scopes that never suspend */
+/* The function of the tree a call node resolves to, other than the one
+ * being walked (with its summary in *sum), or NULL. */
+static const ir_func *other_callee(eng_walk *E, const ir_node *call, const eng_summary **sum)
+{
+    *sum = NULL;
+    if (!call || !E->res || !E->res->resolve) return NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, call, sum, &off);
+    return callee != E->f ? callee : NULL;
+}
+
 static int quiet_scope(eng_walk *E, const ir_node *w)
 {
-    if (!w->ref || !E->res || !E->res->resolve) return 0;
     const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, w->ref, &sum, &off);
-    return callee && sum && callee != E->f && sum->returns == ENG_RET_QUIET_CM;
+    const ir_func *callee = other_callee(E, w->ref, &sum);
+    return callee && sum && sum->returns == ENG_RET_QUIET_CM;
 }
 
 /* `async with f():` where f is an @asynccontextmanager of the tree whose
  * code after its yield cannot suspend: the exit is no checkpoint. */
 static int quiet_exit(eng_walk *E, const ir_node *w)
 {
-    if (!w->ref || !E->res || !E->res->resolve) return 0;
     const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, w->ref, &sum, &off);
-    return callee && callee != E->f && (callee->fflags & FN_CM_QUIET_EXIT);
+    const ir_func *callee = other_callee(E, w->ref, &sum);
+    return callee && (callee->fflags & FN_CM_QUIET_EXIT);
 }
 
 static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
@@ -870,11 +879,10 @@ static int used_as_resource(eng_walk *E, int v, const uint8_t *by)
 /* Does checkpoint cp await an async helper of the tree that always raises? */
 static int awaits_noreturn(eng_walk *E, const ir_node *cp)
 {
-    if (!(cp->flags & CP_CALL) || !cp->ref || !E->res || !E->res->resolve) return 0;
+    if (!(cp->flags & CP_CALL)) return 0;
     const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, cp->ref, &sum, &off);
-    return callee && sum && callee != E->f && sum->noreturn && !(callee->fflags & FN_GENERATOR);
+    const ir_func *callee = other_callee(E, cp->ref, &sum);
+    return callee && sum && sum->noreturn && !(callee->fflags & FN_GENERATOR);
 }
 
 /* What the scanned tree says of the value an acquire's call makes: 1 a
@@ -897,14 +905,13 @@ static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return)
     const ir_node *mk = acq->ref;
     if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
     unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
-    if (c || !E->res->resolve || mk->kind != IR_CALL) return c;
+    if (c || mk->kind != IR_CALL) return c;
     const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
+    const ir_func *callee = other_callee(E, mk, &sum);
     /* only an alternative constructor (`Cls.create()` annotated `-> Cls`):
      * another function's annotation may name an abstract base whose
      * subclasses own what the base does not */
-    if (callee && callee != E->f && callee->ret_type &&
+    if (callee && callee->ret_type &&
         (any_return || (callee->class_name && strcmp(last_dot(callee->ret_type), last_dot(callee->class_name)) == 0)))
         c = E->res->class_of(E->res->ctx, E->m, callee->ret_type);
     return c;
@@ -920,24 +927,18 @@ static int class_evidence(eng_walk *E, const ir_node *acq)
 
 static int returns_taken(eng_walk *E, const ir_node *acq)
 {
-    const ir_node *mk = acq->ref;
-    if (!mk || !E->res || !E->res->resolve) return 0;
     const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
-    return callee && sum && callee != E->f && sum->returns == ENG_RET_TAKEN;
+    const ir_func *callee = other_callee(E, acq->ref, &sum);
+    return callee && sum && sum->returns == ENG_RET_TAKEN;
 }
 
 static int returns_borrowed(eng_walk *E, const ir_node *acq)
 {
-    const ir_node *mk = acq->ref;
-    if (!mk || !E->res || !E->res->resolve) return 0;
     const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
+    const ir_func *callee = other_callee(E, acq->ref, &sum);
     /* (only `return self._x` itself: a value stored on some path and
      * returned on another is the caller's on the path that returns it) */
-    return callee && sum && callee != E->f && sum->returns == ENG_RET_BORROWED && (callee->fflags & FN_RETURNS_BORROWED);
+    return callee && sum && sum->returns == ENG_RET_BORROWED && (callee->fflags & FN_RETURNS_BORROWED);
 }
 
 static int owns_nothing(eng_walk *E, const ir_node *acq)

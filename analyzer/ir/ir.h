@@ -116,6 +116,9 @@ typedef enum ir_kind {
                                     connection) */
 #define CALL_CANCELLED_ARG 0x800u /* a positional argument names a task the caller cancelled before the call
                                     (`t.cancel(); await self._suppress(t)`) */
+#define CALL_ACQUIRES_SLOT 0x1000u /* x.acquire...(...) (catalog slot-acquire): takes a slot of its receiver, and
+                                    nothing if it is cancelled */
+#define CALL_CM_EXIT      0x2000u /* value only: what `cm.__aexit__(...)` / `__exit__` is handed */
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */

@@ -285,14 +285,14 @@ static int fate_node(void *ctx, const ir_node *n)
     return 0;
 }
 
-/* Does the function, at or after `from`, do something with v (or with
- * something that holds it) that may decide its fate: release, store,
+/* Does the function, at or after `from`, name v (or something that holds
+ * it) and do something that may decide its fate: release, store,
  * register, return, adopt, alias it, hand it to a call, await it, enter
  * it? A use that decides nothing (`v.name`, `await v.send(...)`, a test)
- * does not count; a variable named in a nested function or lambda, and
- * any call in cleanup (which may release by id), count everywhere. */
+ * does not count; a variable named in a nested function or lambda counts
+ * everywhere, and any call in cleanup after `from` may decide (it may
+ * release by id). */
 static int fate_from(can101_data *d, const eng_walk *W, int v, uint32_t from)
-/* (a value must also be named at or after `from`) */
 {
     const ir_func *f = eng_func(W);
     if (!d->last_fate) {

@@ -157,12 +157,9 @@ static int hands_on(void *ctx, const ir_node *n)
     /* `if not await cm.__aexit__(type(e), e, tb): raise`: a hand-written
      * `async with` hands the exception to the context manager, which
      * decides (and does not suppress a cancellation it does not own) */
-    if (n->kind == IR_CALL && n->text) {
-        const char *dot = strrchr(n->text, '.');
-        if (dot && (strcmp(dot + 1, "__aexit__") == 0 || strcmp(dot + 1, "__exit__") == 0))
-            for (int k = 0; k < n->nvars; k++)
-                if (n->vars[k] >= 0 && eng_covers(q->W, n->vars[k], q->exc)) return 1;
-    }
+    if (n->kind == IR_CALL && (n->flags & CALL_CM_EXIT))
+        for (int k = 0; k < n->nvars; k++)
+            if (n->vars[k] >= 0 && eng_covers(q->W, n->vars[k], q->exc)) return 1;
     if (n->kind == IR_CALL && !(n->flags & CALL_VALUE_ONLY) && q->ctx->res && q->ctx->res->resolve) {
         for (int k = 0; k < n->nvars; k++) {
             if (n->vars[k] < 0 || !eng_covers(q->W, n->vars[k], q->exc)) continue;
@@ -294,46 +291,9 @@ typedef struct site_q {
     const ir_func *g;      /* the function whose calls are read */
     const ir_func *target;
     int calls, outside;
+    int cancelled_args;    /* what counts: a call passing a task just cancelled (else: a call from a
+                              handler that raises afterwards) */
 } site_q;
-
-static int calls_target(const site_q *q, const ir_node *n);
-
-/* A private helper whose every call in its module passes a task the caller
- * has just cancelled (`t.cancel(); await self._suppress_cancelled(t)`): its
- * `try: await task` / `except CancelledError: pass` is the caller's
- * `t.cancel(); await t` idiom, moved into a helper. */
-typedef struct cancelled_q {
-    site_q s;
-    int calls, other;
-} cancelled_q;
-
-static void read_cancelled_sites(cancelled_q *q, const ir_block *b)
-{
-    for (int i = 0; i < b->n && !q->other; i++) {
-        const ir_node *n = b->v[i];
-        if (n->kind == IR_CALL && calls_target(&q->s, n)) {
-            q->calls++;
-            if (!(n->flags & CALL_CANCELLED_ARG)) q->other = 1;
-        }
-        read_cancelled_sites(q, &n->c);
-        read_cancelled_sites(q, &n->a);
-        for (int k = 0; k < n->nbranches; k++) read_cancelled_sites(q, &n->branches[k]);
-        for (int k = 0; k < n->nhandlers; k++) read_cancelled_sites(q, &n->handlers[k].body);
-        read_cancelled_sites(q, &n->b);
-    }
-}
-
-static int cancelled_helper(const rule_ctx *ctx, const ir_func *f)
-{
-    if (!f->name || f->name[0] != '_' || f->name[1] == '_' || !f->nparams) return 0;
-    cancelled_q q = {{ctx, NULL, f, 0, 0}, 0, 0};
-    for (int i = 0; i < ctx->m->nfuncs && !q.other; i++) {
-        q.s.g = ctx->m->funcs[i];
-        if (q.s.g == f) continue;
-        read_cancelled_sites(&q, &q.s.g->body);
-    }
-    return q.calls > 0 && !q.other;
-}
 
 static int calls_target(const site_q *q, const ir_node *n)
 {
@@ -352,9 +312,11 @@ static void read_sites(site_q *q, const ir_block *b, int in_raising_handler)
 {
     for (int i = 0; i < b->n && !q->outside; i++) {
         const ir_node *n = b->v[i];
-        if (calls_target(q, n)) {
+        /* (an awaited call is read once, at its IR_CALL, when the flags of
+         * the call decide) */
+        if ((!q->cancelled_args || n->kind == IR_CALL) && calls_target(q, n)) {
             q->calls++;
-            if (!in_raising_handler) q->outside = 1;
+            if (q->cancelled_args ? !(n->flags & CALL_CANCELLED_ARG) : !in_raising_handler) q->outside = 1;
         }
         read_sites(q, &n->c, in_raising_handler);
         read_sites(q, &n->a, in_raising_handler);
@@ -370,18 +332,34 @@ static void read_sites(site_q *q, const ir_block *b, int in_raising_handler)
  * already on its way out by an exception: a cancellation it catches (to let
  * a shielded cleanup finish) does not stop the caller from raising. Only
  * its own module is read, so the answer is the same on every scan. */
-static int cleanup_helper(const rule_ctx *ctx, const ir_func *f)
+static int private_name(const ir_func *f)
 {
     size_t len = f->name ? strlen(f->name) : 0;
     if (len < 2 || f->name[0] != '_') return 0;
-    if (len > 4 && f->name[1] == '_' && f->name[len - 1] == '_' && f->name[len - 2] == '_') return 0; /* __dunder__ */
-    site_q q = {ctx, NULL, f, 0, 0};
+    return !(len > 4 && f->name[1] == '_' && f->name[len - 1] == '_' && f->name[len - 2] == '_'); /* __dunder__ */
+}
+
+/* Does every call of f in its module count (see site_q.cancelled_args)? */
+static int every_site(const rule_ctx *ctx, const ir_func *f, int cancelled_args)
+{
+    site_q q = {ctx, NULL, f, 0, 0, cancelled_args};
     for (int i = 0; i < ctx->m->nfuncs && !q.outside; i++) {
         q.g = ctx->m->funcs[i];
         if (q.g == f) continue;
         read_sites(&q, &q.g->body, 0);
     }
     return q.calls > 0 && !q.outside;
+}
+
+static int cleanup_helper(const rule_ctx *ctx, const ir_func *f) { return private_name(f) && every_site(ctx, f, 0); }
+
+/* A private helper whose every call in its module passes a task the caller
+ * has just cancelled (`t.cancel(); await self._suppress_cancelled(t)`): its
+ * `try: await task` / `except CancelledError: pass` is the caller's
+ * `t.cancel(); await t` idiom, moved into a helper. */
+static int cancelled_helper(const rule_ctx *ctx, const ir_func *f)
+{
+    return f->nparams > 0 && private_name(f) && every_site(ctx, f, 1);
 }
 
 static void begin(rule_run *rr)

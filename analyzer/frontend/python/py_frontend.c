@@ -764,6 +764,19 @@ static void spawn_closure(lower *L, ir_block *out, pn call)
     }
 }
 
+/* Give call node n its argument variables (kws[i]: the keyword of vars[i],
+ * NULL when positional; kws itself may be NULL). */
+static void set_call_args(lower *L, ir_node *n, const int *vars, const char *const *kws, size_t nv)
+{
+    n->nvars = (int)nv;
+    n->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * (nv ? nv : 1));
+    n->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *) * (nv ? nv : 1));
+    for (size_t i = 0; i < nv; i++) {
+        n->vars[i] = vars[i];
+        n->kwnames[i] = kws ? kws[i] : NULL;
+    }
+}
+
 /* `nursery.start_soon(handler, conn)` / `create_task(handler(conn))`: the
  * call the new task makes, with the values it is given (CALL_SPAWNED). */
 static void spawn_args(lower *L, ir_block *out, pn call)
@@ -815,13 +828,7 @@ static void spawn_args(lower *L, ir_block *out, pn call)
             }
         }
         if (!n->text) n->text = text(L, fn);
-        n->nvars = (int)vs.n;
-        n->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * vs.n);
-        n->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *) * vs.n);
-        for (size_t i = 0; i < vs.n; i++) {
-            n->vars[i] = vs.v[i];
-            n->kwnames[i] = kws.v[i];
-        }
+        set_call_args(L, n, vs.v, kws.v, vs.n);
     }
     CA_VEC_FREE(vs);
     CA_VEC_FREE(kws);
@@ -857,7 +864,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         }
     }
     /* `t.cancel(); cancelled.append(t)`: the container holds cancelled tasks */
-    if (ci.name && !pn_isnull(ci.recv) && (strcmp(ci.name, "append") == 0 || strcmp(ci.name, "add") == 0) &&
+    if (ci.name && !pn_isnull(ci.recv) && cat(L, CAT_REGISTER_METHOD, ci.name) &&
         pn_is(unparen(ci.recv), PT_identifier)) {
         pn a0 = unparen(first_pos_arg(call, 0));
         if (!pn_isnull(a0) && map_get(L->cancelled.v, L->cancelled.n, norm_text(L, a0, 200))) {
@@ -906,15 +913,9 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
                 value_vars(L, args, &ev);
                 if (ev.n) {
                     ir_node *x = emit(L, out, IR_CALL, call, -1);
-                    x->flags = CALL_VALUE_ONLY;
+                    x->flags = CALL_VALUE_ONLY | CALL_CM_EXIT;
                     x->text = ci.dotted ? ci.dotted : text(L, ci.fn);
-                    x->nvars = (int)ev.n;
-                    x->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * ev.n);
-                    x->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *) * ev.n);
-                    for (size_t i = 0; i < ev.n; i++) {
-                        x->vars[i] = ev.v[i];
-                        x->kwnames[i] = NULL;
-                    }
+                    set_call_args(L, x, ev.v, NULL, ev.n);
                 }
                 CA_VEC_FREE(ev);
             }
@@ -1063,19 +1064,14 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
         if (ci.dotted && cat(L, CAT_NONRAISING_CALL, ci.dotted)) n->flags |= CALL_NO_RAISE;
+        if (!pn_isnull(ci.recv) && ci.name && cat(L, CAT_SLOT_ACQUIRE, ci.name)) n->flags |= CALL_ACQUIRES_SLOT;
         if (L->cancelled.n && !pn_isnull(args)) {
             PN_FOR_NAMED(a, args) {
                 if (pn_is(a, PT_keyword_argument)) continue;
                 if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, unparen(a), 200))) n->flags |= CALL_CANCELLED_ARG;
             }
         }
-        n->nvars = (int)vs.n;
-        n->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * (vs.n ? vs.n : 1));
-        n->kwnames = ca_arena_alloc(&L->m->arena, sizeof(char *) * (vs.n ? vs.n : 1));
-        for (size_t i = 0; i < vs.n; i++) {
-            n->vars[i] = vs.v[i];
-            n->kwnames[i] = kws.v[i];
-        }
+        set_call_args(L, n, vs.v, kws.v, vs.n);
     }
     CA_VEC_FREE(vs);
     CA_VEC_FREE(kws);
