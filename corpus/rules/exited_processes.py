@@ -43,3 +43,30 @@ async def report_then_run(cmd: list, reported: asyncio.Event) -> int:
         proc.kill()
         raise
     return proc.returncode or 0
+
+
+
+# A call of a library not in the scan whose name says it makes a process
+# (`open_..._process`, `spawn_...`): the naming heuristic reads the noun, not
+# only the verb, so its result is a process, and waiting for it settles it.
+async def run_worker(pool, cmd: list, reported: asyncio.Event):
+    proc = await pool.open_worker_process(cmd)
+    try:
+        await proc.wait()
+    except BaseException:
+        proc.kill()
+        raise
+    await reported.wait()
+    return proc
+
+
+# Buggy: the same process is still running at the event.
+async def run_pooled(pool, cmd: list, reported: asyncio.Event) -> int:
+    proc = await pool.open_worker_process(cmd)
+    await reported.wait()  # expect: CAN102
+    try:
+        await proc.wait()
+    except BaseException:
+        proc.kill()
+        raise
+    return proc.returncode or 0
