@@ -91,6 +91,7 @@ struct eng_walk {
     /* per variable */
     const ir_node **acq;
     const ir_node **adopt;
+    const ir_node **subject_of; /* the `async with` whose subject it is (WITH_SUBJECT), inside its body */
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry, *stored_any;
     uint32_t *last_release; /* byte offset of the last release step outside cleanup */
@@ -843,7 +844,12 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
          * no resource of this function's, so its state is left alone) */
         E->adopt[w->var] = w;
     }
+    int subject = (w->flags & WITH_SUBJECT) && w->nvars > 0 && w->vars[0] >= 0 && !E->subject_of[w->vars[0]]
+                      ? w->vars[0]
+                      : -1;
+    if (subject >= 0) E->subject_of[subject] = w;
     walk_block(E, &w->a, s);
+    if (subject >= 0) E->subject_of[subject] = NULL;
     for (int v = 0; v < E->nvars; v++)
         if (E->adopt[v] == w) s[v] &= (uint8_t)~ST_ADOPTED;
     if ((w->flags & WITH_TARGET) && w->var >= 0 && E->adopt[w->var] == w) E->adopt[w->var] = NULL;
@@ -1082,6 +1088,18 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             E->adopt[v] = E->adopt[n->var2];
             break;
         }
+        if (!(n->flags & ACQ_REGISTRY_TAKE) && !helper_take) {
+            /* made from the subject of an enclosing `async with run(app):`
+             * (`Sandbox.create(app=app)`): it lives in that activation */
+            const ir_node *in = NULL;
+            for (int k = 0; k < n->nvars && !in; k++)
+                if (n->vars[k] >= 0 && n->vars[k] != v) in = E->subject_of[n->vars[k]];
+            if (in) {
+                s[v] = (uint8_t)((s[v] & ~ST_LIVE) | ST_ADOPTED);
+                E->adopt[v] = in;
+                break;
+            }
+        }
         s[v] = (uint8_t)((s[v] & ~ST_ADOPTED) | ST_LIVE);
         E->from_registry[v] = (n->flags & ACQ_REGISTRY_TAKE) != 0 || helper_take;
         if (E->from_registry[v]) simple_event(E, ENG_EV_TAKE, n, s);
@@ -1314,6 +1332,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     size_t nv = (size_t)f->nvars + 1;
     E->acq = ca_xcalloc(nv, sizeof(*E->acq));
     E->adopt = ca_xcalloc(nv, sizeof(*E->adopt));
+    E->subject_of = ca_xcalloc(nv, sizeof(*E->subject_of));
     E->pending_read = ca_xcalloc(nv, sizeof(*E->pending_read));
     E->weak_ok = ca_xcalloc(nv, 1);
     E->released_any = ca_xcalloc(nv, 1);
@@ -1340,6 +1359,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(s);
     free(E->acq);
     free(E->adopt);
+    free(E->subject_of);
     free(E->pending_read);
     free(E->weak_ok);
     free(E->released_any);

@@ -170,6 +170,10 @@ typedef enum ir_kind {
 #define WITH_TARGET       0x200u /* var: the `as` target of a context manager that is no resource maker
                                     (`async with pool.connection() as conn`): what conn makes is owned
                                     through the context manager inside its body */
+#define WITH_SUBJECT      0x400u /* vars[0] is the context manager's subject, its call's first positional
+                                    argument (`async with run_app(app):`): what is made from it inside the
+                                    body (`Sandbox.create(app=app)`) lives in that activation and is owned
+                                    through the context manager */
 /* handler catch flags */
 #define H_CANCEL          0x01u /* catches cancellation */
 #define H_BASE            0x02u /* BaseException or bare: catches everything */

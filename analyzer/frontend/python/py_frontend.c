@@ -2359,6 +2359,20 @@ static void lower_with(lower *L, pn s, ir_block *out)
             int_vec hv = {0};
             pn args = pn_field(e, PF_arguments);
             if (!pn_isnull(args)) value_vars(L, args, &hv);
+            /* its first positional argument, a plain name, is what it runs
+             * (`async with run_app(app):`): first, and flagged */
+            pn a0 = unparen(first_pos_arg(e, 0));
+            int sv = pn_is(a0, PT_identifier) ? var_of(L, a0) : -1;
+            if (sv >= 0 && !(L->f->vars[sv].flags & VAR_SELF)) {
+                size_t at = hv.n;
+                for (size_t k = 0; k < hv.n; k++)
+                    if (hv.v[k] == sv) at = k;
+                if (at == hv.n) CA_VEC_PUSH(hv, sv);
+                int t0 = hv.v[0];
+                hv.v[0] = sv;
+                hv.v[at] = t0;
+                w->flags |= WITH_SUBJECT;
+            }
             if (hv.n) {
                 w->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * hv.n);
                 for (size_t k = 0; k < hv.n; k++) w->vars[k] = hv.v[k];
