@@ -398,6 +398,10 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         }
         ca_sb_release(&q);
     }
+    /* a parameter or local of the caller by that name is a value called,
+     * not a function of the tree (`async def run(open_stream): await
+     * open_stream()`) */
+    if (name == call->text && ir_var_find(caller, name) >= 0) return NULL;
     /* a module-level function in the same module, else a unique one anywhere */
     int i = find_fn(fc->globals.v, fc->globals.n, name, "");
     if (i >= 0) {
