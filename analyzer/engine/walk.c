@@ -967,6 +967,21 @@ static int empty_record(eng_walk *E, const ir_node *acq)
     return 1;
 }
 
+/* `stream = SSLStream(stream, ...)` on a parameter: the wrapper is made of
+ * the caller's value and rebinds its name, so it is still the caller's to
+ * close (a plain constructor; a catalogued maker is judged as one) */
+static int rewraps_parameter(const eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    int v = acq->var;
+    if (!mk || mk->kind != IR_CALL || !(acq->flags & ACQ_WEAK) || v < 0) return 0;
+    unsigned vf = E->f->vars[v].flags;
+    if (!(vf & VAR_PARAM) || (vf & VAR_SELF)) return 0;
+    for (int k = 0; k < mk->nvars; k++)
+        if (mk->vars[k] == v) return 1;
+    return 0;
+}
+
 static int making_evidence(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
@@ -1060,7 +1075,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             /* (but an object built here of a class of the tree that owns
              * nothing and is no record holds nothing, whatever a cleanup
              * does with it: a record may name a remote resource) */
-            if (owns_nothing(E, n) || empty_record(E, n)) ok = 0;
+            if (owns_nothing(E, n) || empty_record(E, n) || rewraps_parameter(E, n)) ok = 0;
             /* (what a helper hands back while self keeps it, `return
              * self._ws`, is self's whatever this function's cleanup does
              * with it) */
