@@ -91,6 +91,9 @@ typedef enum ir_kind {
 #define CP_ON_VAR         0x200u /* the awaited call works on variable `var` (receiver or argument) */
 #define CP_TIMEOUT        0x400u /* awaited under a timeout call (wait_for(x, t)): the wait is bounded */
 #define CP_NO_SUSPEND     0x800u /* the awaited call cannot deliver cancellation (catalog) */
+#define CP_RELEASE_STEP   0x1000u /* the awaited call itself releases a value (`await x.aclose()`, a call whose
+                                     name says it releases, tasks it passes cancellation into): a step of a
+                                     teardown, where CP_RELEASES also counts any call in cleanup */
 /* IR_AWAIT_CALL / IR_EXECUTOR flags */
 #define REM_TIMEOUT       0x01u /* under a timeout call (wait_for) */
 #define REM_SHIELDED      0x02u

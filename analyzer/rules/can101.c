@@ -312,6 +312,25 @@ static int fate_from(can101_data *d, const eng_walk *W, int v, uint32_t from)
     return named && decided;
 }
 
+/* The cleanup block the checkpoint is a step of, when it is one: an
+ * unshielded await whose call releases something (CP_RELEASE_STEP: a close,
+ * a cancel-and-wait) in a finally or a cancellation handler, with no loop around
+ * it, so that block runs once, as the function ends. NULL otherwise. */
+static const ir_block *cleanup_step_of(const eng_walk *W, const eng_event *ev)
+{
+    const ir_node *cp = ev->node;
+    if (!cp || cp->kind != IR_CHECKPOINT || !(cp->flags & CP_IN_CLEANUP) || (cp->flags & CP_SHIELDED) ||
+        ev->shielded || eng_loop_start(W) != UINT32_MAX)
+        return NULL;
+    if (!(cp->flags & CP_RELEASE_STEP)) return NULL;
+    for (int i = 0; i < eng_nregions(W); i++) {
+        const eng_region *r = eng_region_at(W, i);
+        if (r->kind == ENG_REG_HANDLER) return (r->handler->flags & H_CANCEL) ? &r->handler->body : NULL;
+        if (r->kind == ENG_REG_FINALLY) return &r->node->c;
+    }
+    return NULL;
+}
+
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     /* A task nothing can cancel meets a cancellation only from a timeout of
@@ -333,7 +352,15 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     int unnamed = 0;
     can101_data *d = rr->data;
     for (int i = 0; i < ev->nwindows && !unnamed; i++) unnamed = !fate_from(d, W, ev->windows[i].var, from);
-    if (!ev->exc_from && !unnamed) {
+    /* A step of the function's final cleanup (`finally: await
+     * cancel_and_wait(t); await stream.aclose()`) that the same block
+     * follows with v's release: v is being cleaned up, and a cancellation
+     * landing in the earlier step abandons the rest of the cleanup — what
+     * CAN302 reports (strict), not a window of v's. */
+    const ir_block *step = cleanup_step_of(W, ev);
+    int stepped = 0;
+    for (int i = 0; i < ev->nwindows && step && !stepped; i++) stepped = eng_block_releases(W, step, ev->windows[i].var);
+    if (!ev->exc_from && !unnamed && !stepped) {
         rule_windows_add(rr->data, ev);
         return;
     }
@@ -350,6 +377,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
         const eng_window *w = &ev->windows[i];
         if (ev->exc_from && w->acquired && w->acquired->site.start < ev->exc_from) continue;
         if (unnamed && !fate_from(d, W, w->var, from)) continue;
+        if (step && eng_block_releases(W, step, w->var)) continue;
         if (sub.nwindows == (int)(sizeof(keep) / sizeof(keep[0]))) {
             rule_windows_add(rr->data, &sub);
             sub.nwindows = 0;

@@ -1332,7 +1332,10 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         ir_node *n = out->v[i];
         if (n->kind == IR_RELEASE || (n->kind == IR_CALL && (n->flags & (CALL_NAME_RELEASES | CALL_IN_CLEANUP))))
             cp->flags |= CP_RELEASES;
+        if (n->kind == IR_RELEASE || (n->kind == IR_CALL && (n->flags & CALL_NAME_RELEASES)))
+            cp->flags |= CP_RELEASE_STEP;
     }
+    if (pass.n) cp->flags |= CP_RELEASE_STEP;
     if (deferred->n) cp->flags |= CP_RELEASES;
     cp->nvars = (int)pass.n;
     cp->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * (pass.n ? pass.n : 1));
