@@ -414,7 +414,11 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
     for (int v = 0; v < E->nvars; v++) {
         if (!(s[v] & (ST_LIVE | ST_ADOPTED))) continue;
         int ex = 0;
-        for (int k = 0; k < nexempt; k++) ex |= exempt[k] == v;
+        /* (a teardown task held by what the await passes cancellation to:
+         * `close_coro = wait_for(shield(task), t); await close_coro`) */
+        int teardown = E->acq[v] && E->acq[v]->kind == IR_ACQUIRE && (E->acq[v]->flags & ACQ_TEARDOWN);
+        for (int k = 0; k < nexempt; k++)
+            ex |= exempt[k] == v || (teardown && exempt[k] >= 0 && covers(E, exempt[k], v));
         if (ex || acquires_itself(E, cp, v)) continue;
         E->out->had_window = 1;
         if (shielded_scope) {

@@ -68,6 +68,9 @@ typedef enum ir_kind {
 #define ACQ_EXECUTOR      0x10u /* produced by thread work (run_in_executor / to_thread) */
 #define ACQ_HEURISTIC     0x20u /* with ACQ_STRONG: a naming-heuristic hit (create*, open*, ...), a resource only
                                    with evidence; ref = the making call (IR_CALL), for any acquire from a call */
+#define ACQ_TEARDOWN      0x40u /* a task whose coroutine is a release (`create_task(self.close())`): awaited
+                                   through a shield, it goes on to its end by itself when the await is
+                                   cancelled, which is what the shield is for */
 /* IR_TRANSFER flags */
 #define XFER_RETURN       0x01u /* returned or yielded, not stored anywhere */
 #define XFER_PART         0x02u /* a member of var stored in an owner (`self.proc = entry.proc`): a record
@@ -238,6 +241,7 @@ struct ir_node {
 #define VAR_VARARGS     0x20u /* a parameter *args: every later positional argument lands in it */
 #define VAR_EXC         0x40u /* bound by `except ... as v`: holds an exception (truthy) */
 #define VAR_OF_SELF     0x80u /* a for-loop element of something self holds (`for r in self._by_id.values()`) */
+#define VAR_TEARDOWN    0x100u /* lowering: bound to a teardown task (ACQ_TEARDOWN) */
 
 typedef struct ir_var {
     const char *name;

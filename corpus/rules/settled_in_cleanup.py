@@ -4,8 +4,10 @@
 cancellation the handler waits for it to finish (`await stop`, under
 `contextlib.suppress(CancelledError)` so a repeated cancellation does not
 cut the wait short) before re-raising: the handler settles the task, so
-the shielded wait is no window for it. A handler that only logs leaves
-the task running with nobody to observe it.
+the shielded wait is no window for it. (A shielded stop task left to
+finish by itself is no window either: the shield says so; see
+shielded_teardown.py.) A handler that only logs while a shielded task that
+is no teardown goes on leaves that task running with nobody to observe it.
 """
 
 import asyncio
@@ -18,6 +20,8 @@ log = logging.getLogger(__name__)
 class Server:
     async def _stop(self) -> None: ...
 
+    async def _serve(self) -> None: ...
+
     # Fine: the handler waits for the stop task before re-raising.
     async def aclose(self) -> None:
         stop = asyncio.ensure_future(self._stop())
@@ -29,11 +33,11 @@ class Server:
                     await stop
             raise
 
-    # Buggy: the handler re-raises and leaves the stop task behind.
-    async def aclose_quickly(self) -> None:
-        stop = asyncio.ensure_future(self._stop())
+    # Buggy: the handler re-raises and leaves the serving task behind.
+    async def serve_quickly(self) -> None:
+        serving = asyncio.ensure_future(self._serve())
         try:
-            await asyncio.shield(stop)  # expect: CAN102
+            await asyncio.shield(serving)  # expect: CAN102
         except asyncio.CancelledError:
             log.warning("close interrupted")
             raise

@@ -1169,6 +1169,12 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         if (pn_is(inner, PT_identifier)) {
             int v = var_of(L, inner);
             if (first) push_unique(&pass, v);
+            /* `await wait_for(shield(task), t)` of a teardown task
+             * (`create_task(self.close())`): cancelled, the await leaves the
+             * close running to its end, as the shield means it to: no
+             * window for it, as for a task the await passes cancellation to */
+            if (!first && (cp->flags & CP_SHIELDED) && v >= 0 && (L->f->vars[v].flags & VAR_TEARDOWN))
+                push_unique(&pass, v);
             push_unique(&done, v);
             if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
             break;
@@ -1619,6 +1625,12 @@ static rhs_info classify_rhs(lower *L, pn right)
         ri.acq = ACQ_STRONG;
         ri.rkind = e->kind;
         ri.tuple_index = e->tuple_index;
+        pn co = unparen(first_pos_arg(r, 0));
+        if (e->kind && strcmp(e->kind, "task") == 0 && pn_is(co, PT_call)) {
+            call_info cc = call_of(L, co);
+            if (cc.name && (cat(L, CAT_RELEASE_METHOD, cc.name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, cc.name)))
+                ri.acq |= ACQ_TEARDOWN;
+        }
         return ri;
     }
     if (awaited && ci.dotted && cat(L, CAT_EXECUTOR, ci.dotted)) {
@@ -1847,6 +1859,8 @@ static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *r
         else CA_VEC_PUSH(L->fresh, fv);
     }
     ir_node *n = emit(L, out, IR_ACQUIRE, at, v);
+    if (ri->acq & ACQ_TEARDOWN) L->f->vars[v].flags |= VAR_TEARDOWN;
+    else L->f->vars[v].flags &= ~VAR_TEARDOWN;
     n->ref = mk;
     if ((ri->acq & ACQ_STRONG) && !(ri->acq & ACQ_HEURISTIC)) CA_VEC_PUSH(L->strong, v);
     n->flags = ri->acq;
@@ -3993,6 +4007,31 @@ static void collect_own_tasks(lower *L, pn root)
             if (strcmp(starts.v[k].fn, fn) == 0) ok &= starts.v[k].uncancelled;
         for (size_t k = 0; k < uncancelled.n; k++) seen |= strcmp(uncancelled.v[k], fn) == 0;
         if (ok && !seen && only_started(L, root, fn, starts.v, starts.n)) CA_VEC_PUSH(uncancelled, fn);
+    }
+    /* a function the module also awaits as a plain coroutine (`await
+     * self._close()`, also under a timeout call) runs in its caller's task
+     * there: a cancellation it catches is the caller's, not its own */
+    for (pn x = root; x < endp && found.n; x++) {
+        if (x->type != PT_await) continue;
+        pn c = unparen(pn_first_named(x));
+        if (!pn_is(c, PT_call)) continue;
+        char *d = dotted(L, pn_field(c, PF_function));
+        if (d && cat(L, CAT_TIMEOUT_CALL, d)) c = unparen(first_pos_arg(c, 0));
+        if (!pn_is(c, PT_call)) continue;
+        /* (the function itself: a bare name, or a method of self) */
+        pn fn = unparen(pn_field(c, PF_function));
+        if (pn_is(fn, PT_attribute)) {
+            pn ob = unparen(pn_field(fn, PF_object));
+            if (!pn_is(ob, PT_identifier) || (strcmp(text(L, ob), "self") != 0 && strcmp(text(L, ob), "cls") != 0))
+                continue;
+        } else if (!pn_is(fn, PT_identifier)) {
+            continue;
+        }
+        const char *nm = spawned_name(L, c);
+        for (size_t i = 0; nm && i < found.n;) {
+            if (strcmp(found.v[i], nm) == 0) found.v[i] = found.v[--found.n];
+            else i++;
+        }
     }
     ca_arena scratch = L->m->arena;
     L->m->arena = keep;

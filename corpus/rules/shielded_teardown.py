@@ -1,0 +1,50 @@
+"""A teardown task awaited through a shield finishes by itself.
+
+`task = create_task(self.close()); await wait_for(shield(task), t)`: when
+the await is cancelled, the shield leaves the close running to its end,
+which is what it is there for; the task is no window. A task running
+anything else (the job itself) that a shield keeps alive is abandoned by a
+cancellation nobody handles.
+"""
+
+import asyncio
+from typing import Any, Optional
+
+
+class Iterator:
+    def __init__(self) -> None:
+        self._closing: Optional["asyncio.Task[None]"] = None
+
+    async def close(self) -> None:
+        await asyncio.sleep(0)
+
+    async def run_job(self) -> None:
+        await asyncio.sleep(1)
+
+    # Fine: the close goes on under the shield when this await is cancelled.
+    async def stop(self, timeout: float) -> None:
+        task = asyncio.create_task(self.close())
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout=timeout)
+        except asyncio.TimeoutError:
+            self._closing = task
+
+    # Fine: the same through a variable that is the task or its timed wait.
+    async def stop_maybe_timed(self, timeout: Optional[float]) -> None:
+        task = asyncio.create_task(self.close())
+        waiter: Any = task
+        if timeout is not None:
+            waiter = asyncio.wait_for(asyncio.shield(task), timeout=timeout)
+        try:
+            await waiter
+        except asyncio.TimeoutError:
+            self._closing = task
+
+    # Buggy: the shield keeps the job running and the cancellation skips
+    # the only code that would stop it.
+    async def run_with_grace(self, grace: float) -> None:
+        job = asyncio.create_task(self.run_job())
+        try:
+            await asyncio.wait_for(asyncio.shield(job), timeout=grace)  # expect: CAN101
+        except asyncio.TimeoutError:
+            job.cancel()
