@@ -414,11 +414,16 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
     for (int v = 0; v < E->nvars; v++) {
         if (!(s[v] & (ST_LIVE | ST_ADOPTED))) continue;
         int ex = 0;
-        /* (a teardown task held by what the await passes cancellation to:
-         * `close_coro = wait_for(shield(task), t); await close_coro`) */
-        int teardown = E->acq[v] && E->acq[v]->kind == IR_ACQUIRE && (E->acq[v]->flags & ACQ_TEARDOWN);
+        /* (and what it holds, but for tasks: the fd a pipe file wraps goes
+         * with the file a call takes over; a teardown task goes with the
+         * timed wait made of it, `close_coro = wait_for(shield(task), t);
+         * await close_coro`; the other tasks of `as_completed(tasks)` do not
+         * go with the one awaited) */
+        const ir_node *a = E->acq[v];
+        int holdable = a && a->kind == IR_ACQUIRE &&
+                       ((a->flags & ACQ_TEARDOWN) || !a->rkind || strcmp(a->rkind, "task") != 0);
         for (int k = 0; k < nexempt; k++)
-            ex |= exempt[k] == v || (teardown && exempt[k] >= 0 && covers(E, exempt[k], v));
+            ex |= exempt[k] == v || (holdable && exempt[k] >= 0 && covers(E, exempt[k], v));
         if (ex || acquires_itself(E, cp, v)) continue;
         E->out->had_window = 1;
         if (shielded_scope) {
