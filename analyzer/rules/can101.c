@@ -237,9 +237,23 @@ static void emit_rule(rule_ctx *ctx, const char *rule, const rule_window **first
 
 /* The family's data: the windows, and per variable where the function
  * last does something that may decide the value's fate (see fate_from). */
+/* A branch of an if, by its extent in the source. */
+typedef struct branch_span {
+    uint32_t start, end;
+    uint32_t first, n; /* its if's branches: spans [first, first + n) */
+} branch_span;
+
+/* Something that may decide a variable's fate, where. */
+typedef struct fate_at {
+    int var;
+    uint32_t at;
+} fate_at;
+
 typedef struct can101_data {
     rule_windows w; /* (first: rule_windows_add takes the data as is) */
     uint32_t *last_fate;
+    CA_VEC(fate_at) fates;       /* every fate step, in walk order */
+    CA_VEC(branch_span) branches; /* every branch of every if */
     int nvars;
     uint32_t cleanup_call; /* the last call in cleanup or named as a release (may release anything by id) */
 } can101_data;
@@ -248,13 +262,37 @@ static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(can101_data));
 
 static void note_fate(can101_data *d, int v, uint32_t at)
 {
-    if (v >= 0 && v < d->nvars && at + 1 > d->last_fate[v]) d->last_fate[v] = at + 1;
+    if (v < 0 || v >= d->nvars) return;
+    if (at + 1 > d->last_fate[v]) d->last_fate[v] = at + 1;
+    fate_at f = {v, at};
+    CA_VEC_PUSH(d->fates, f);
+}
+
+/* The extent of a block: from its first node's start to its last's end. */
+static int block_span(const ir_block *b, uint32_t *start, uint32_t *end)
+{
+    if (!b->n) return 0;
+    *start = UINT32_MAX;
+    *end = 0;
+    for (int i = 0; i < b->n; i++) {
+        if (b->v[i]->site.start < *start) *start = b->v[i]->site.start;
+        if (b->v[i]->site.end > *end) *end = b->v[i]->site.end;
+    }
+    return 1;
 }
 
 static int fate_node(void *ctx, const ir_node *n)
 {
     can101_data *d = ctx;
     uint32_t at = n->site.start;
+    if (n->kind == IR_IF) {
+        uint32_t first = (uint32_t)d->branches.n;
+        for (int k = 0; k < n->nbranches; k++) {
+            branch_span b = {0, 0, first, 0};
+            if (block_span(&n->branches[k], &b.start, &b.end)) CA_VEC_PUSH(d->branches, b);
+        }
+        for (size_t k = first; k < d->branches.n; k++) d->branches.v[k].n = (uint32_t)(d->branches.n - first);
+    }
     switch (n->kind) {
     case IR_RELEASE:
     case IR_TRANSFER:
@@ -285,6 +323,33 @@ static int fate_node(void *ctx, const ir_node *n)
     return 0;
 }
 
+/* Is a fate step of x after `from` on a path from there? Outside loops, a
+ * step in another branch of an if whose branch holds `from` is not (`if
+ * sock: await connect(sock=sock)` ... `elif tunnel: tunnel.close()`). */
+static int fate_reachable(const can101_data *d, const eng_walk *W, int x, uint32_t from)
+{
+    if (eng_loop_start(W) != UINT32_MAX) return 1;
+    /* the branches `from` is in */
+    CA_VEC(uint32_t) in = {0};
+    for (size_t k = 0; k < d->branches.n; k++)
+        if (from >= d->branches.v[k].start && from < d->branches.v[k].end) CA_VEC_PUSH(in, (uint32_t)k);
+    int reach = 0;
+    for (size_t i = 0; i < d->fates.n && !reach; i++) {
+        const fate_at *fa = &d->fates.v[i];
+        if (fa->var != x || fa->at < from) continue;
+        /* in a sibling of a branch holding `from`? */
+        int other = 0;
+        for (size_t j = 0; j < in.n && !other; j++) {
+            const branch_span *b = &d->branches.v[in.v[j]];
+            for (uint32_t s = b->first; s < b->first + b->n && !other; s++)
+                other = s != in.v[j] && fa->at >= d->branches.v[s].start && fa->at < d->branches.v[s].end;
+        }
+        reach = !other;
+    }
+    CA_VEC_FREE(in);
+    return reach;
+}
+
 /* Does the function, at or after `from`, name v (or something that holds
  * it) and do something that may decide its fate: release, store,
  * register, return, adopt, alias it, hand it to a call, await it, enter
@@ -305,7 +370,7 @@ static int fate_from(can101_data *d, const eng_walk *W, int v, uint32_t from)
         if (x != v && !eng_covers(W, x, v)) continue;
         if (f->vars[x].last_mention == UINT32_MAX) return 1;
         named |= f->vars[x].last_mention >= from;
-        decided |= x < d->nvars && d->last_fate[x] > from;
+        if (x < d->nvars && d->last_fate[x] > from && !decided) decided = fate_reachable(d, W, x, from);
     }
     /* (named later, and something later may decide: a name alone, or a
      * cleanup call that does not name it, decides nothing) */
@@ -413,6 +478,8 @@ static void end(rule_run *rr)
     free(first);
     rule_windows_free(w);
     free(d->last_fate);
+    CA_VEC_FREE(d->fates);
+    CA_VEC_FREE(d->branches);
     free(d);
 }
 
