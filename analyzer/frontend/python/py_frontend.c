@@ -1995,6 +1995,13 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
             }
             if (strcmp(text(L, el), "_") == 0) continue; /* discarded on purpose */
             int v = ir_var_add(L->m, L->f, text(L, el), 0);
+            /* (a name tested somewhere now holds a value of which nothing is
+             * known: `pusher = None` ... `worker, pusher = make()`) */
+            for (size_t k = 0; k < L->flags.n; k++)
+                if (strcmp(L->flags.v[k], text(L, el)) == 0) {
+                    emit(L, out, IR_BIND, at, v)->flags = BIND_TRUE | BIND_FALSE | BIND_NONE;
+                    break;
+                }
             if (!ri.acq) continue;
             if (ri.tuple_index >= 0 && (int)i != ri.tuple_index) continue;
             acquire_var(L, out, at, v, &ri, right);
