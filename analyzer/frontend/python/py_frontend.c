@@ -834,6 +834,8 @@ static void spawn_args(lower *L, ir_block *out, pn call)
     CA_VEC_FREE(kws);
 }
 
+static int no_args(pn call);
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
@@ -1064,6 +1066,9 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
         if (ci.dotted && cat(L, CAT_NONRAISING_CALL, ci.dotted)) n->flags |= CALL_NO_RAISE;
+        /* `t.done()`, `t.cancelled()`: a question a future answers without raising */
+        if (!ci.awaited && !pn_isnull(ci.recv) && ci.name && no_args(call) && cat(L, CAT_DONE_TEST, ci.name))
+            n->flags |= CALL_NO_RAISE;
         if (!pn_isnull(ci.recv) && ci.name && cat(L, CAT_SLOT_ACQUIRE, ci.name)) n->flags |= CALL_ACQUIRES_SLOT;
         if (L->cancelled.n && !pn_isnull(args)) {
             PN_FOR_NAMED(a, args) {
