@@ -128,6 +128,9 @@ typedef struct eng_resolver {
 #define ENG_CLASS_KNOWN 0x01u /* defined in the tree, and so is every base (but plain ones) */
 #define ENG_CLASS_OWNS  0x02u /* it, or a base, releases or holds a resource of its own */
 #define ENG_CLASS_DATA  0x04u /* a data model (dataclass, pydantic, NamedTuple, enum, ...) */
+#define ENG_CLASS_JOINS  0x10u /* its constructor (or a base's) hands the new object to an argument
+                                   (`conn.add_channel(self)`): made with a value of another owner, it is that
+                                   owner's */
 #define ENG_CLASS_STEP_RELEASES 0x08u /* its __anext__ (or a base's) releases the object when cancelled: a
                                           cancellation of `async for x in obj` is delivered there */
 

@@ -19,6 +19,7 @@ typedef struct sum_ctx {
     eng_summary *out;
     uint8_t *made;           /* per variable: it holds a resource this function made */
     uint8_t *stored;         /* per variable: stored somewhere (not only returned) */
+    uint8_t *joined;         /* per variable: made as (or by) an object that joins another owner */
     int borrowed;            /* some return hands out what is kept elsewhere */
 } sum_ctx;
 
@@ -247,10 +248,37 @@ void eng_summarize(const ir_func *f, eng_summary *out)
     free(c.stored);
 }
 
+/* `chan = Channel(self, ...)` of a class whose constructor hands the new
+ * object to an argument (ENG_CLASS_JOINS), made with self or a parameter:
+ * that owner's, not a resource the function hands out */
+static int joins_owner(const sum_ctx *c, const ir_node *n)
+{
+    const ir_node *mk = n->ref;
+    if (!mk || mk->kind != IR_CALL || !mk->text || !c->r || !c->r->class_of) return 0;
+    if (!(c->r->class_of(c->r->ctx, c->m, mk->text) & ENG_CLASS_JOINS)) return 0;
+    for (int k = 0; k < mk->nvars; k++) {
+        int x = mk->vars[k];
+        if (x >= 0 && x != n->var && (c->f->vars[x].flags & (VAR_SELF | VAR_PARAM))) return 1;
+    }
+    return 0;
+}
+
 static int ret_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
+    if (n->kind == IR_ACQUIRE && n->var >= 0 &&
+        (joins_owner(c, n) || (n->var2 >= 0 && n->var2 < c->f->nvars && c->joined[n->var2]))) {
+        /* (and what such an object makes, `session = await chan.create()`,
+         * goes with it) */
+        c->joined[n->var] = 1;
+        c->stored[n->var] = 1;
+        return 0;
+    }
     if (n->kind == IR_ACQUIRE && n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
+    if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0 && c->joined[n->var]) {
+        c->out->returns = ENG_RET_BORROWED; /* the caller gets what another owner keeps */
+        return 1;
+    }
     if (n->kind == IR_TRANSFER && n->var >= 0 && !(n->flags & (XFER_RETURN | XFER_PART))) c->stored[n->var] = 1;
     if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0 && c->made[n->var] && !c->stored[n->var]) {
         c->out->returns = ENG_RET_RESOURCE;
@@ -327,9 +355,11 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
         else {
             c.made = ca_xcalloc((size_t)f->nvars + 1, 1);
             c.stored = ca_xcalloc((size_t)f->nvars + 1, 1);
+            c.joined = ca_xcalloc((size_t)f->nvars + 1, 1);
             ir_visit(&f->body, ret_node, &c);
             free(c.made);
             free(c.stored);
+            free(c.joined);
         }
     }
     if (!io->noreturn) io->noreturn = never_returns(&c);

@@ -976,6 +976,20 @@ static int empty_record(eng_walk *E, const ir_node *acq)
     return 1;
 }
 
+/* `chan = Channel(self, ...)` of a class whose constructor hands the new
+ * object to an argument (`conn.add_channel(self)`), made with self or a
+ * parameter: it belongs to that owner, not to this function */
+static int joins_owner(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || mk->kind != IR_CALL || !(made_class(E, acq, 0) & ENG_CLASS_JOINS)) return 0;
+    for (int k = 0; k < mk->nvars; k++) {
+        int x = mk->vars[k];
+        if (x >= 0 && x != acq->var && (E->f->vars[x].flags & (VAR_SELF | VAR_PARAM))) return 1;
+    }
+    return 0;
+}
+
 /* `stream = SSLStream(stream, ...)` on a parameter: the wrapper is made of
  * the caller's value and rebinds its name, so it is still the caller's to
  * close (a plain constructor; a catalogued maker is judged as one) */
@@ -1084,7 +1098,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             /* (but an object built here of a class of the tree that owns
              * nothing and is no record holds nothing, whatever a cleanup
              * does with it: a record may name a remote resource) */
-            if (owns_nothing(E, n) || empty_record(E, n) || rewraps_parameter(E, n)) ok = 0;
+            if (owns_nothing(E, n) || empty_record(E, n) || rewraps_parameter(E, n) || joins_owner(E, n)) ok = 0;
             /* (what a helper hands back while self keeps it, `return
              * self._ws`, is self's whatever this function's cleanup does
              * with it) */

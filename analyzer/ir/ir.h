@@ -271,6 +271,8 @@ typedef struct ir_var {
 #define FN_CM_QUIET_EXIT  0x400u /* an @asynccontextmanager whose code after its yield cannot suspend (nothing
                                    awaited after it; the scopes around it exit without suspending): leaving
                                    `async with f():` is no checkpoint */
+#define FN_JOINS_PARAM    0x800u /* an __init__ that hands self to one of its parameters (`conn.add_channel(self)`,
+                                   `registry._items[k] = self`): the new object belongs to what it is made with */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

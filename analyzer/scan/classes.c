@@ -35,6 +35,19 @@ static int cmp_cls(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Is path the module `mod` names (its last component): ".../mod.py" or
+ * ".../mod/__init__.py"? */
+static int file_is_module(const char *path, const char *mod, size_t mlen)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strncmp(base, mod, mlen) == 0 && strcmp(base + mlen, ".py") == 0) return 1;
+    if (strcmp(base, "__init__.py") != 0 || base == path) return 0;
+    const char *end = base - 1, *dir = end;
+    while (dir > path && dir[-1] != '/') dir--;
+    return (size_t)(end - dir) == mlen && strncmp(dir, mod, mlen) == 0;
+}
+
 const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const char *name)
 {
     if (!name || !*name) return NULL;
@@ -54,7 +67,22 @@ const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const ch
         hit = r;
     }
     if (local) return local;
-    return several ? NULL : hit;
+    if (!several) return hit;
+    /* several of that name: the one of the module the name says
+     * (`channel.Channel` after `from .channel import Channel`), if only one */
+    const char *dot = strrchr(name, '.');
+    if (!dot || dot == name) return NULL;
+    const char *mod = dot;
+    while (mod > name && mod[-1] != '.') mod--;
+    size_t mlen = (size_t)(dot - mod);
+    const cls_ref *pick = NULL;
+    for (lo = hi; lo < S->nclasses && strcmp(S->classes[S->cls_by_name[lo]].c->name, n) == 0; lo++) {
+        const cls_ref *r = &S->classes[S->cls_by_name[lo]];
+        if (!file_is_module(S->jobs[r->file].df->path, mod, mlen)) continue;
+        if (pick) return NULL;
+        pick = r;
+    }
+    return pick;
 }
 
 int scan_plain_base(const scan_state *S, const char *b)
@@ -96,6 +124,7 @@ void scan_build_classes(scan_state *S)
         if (f->f->fflags & (FN_RELEASES_SELF | FN_HOLDS_RESOURCE)) add |= ENG_CLASS_OWNS;
         if ((f->f->fflags & FN_CANCEL_RELEASES_SELF) && f->f->name && strcmp(f->f->name, "__anext__") == 0)
             add |= ENG_CLASS_STEP_RELEASES;
+        if (f->f->fflags & FN_JOINS_PARAM) add |= ENG_CLASS_JOINS;
         if (!add) continue;
         const ir_module *m = &S->jobs[f->file].m;
         for (int k = 0; k < m->nclasses; k++)
@@ -120,7 +149,7 @@ void scan_build_classes(scan_state *S)
             for (int b = 0; b < r->c->nbases; b++) {
                 const cls_ref *base = scan_find_class(S, &S->jobs[r->file].m, r->c->bases[b]);
                 if (base && base != r) {
-                    f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA | ENG_CLASS_STEP_RELEASES);
+                    f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA | ENG_CLASS_STEP_RELEASES | ENG_CLASS_JOINS);
                     if (!(base->flags & ENG_CLASS_KNOWN)) f &= ~ENG_CLASS_KNOWN;
                 } else if (!base && !scan_plain_base(S, r->c->bases[b])) {
                     f &= ~ENG_CLASS_KNOWN;

@@ -3328,6 +3328,51 @@ static int tool_use(lower *L, pn x)
     return !cat(L, CAT_RELEASE_METHOD, m) && !ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, m);
 }
 
+/* Does this __init__ hand `self` to one of its parameters: a call on it
+ * whose name says it keeps what it is given (`conn.add_channel(self)`,
+ * `pool.register(self)`), or a store into it (`registry._items[k] = self`)? */
+static int joins_param(lower *L, pn def)
+{
+    pn body = pn_field(def, PF_body);
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        pn root = &pt_null;
+        int gives_self = 0;
+        if (x->type == PT_call) {
+            pn fn = unparen(pn_field(x, PF_function));
+            if (!pn_is(fn, PT_attribute)) continue;
+            const char *m = text(L, pn_field(fn, PF_attribute));
+            char first[64];
+            size_t k = 0;
+            while (m[k] && m[k] != '_' && k + 1 < sizeof(first)) first[k] = m[k], k++;
+            first[k] = 0;
+            if (!cat(L, CAT_REGISTER_METHOD, m) && !cat(L, CAT_REGISTER_METHOD, first) &&
+                !ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, m))
+                continue;
+            pn args = pn_field(x, PF_arguments);
+            PN_FOR_NAMED(a, args) {
+                pn av = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+                gives_self |= pn_is(av, PT_identifier) && strcmp(text(L, av), "self") == 0;
+            }
+            root = unparen(pn_field(fn, PF_object));
+        } else if (x->type == PT_assignment) {
+            pn l = unparen(pn_field(x, PF_left)), r = unparen(pn_field(x, PF_right));
+            if (!pn_is(l, PT_subscript) || pn_isnull(r) || !pn_is(r, PT_identifier) || strcmp(text(L, r), "self") != 0)
+                continue;
+            gives_self = 1;
+            root = unparen(pn_field(l, PF_value));
+        } else {
+            continue;
+        }
+        if (!gives_self) continue;
+        while (pn_is(root, PT_attribute)) root = unparen(pn_field(root, PF_object));
+        if (!pn_is(root, PT_identifier)) continue;
+        int v = var_of(L, root);
+        if (v >= 0 && (L->f->vars[v].flags & VAR_PARAM) && !(L->f->vars[v].flags & VAR_SELF)) return 1;
+    }
+    return 0;
+}
+
 static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
 {
     ir_func *f = ir_func_new(L->m);
@@ -3410,6 +3455,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     }
     lower_block(L, pn_field(def, PF_body), &f->body);
     note_quiet_exit(L, def, f);
+    if (f->is_method && strcmp(name, "__init__") == 0 && joins_param(L, def)) f->fflags |= FN_JOINS_PARAM;
     /* which parameters the body names at all (the flat tree is in
      * preorder: the body's nodes follow the def's) */
     /* and where the body last names each variable: a variable named

@@ -1,0 +1,30 @@
+"""Channels register with their connection; a detached pipe does not."""
+
+from typing import Any
+
+
+class Channel:
+    def __init__(self, conn: Any, name: str) -> None:
+        self._conn = conn
+        self._name = name
+        self._id = conn.add_channel(self)
+
+    async def create(self, factory: Any) -> Any:
+        self._session = factory(self)
+        return self._session
+
+    def close(self) -> None:
+        self._conn.remove_channel(self._id)
+
+
+class Pipe:
+    def __init__(self, conn: Any, name: str) -> None:
+        self._conn = conn
+        self._name = name
+
+    async def create(self, factory: Any) -> Any:
+        self._session = factory(self)
+        return self._session
+
+    def close(self) -> None:
+        self._session = None
