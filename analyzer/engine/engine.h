@@ -248,6 +248,11 @@ int eng_released_anywhere(const eng_walk *W, int v);
 int eng_block_always_raises(const ir_block *b);
 /* Does some node of b release, transfer or hand v to a call? */
 int eng_block_releases(const eng_walk *W, const ir_block *b, int v);
+/* Can call n keep, release or settle its k-th argument? 0 only when n
+ * resolves to a function of the tree whose summary does none of that with
+ * the parameter the argument lands in (`copy_data(src.handle, ...)` that
+ * only reads it). */
+int eng_call_may_keep(const eng_walk *W, const ir_node *n, int k);
 
 typedef struct eng_result {
     unsigned protections;          /* every protection seen at a window checkpoint */

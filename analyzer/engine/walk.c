@@ -170,6 +170,20 @@ static int ignored_by_callee(eng_walk *E, const ir_node *n, int k)
     return !((sum->releases | sum->takes_early | sum->takes_late | sum->uses) & bit);
 }
 
+int eng_call_may_keep(const eng_walk *W, const ir_node *n, int k)
+{
+    eng_walk *E = (eng_walk *)W;
+    if (!E->res || !E->res->resolve || n->kind != IR_CALL) return 1;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off);
+    if (!callee || !sum || callee == E->f) return 1;
+    int p = eng_call_param(n, k, callee, off);
+    if (p < 0 || p >= 64) return 1;
+    uint64_t bit = 1ull << p;
+    return ((sum->releases | sum->takes_early | sum->takes_late | sum->passes) & bit) != 0;
+}
+
 static int prepass(void *ctx, const ir_node *n)
 {
     eng_walk *E = ctx;

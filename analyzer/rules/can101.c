@@ -254,6 +254,7 @@ typedef struct can101_data {
     uint32_t *last_fate;
     CA_VEC(fate_at) fates;       /* every fate step, in walk order */
     CA_VEC(branch_span) branches; /* every branch of every if */
+    const eng_walk *W;            /* while the fate steps are collected */
     int nvars;
     uint32_t cleanup_call; /* the last call in cleanup or named as a release (may release anything by id) */
 } can101_data;
@@ -307,7 +308,15 @@ static int fate_node(void *ctx, const ir_node *n)
         break;
     case IR_CALL:
         if (n->flags & CALL_VALUE_ONLY) break;
-        for (int k = 0; k < n->nvars; k++) note_fate(d, n->vars[k], at);
+        for (int k = 0; k < n->nvars; k++) {
+            /* (a function of the tree that only uses what it is handed
+             * decides nothing about it; calls in cleanup, spawns and names
+             * that say they release or keep still may) */
+            if (d->W && !(n->flags & (CALL_IN_CLEANUP | CALL_SPAWNED | CALL_NAME_RELEASES | CALL_NAME_REGISTERS)) &&
+                !eng_call_may_keep(d->W, n, k))
+                continue;
+            note_fate(d, n->vars[k], at);
+        }
         if ((n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) && at + 1 > d->cleanup_call) d->cleanup_call = at + 1;
         break;
     case IR_CHECKPOINT: /* the tasks it passes cancellation into (`await t`, gather) */
@@ -363,7 +372,9 @@ static int fate_from(can101_data *d, const eng_walk *W, int v, uint32_t from)
     if (!d->last_fate) {
         d->nvars = f->nvars;
         d->last_fate = ca_xcalloc((size_t)f->nvars + 1, sizeof(*d->last_fate));
+        d->W = W;
         ir_visit(&f->body, fate_node, d);
+        d->W = NULL;
     }
     int named = 0, decided = d->cleanup_call > from;
     for (int x = 0; x < f->nvars && !(named && decided); x++) {

@@ -292,6 +292,23 @@ static const char *closure_class(const ir_module *m, const ir_func *caller)
     return NULL;
 }
 
+/* Does path lie in the module the component before `name` in `text` names
+ * ("a.aio.f": a file "aio.py", or anything under a directory "aio")? */
+static int under_module(const char *path, const char *text, const char *name)
+{
+    const char *end = name - 1; /* the dot before name */
+    const char *comp = end;
+    while (comp > text && comp[-1] != '.') comp--;
+    size_t n = (size_t)(end - comp);
+    if (n == 0) return 1;
+    for (const char *p = path; *p; p++) {
+        if (p != path && p[-1] != '/') continue;
+        if (strncmp(p, comp, n) != 0) continue;
+        if (p[n] == '/' || (strncmp(p + n, ".py", 3) == 0 && p[n + 3] == 0)) return 1;
+    }
+    return 0;
+}
+
 static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const ir_func *caller,
                                        const ir_node *call, const eng_summary **summary, int *off)
 {
@@ -412,6 +429,10 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
     CA_VEC_PUSH(fc->deps, name);
     const fn_ref *r = lookup_global(S, name, m->language);
     if (!r) return NULL;
+    /* `mod.f(...)`: only a function that lives under a module or package of
+     * that name (`utils.aio.cancel_and_wait` in `.../aio/utils.py`), not any
+     * function of the tree named f (`asyncio.wait` is no `wait` of the tree) */
+    if (name != call->text && !under_module(S->jobs[r->file].df->path, call->text, name)) return NULL;
     *summary = &r->sum;
     return r->f;
 }

@@ -11,3 +11,8 @@ async def lines_of(url: str) -> AsyncGenerator[bytes, None]:
     async with open_stream(url) as stream:
         async for line in stream:
             yield line
+
+
+async def wait(duration: float) -> str:
+    """A tool of the tree that happens to be called wait; it never suspends."""
+    return f"waited {duration}"

@@ -2,6 +2,7 @@
 caller passed, not `helpers.open_stream`, so what it returns is judged as
 an unknown maker's result (the name says it opens something)."""
 
+import asyncio
 from typing import Any
 
 
@@ -24,3 +25,12 @@ async def fetch_closed(open_stream: Any, url: str) -> bytes:
         return await stream.read()
     finally:
         await stream.aclose()
+
+
+# Buggy: `asyncio.wait` is asyncio's, not helpers.wait (which never
+# suspends): the child is running, unowned, while it waits.
+async def run_until_first(cmd: list, a: Any, b: Any) -> None:
+    proc = await asyncio.create_subprocess_exec(*cmd)
+    await asyncio.wait({a, b}, return_when=asyncio.FIRST_COMPLETED)  # expect: CAN102
+    proc.kill()
+    await proc.wait()
