@@ -255,6 +255,10 @@ typedef struct can101_data {
     CA_VEC(fate_at) fates;       /* every fate step, in walk order */
     CA_VEC(branch_span) branches; /* every branch of every if */
     const eng_walk *W;            /* while the fate steps are collected */
+    size_t *fate_first;           /* per variable: its first step in fates (sorted), nvars + 1 entries */
+    CA_VEC(uint32_t) in;          /* the branches holding in_from */
+    uint32_t in_from;
+    int in_valid;
     int nvars;
     uint32_t cleanup_call; /* the last call in cleanup or named as a release (may release anything by id) */
 } can101_data;
@@ -335,28 +339,45 @@ static int fate_node(void *ctx, const ir_node *n)
 /* Is a fate step of x after `from` on a path from there? Outside loops, a
  * step in another branch of an if whose branch holds `from` is not (`if
  * sock: await connect(sock=sock)` ... `elif tunnel: tunnel.close()`). */
-static int fate_reachable(const can101_data *d, const eng_walk *W, int x, uint32_t from)
+static int cmp_fate(const void *a, const void *b)
+{
+    const fate_at *x = a, *y = b;
+    if (x->var != y->var) return x->var < y->var ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int fate_reachable(can101_data *d, const eng_walk *W, int x, uint32_t from)
 {
     if (eng_loop_start(W) != UINT32_MAX) return 1;
-    /* the branches `from` is in */
-    CA_VEC(uint32_t) in = {0};
-    for (size_t k = 0; k < d->branches.n; k++)
-        if (from >= d->branches.v[k].start && from < d->branches.v[k].end) CA_VEC_PUSH(in, (uint32_t)k);
-    int reach = 0;
-    for (size_t i = 0; i < d->fates.n && !reach; i++) {
-        const fate_at *fa = &d->fates.v[i];
-        if (fa->var != x || fa->at < from) continue;
+    /* x's steps at or after `from` (fates sorted by variable, then place) */
+    size_t lo = d->fate_first[x], hi = d->fate_first[x + 1];
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->fates.v[mid].at < from) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo >= d->fate_first[x + 1]) return 0;
+    if (!d->branches.n) return 1;
+    /* the branches `from` is in (kept for the next query at the same place) */
+    if (!d->in_valid || d->in_from != from) {
+        d->in.n = 0;
+        for (size_t k = 0; k < d->branches.n; k++)
+            if (from >= d->branches.v[k].start && from < d->branches.v[k].end) CA_VEC_PUSH(d->in, (uint32_t)k);
+        d->in_from = from;
+        d->in_valid = 1;
+    }
+    for (size_t i = lo; i < d->fate_first[x + 1]; i++) {
+        uint32_t at = d->fates.v[i].at;
         /* in a sibling of a branch holding `from`? */
         int other = 0;
-        for (size_t j = 0; j < in.n && !other; j++) {
-            const branch_span *b = &d->branches.v[in.v[j]];
+        for (size_t j = 0; j < d->in.n && !other; j++) {
+            const branch_span *b = &d->branches.v[d->in.v[j]];
             for (uint32_t s = b->first; s < b->first + b->n && !other; s++)
-                other = s != in.v[j] && fa->at >= d->branches.v[s].start && fa->at < d->branches.v[s].end;
+                other = s != d->in.v[j] && at >= d->branches.v[s].start && at < d->branches.v[s].end;
         }
-        reach = !other;
+        if (!other) return 1;
     }
-    CA_VEC_FREE(in);
-    return reach;
+    return 0;
 }
 
 /* Does the function, at or after `from`, name v (or something that holds
@@ -375,6 +396,13 @@ static int fate_from(can101_data *d, const eng_walk *W, int v, uint32_t from)
         d->W = W;
         ir_visit(&f->body, fate_node, d);
         d->W = NULL;
+        if (d->fates.n) qsort(d->fates.v, d->fates.n, sizeof(fate_at), cmp_fate);
+        d->fate_first = ca_xcalloc((size_t)f->nvars + 2, sizeof(size_t));
+        for (size_t i = 0, v = 0; v <= (size_t)f->nvars; v++) {
+            while (i < d->fates.n && (size_t)d->fates.v[i].var < v) i++;
+            d->fate_first[v] = i;
+        }
+        d->fate_first[f->nvars + 1] = d->fates.n;
     }
     int named = 0, decided = d->cleanup_call > from;
     for (int x = 0; x < f->nvars && !(named && decided); x++) {
@@ -491,6 +519,8 @@ static void end(rule_run *rr)
     free(d->last_fate);
     CA_VEC_FREE(d->fates);
     CA_VEC_FREE(d->branches);
+    CA_VEC_FREE(d->in);
+    free(d->fate_first);
     free(d);
 }
 
