@@ -154,34 +154,43 @@ static int in_scope(const eng_walk *E, unsigned with_flag)
 /* ------------------------------------------------------------------------ */
 /* Pre-pass: which variables the function releases at all, and in cleanup.  */
 
+/* What the tree's callee of call n does with the parameter its k-th
+ * argument lands in, by its summary; -1 when n does not resolve to another
+ * function of the tree, or the argument lands in no parameter. */
+typedef struct param_use {
+    int releases, takes, passes, uses;
+} param_use;
+
+static int callee_param_use(eng_walk *E, const ir_node *n, int k, param_use *u)
+{
+    if (!E->res || !E->res->resolve || n->kind != IR_CALL) return -1;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off);
+    if (!callee || !sum || callee == E->f) return -1;
+    int p = eng_call_param(n, k, callee, off);
+    if (p < 0 || p >= 64) return -1;
+    uint64_t bit = 1ull << p;
+    u->releases = (sum->releases & bit) != 0;
+    u->takes = ((sum->takes_early | sum->takes_late) & bit) != 0;
+    u->passes = (sum->passes & bit) != 0;
+    u->uses = (sum->uses & bit) != 0;
+    return 0;
+}
+
 /* Does the tree's callee of call n do nothing with its k-th value that could
  * release it (`cleanup_dir(path, fs)` whose only use of fs is `fs.rm(path)`:
  * fs is the tool, the directory is what it cleans)? */
 static int ignored_by_callee(eng_walk *E, const ir_node *n, int k)
 {
-    if (!E->res || !E->res->resolve) return 0;
-    const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off);
-    if (!callee || !sum || callee == E->f) return 0;
-    int p = eng_call_param(n, k, callee, off);
-    if (p < 0 || p >= 64) return 0;
-    uint64_t bit = 1ull << p;
-    return !((sum->releases | sum->takes_early | sum->takes_late | sum->uses) & bit);
+    param_use u;
+    return callee_param_use(E, n, k, &u) == 0 && !(u.releases || u.takes || u.uses);
 }
 
 int eng_call_may_keep(const eng_walk *W, const ir_node *n, int k)
 {
-    eng_walk *E = (eng_walk *)W;
-    if (!E->res || !E->res->resolve || n->kind != IR_CALL) return 1;
-    const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off);
-    if (!callee || !sum || callee == E->f) return 1;
-    int p = eng_call_param(n, k, callee, off);
-    if (p < 0 || p >= 64) return 1;
-    uint64_t bit = 1ull << p;
-    return ((sum->releases | sum->takes_early | sum->takes_late | sum->passes) & bit) != 0;
+    param_use u;
+    return callee_param_use((eng_walk *)W, n, k, &u) != 0 || u.releases || u.takes || u.passes;
 }
 
 static int prepass(void *ctx, const ir_node *n)
