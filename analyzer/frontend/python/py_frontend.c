@@ -587,6 +587,13 @@ static ir_node *emit(lower *L, ir_block *out, ir_kind k, pn at, int var)
 
 static const ca_cat_entry *cat(lower *L, ca_cat_kind k, const char *s) { return ca_catalog_match(L->cat, k, s); }
 
+/* Does a call of this name release what it is given (`close`, `aclose`,
+ * `self._terminate_entry`): a release method, or a release word in it? */
+static int names_release(lower *L, const char *name)
+{
+    return name && (cat(L, CAT_RELEASE_METHOD, name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, name));
+}
+
 static pn first_pos_arg(pn call, int idx)
 {
     pn args = pn_field(call, PF_arguments);
@@ -746,7 +753,7 @@ static void spawn_closure(lower *L, ir_block *out, pn call)
         pn target = &pt_null;
         if (pn_is(fn, PT_attribute) && pn_is(unparen(pn_field(fn, PF_object)), PT_identifier)) {
             const char *m = text(L, pn_field(fn, PF_attribute));
-            if (cat(L, CAT_RELEASE_METHOD, m) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, m))
+            if (names_release(L, m))
                 target = unparen(pn_field(fn, PF_object));
         } else {
             char *d = dotted(L, fn);
@@ -876,7 +883,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     }
     /* v.close(), entry.ws.close(), t.cancel() */
     if (ci.name && !pn_isnull(ci.recv) &&
-        (cat(L, CAT_RELEASE_METHOD, ci.name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, ci.name))) {
+        names_release(L, ci.name)) {
         int rv = root_var(L, ci.recv);
         /* (an element of what self holds, released in a loop: self owns it) */
         if (rv >= 0 && (L->f->vars[rv].flags & VAR_OF_SELF)) L->f->fflags |= FN_RELEASES_SELF;
@@ -1633,7 +1640,7 @@ static rhs_info classify_rhs(lower *L, pn right)
         pn co = unparen(first_pos_arg(r, 0));
         if (e->kind && strcmp(e->kind, "task") == 0 && pn_is(co, PT_call)) {
             call_info cc = call_of(L, co);
-            if (cc.name && (cat(L, CAT_RELEASE_METHOD, cc.name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, cc.name)))
+            if (names_release(L, cc.name))
                 ri.acq |= ACQ_TEARDOWN;
         }
         return ri;
@@ -3325,7 +3332,7 @@ static int tool_use(lower *L, pn x)
     pn args = pn_field(c, PF_arguments);
     if (pn_isnull(args) || pn_isnull(pn_first_named(args))) return 0;
     const char *m = text(L, pn_field(a, PF_attribute));
-    return !cat(L, CAT_RELEASE_METHOD, m) && !ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, m);
+    return !names_release(L, m);
 }
 
 /* Does this __init__ hand `self` to one of its parameters: a call on it
@@ -3352,13 +3359,14 @@ static int joins_param(lower *L, pn def)
             pn args = pn_field(x, PF_arguments);
             PN_FOR_NAMED(a, args) {
                 pn av = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
-                gives_self |= pn_is(av, PT_identifier) && strcmp(text(L, av), "self") == 0;
+                int sv = pn_is(av, PT_identifier) ? var_of(L, av) : -1;
+                gives_self |= sv >= 0 && (L->f->vars[sv].flags & VAR_SELF);
             }
             root = unparen(pn_field(fn, PF_object));
         } else if (x->type == PT_assignment) {
             pn l = unparen(pn_field(x, PF_left)), r = unparen(pn_field(x, PF_right));
-            if (!pn_is(l, PT_subscript) || pn_isnull(r) || !pn_is(r, PT_identifier) || strcmp(text(L, r), "self") != 0)
-                continue;
+            int sv = pn_is(l, PT_subscript) && pn_is(r, PT_identifier) ? var_of(L, r) : -1;
+            if (sv < 0 || !(L->f->vars[sv].flags & VAR_SELF)) continue;
             gives_self = 1;
             root = unparen(pn_field(l, PF_value));
         } else {
