@@ -189,6 +189,9 @@ typedef enum ir_kind {
 #define H_SUPPRESS        0x20u /* a `with contextlib.suppress(...)` scope, read as a handler */
 #define H_LEVEL           0x40u /* the cancellation it catches is level-triggered (trio, anyio scopes): the
                                    next unshielded checkpoint raises it again */
+#define H_INTERRUPT       0x80u /* it also names the user's interrupt (`except (CancelledError,
+                                   KeyboardInterrupt)`): the program's edge, where ^C ends the work (asyncio.run
+                                   delivers ^C to the main task as a cancellation) */
 
 typedef struct ir_node ir_node;
 

@@ -2158,6 +2158,7 @@ static void classify_handler(lower *L, pn types, ir_handler *h)
             char buf[300];
             snprintf(buf, sizeof(buf), "%s()", name);
             if (cat(L, CAT_NOT_CANCEL_EXC, name)) continue;
+            if (cat(L, CAT_INTERRUPT_EXC, name)) h->flags |= H_INTERRUPT;
             const ca_cat_entry *e = NULL;
             if (cat(L, CAT_CATCHALL_EXC, name)) {
                 h->flags |= H_CANCEL | H_BASE;
