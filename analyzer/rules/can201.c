@@ -7,7 +7,8 @@
  * prefix (create, provision, launch, ...; privacy underscores ignored) on a
  * receiver that is not local (not a catalogued local receiver, not a task
  * group, nursery or exit stack), unless the name is catalogued as not
- * remote (connections: connect, open, ...).
+ * remote (connections: connect, open, ...), or the receiver is an API whose
+ * creates are requests that leave nothing behind (`chat.completions`).
  */
 #include "rules/rules.h"
 
@@ -41,7 +42,7 @@ int rule_remote_create(const ca_catalog *cat, const ir_node *n)
     const char *b = bare(n->cname);
     if (!match(cat, CAT_REMOTE_PREFIX, b) || match(cat, CAT_NOT_REMOTE, b)) return 0;
     if (!n->recv) return 1; /* a receiver made by an expression: still a client call */
-    if (match(cat, CAT_LOCAL_RECEIVER, n->recv)) return 0;
+    if (match(cat, CAT_LOCAL_RECEIVER, n->recv) || match(cat, CAT_REQUEST_RECEIVER, n->recv)) return 0;
     return !(n->flags & REM_RECV_SCOPE);
 }
 

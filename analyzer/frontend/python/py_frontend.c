@@ -1062,7 +1062,10 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     if (any_var || on_self || plain || recv_class) {
         ir_node *n = emit(L, out, IR_CALL, call, -1);
         n->text = on_self ? text(L, pn_field(ci.fn, PF_attribute)) : (ci.dotted ? ci.dotted : text(L, ci.fn));
-        n->flags = (ci.awaited ? CALL_AWAITED : 0) | (L->in_cleanup ? CALL_IN_CLEANUP : 0) |
+        /* (a call that only reports its arguments, `log.debug("...", v)`,
+         * cleans nothing up, in a handler or not) */
+        int reports = ci.dotted && cat(L, CAT_REPORT_CALL, ci.dotted);
+        n->flags = (ci.awaited ? CALL_AWAITED : 0) | (L->in_cleanup && !reports ? CALL_IN_CLEANUP : 0) |
                    (on_self ? CALL_ON_SELF : 0);
         if (recv_class) {
             n->flags |= CALL_RECV_CLASS;
@@ -3768,11 +3771,35 @@ static const unsigned char stmt_holder[PT__COUNT] = {
 
 /* ---- tasks the module starts ---------------------------------------- */
 
+/* The call a local name was last bound to before x, in the function
+ * around x (`coro = self._run(); create_task(coro)`), or the null node. */
+static pn bound_call(lower *L, pn x, const char *name)
+{
+    pn def = pn_parent(x);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    pn body = pn_isnull(def) ? &pt_null : pn_field(def, PF_body);
+    pn found = &pt_null;
+    if (pn_isnull(body)) return found;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < x->start; y++) {
+        if (y->type != PT_assignment) continue;
+        pn left = unparen(pn_field(y, PF_left)), right = unparen(pn_field(y, PF_right));
+        if (!pn_is(left, PT_identifier) || strcmp(text(L, left), name) != 0) continue;
+        found = pn_is(right, PT_call) ? right : &pt_null;
+    }
+    return found;
+}
+
 /* The name of the function a task runs, from the spawner's first argument:
- * `self._run()`, `_run(x)`, `self._run` (start_soon(fn, ...)). */
+ * `self._run()`, `_run(x)`, `self._run` (start_soon(fn, ...)), or a local
+ * name bound to such a call before (`wrapped = self._run_event(...)`). */
 static const char *spawned_name(lower *L, pn a)
 {
     a = unparen(a);
+    if (pn_is(a, PT_identifier)) {
+        pn c = bound_call(L, a, text(L, a));
+        if (!pn_isnull(c)) a = c;
+    }
     if (pn_is(a, PT_call)) a = unparen(pn_field(a, PF_function));
     if (pn_is(a, PT_attribute)) return text(L, pn_field(a, PF_attribute));
     if (pn_is(a, PT_identifier)) return text(L, a);
@@ -4007,7 +4034,7 @@ static pn wrapped_call(lower *L, pn c)
 static void collect_own_tasks(lower *L, pn root)
 {
     /* no spawner in the text, no task to find (most modules) */
-    static const char *const words[] = {"create_task", "ensure_future", "start_soon", ".start(", "run("};
+    static const char *const words[] = {"create_task", "ensure_future", "start_soon", ".start(", "run(", "gather("};
     int any = 0;
     for (size_t w = 0; w < sizeof(words) / sizeof(words[0]) && !any; w++)
         any = bytes_contain(L->src, L->len, words[w]);
@@ -4046,6 +4073,24 @@ static void collect_own_tasks(lower *L, pn root)
         if (!ci.name) continue;
         pn a0 = first_pos_arg(x, 0);
         if (pn_isnull(a0)) continue;
+        if (ci.dotted && cat(L, CAT_CHILD_TASKS, ci.dotted)) {
+            /* `await asyncio.gather(self._pump_a(), self._pump_b())`: each
+             * coroutine runs as a task of its own, and the gatherer's
+             * cancellation reaches the gatherer whatever a child does
+             * with its own */
+            pn args = pn_field(x, PF_arguments);
+            if (!pn_isnull(args) && pn_is(args, PT_argument_list))
+                PN_FOR_NAMED(a, args) {
+                    pn c = unparen(a);
+                    if (pn_is(c, PT_list_splat)) c = unparen(pn_first_named(c));
+                    if (pn_is(c, PT_list_comprehension) || pn_is(c, PT_generator_expression))
+                        c = unparen(pn_field(c, PF_body));
+                    if (!pn_is(c, PT_call)) continue;
+                    const char *fn = spawned_name(L, c);
+                    if (fn) CA_VEC_PUSH(found, fn);
+                }
+            continue;
+        }
         if (spawns_task(L, &ci, wrappers.v, wrappers.n)) {
             const char *fn = spawned_name(L, a0);
             if (!fn) continue;

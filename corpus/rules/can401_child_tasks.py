@@ -1,0 +1,83 @@
+"""Coroutines that run as tasks of their own, however they are started.
+
+`asyncio.gather(a(), b())` wraps each coroutine in a task: a child that
+catches its own cancellation and ends does not hide the gatherer's, which
+gather raises anyway. A coroutine bound to a name first and then handed to
+a spawner (`wrapped = self._run_event(...)`, `loop.create_task(wrapped)`),
+or handed to the object's own spawner (`self._create_task(coro)`), is the
+outermost frame of its task too. The same coroutine awaited directly runs
+in its caller's task, where a swallowed cancellation is the caller's.
+"""
+
+import asyncio
+
+
+class Relay:
+    def __init__(self, source, sink, create_task):
+        self._source = source
+        self._sink = sink
+        self._create_task = create_task
+        self._monitor = None
+
+    async def _pump_audio(self):
+        try:
+            async for frame in self._source.audio():
+                await self._sink.write(frame)
+        except asyncio.CancelledError:
+            pass
+
+    async def _pump_text(self):
+        try:
+            async for line in self._source.text():
+                await self._sink.write_text(line)
+        except asyncio.CancelledError:
+            return
+
+    async def run(self):
+        await asyncio.gather(self._pump_audio(), self._pump_text(), return_exceptions=True)
+
+    # Fine: started only through the spawner the owner handed in.
+    async def _watch(self):
+        try:
+            while True:
+                await asyncio.sleep(5)
+                await self._sink.ping()
+        except asyncio.CancelledError:
+            pass
+
+    def start_monitor(self):
+        self._monitor = self._create_task(self._watch())
+
+
+class Dispatcher:
+    def __init__(self, loop):
+        self.loop = loop
+
+    # Fine: each event runs in a task of its own that nobody awaits.
+    async def _run_event(self, coro, *args):
+        try:
+            await coro(*args)
+        except asyncio.CancelledError:
+            pass
+
+    def schedule(self, coro, *args):
+        wrapped = self._run_event(coro, *args)
+        return self.loop.create_task(wrapped)
+
+
+class Fetcher:
+    def __init__(self, client):
+        self._client = client
+
+    async def _fetch_one(self, url):
+        try:
+            return await self._client.get(url)
+        except asyncio.CancelledError:  # expect: CAN401
+            return None
+
+    async def fetch_all(self, urls):
+        return await asyncio.gather(*[self._fetch_one(u) for u in urls])
+
+    # The same helper awaited directly: here it swallows its caller's cancel.
+    async def fetch_first(self, urls):
+        return await self._fetch_one(urls[0])
