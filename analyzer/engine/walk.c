@@ -1138,6 +1138,11 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             break;
         }
         if (helper_take) ok = 1;
+        /* a task of the main coroutine of asyncio.run: the runner cancels
+         * and waits for it when main ends, however main ends */
+        if ((E->f->fflags & FN_MAIN_TASK) && n->rkind && strcmp(n->rkind, "task") == 0 &&
+            !(n->flags & ACQ_REGISTRY_TAKE))
+            ok = 0;
         if (!ok) break;
         E->acq[v] = n;
         if (n->var2 >= 0 && E->adopt[n->var2] &&

@@ -276,6 +276,8 @@ typedef struct ir_var {
                                    `async with f():` is no checkpoint */
 #define FN_JOINS_PARAM    0x800u /* an __init__ that hands self to one of its parameters (`conn.add_channel(self)`,
                                    `registry._items[k] = self`): the new object belongs to what it is made with */
+#define FN_MAIN_TASK      0x1000u /* runs only as the main task of a runner that cancels, when it ends, every task
+                                   still running (`asyncio.run(main())`): the tasks it makes are the runner's */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

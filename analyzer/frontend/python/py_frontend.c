@@ -120,6 +120,7 @@ typedef struct lower {
     CA_VEC(const char *) flags; /* names the function assigns True/False/None to: their values are followed */
     CA_VEC(const char *) own_tasks;   /* names of functions the module runs as tasks */
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
+    CA_VEC(const char *) mains;       /* ... only as the main task of a runner (asyncio.run) */
     int member_vars;                  /* the function has member variables (`entry.task`) */
     CA_VEC(name_map) idle_locks;      /* "Class.attr" -> "1"/"0": see lock_idle */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
@@ -2444,6 +2445,35 @@ static int asks_cancelling(lower *L, pn block)
     return 0;
 }
 
+static int bytes_contain(const char *s, size_t n, const char *word);
+
+/* Does block b call a catalogued sweep of every task (`asyncio.all_tasks()`)? */
+static int sweeps_tasks(lower *L, pn b)
+{
+    if (pn_isnull(b) || !bytes_contain(L->src + b->start, b->end - b->start, "all_tasks")) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = b; x < endp && x->start < b->end; x++) {
+        if (x->type != PT_call) continue;
+        char *d = dotted(L, pn_field(x, PF_function));
+        if (d && cat(L, CAT_TASK_SWEEP, d)) return 1;
+    }
+    return 0;
+}
+
+/* The tasks block b makes (IR_ACQUIRE of kind task), into vs. */
+static void tasks_made(const ir_block *b, int_vec *vs)
+{
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_ACQUIRE && n->var >= 0 && n->rkind && strcmp(n->rkind, "task") == 0) push_unique(vs, n->var);
+        tasks_made(&n->a, vs);
+        tasks_made(&n->b, vs);
+        tasks_made(&n->c, vs);
+        for (int k = 0; k < n->nbranches; k++) tasks_made(&n->branches[k], vs);
+        for (int k = 0; k < n->nhandlers; k++) tasks_made(&n->handlers[k].body, vs);
+    }
+}
+
 static void lower_try(lower *L, pn s, ir_block *out)
 {
     ir_node *t = emit(L, out, IR_TRY, s, -1);
@@ -2500,6 +2530,15 @@ static void lower_try(lower *L, pn s, ir_block *out)
                 if (pn_is(x, PT_block)) block = x;
             int saved = L->in_cleanup;
             L->in_cleanup = 1;
+            /* `finally: for t in asyncio.all_tasks(): ...`: a sweep of every
+             * task (tagged, then cancelled or waited for) reaches each task
+             * the try made, however it is held */
+            if (sweeps_tasks(L, block)) {
+                int_vec made = {0};
+                tasks_made(&t->a, &made);
+                for (size_t i = 0; i < made.n; i++) emit_release(L, &t->c, block, made.v[i], 0, NULL);
+                CA_VEC_FREE(made);
+            }
             lower_block(L, block, &t->c);
             L->in_cleanup = saved;
             t->flags |= 1u; /* has finally */
@@ -3414,6 +3453,12 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         if (strcmp(L->own_tasks.v[k], name) == 0) f->fflags |= FN_OWN_TASK;
     for (size_t k = 0; k < L->uncancelled.n; k++)
         if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
+    /* (only a coroutine no other module can await: a local one, or a
+     * private one; a public `run_controller` run by asyncio.run here may
+     * be awaited under a timeout by code that imports it) */
+    for (size_t k = 0; k < L->mains.n; k++)
+        if (strcmp(L->mains.v[k], name) == 0 && (name[0] == '_' || strstr(f->qualname, ".<locals>.")))
+            f->fflags |= FN_MAIN_TASK;
     L->class_name = class_name;
     L->locals_ctor.n = 0;
     L->global_decl.n = 0;
@@ -3907,6 +3952,12 @@ static int only_started(lower *L, pn root, const char *fn, const task_start *sta
             continue;
         pn p = pn_parent(u);
         if (pn_is(p, PT_function_definition) && pn_field(p, PF_name) == u) continue;
+        /* (`asyncio.run`, `other.run`: a member of something else) */
+        if (pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u) {
+            pn ob = unparen(pn_field(p, PF_object));
+            if (!pn_is(ob, PT_identifier) || (strcmp(text(L, ob), "self") != 0 && strcmp(text(L, ob), "cls") != 0))
+                continue;
+        }
         /* self._run or _run, called: the call must be a start's argument */
         pn ref = pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u ? p : u;
         pn c = pn_parent(ref);
@@ -4067,12 +4118,22 @@ static void collect_own_tasks(lower *L, pn root)
         }
     }
     CA_VEC(task_start) starts = {0};
+    CA_VEC(task_start) main_starts = {0};
     for (pn x = root; x < endp; x++) {
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
         if (!ci.name) continue;
         pn a0 = first_pos_arg(x, 0);
         if (pn_isnull(a0)) continue;
+        if (ci.dotted && cat(L, CAT_MAIN_RUNNER, ci.dotted)) {
+            /* `asyncio.run(main())`: main's task is the runner's, which
+             * cancels what main leaves running when it ends */
+            const char *fn = spawned_name(L, a0);
+            if (fn) {
+                task_start t = {fn, x, 0};
+                CA_VEC_PUSH(main_starts, t);
+            }
+        }
         if (ci.dotted && cat(L, CAT_CHILD_TASKS, ci.dotted)) {
             /* `await asyncio.gather(self._pump_a(), self._pump_b())`: each
              * coroutine runs as a task of its own, and the gatherer's
@@ -4145,8 +4206,16 @@ static void collect_own_tasks(lower *L, pn root)
             else i++;
         }
     }
+    /* a main coroutine named nowhere else in the module than at its runner */
+    CA_VEC(const char *) mains = {0};
+    for (size_t i = 0; i < main_starts.n; i++)
+        if (only_started(L, root, main_starts.v[i].fn, main_starts.v, main_starts.n))
+            CA_VEC_PUSH(mains, main_starts.v[i].fn);
     ca_arena scratch = L->m->arena;
     L->m->arena = keep;
+    for (size_t i = 0; i < mains.n; i++) CA_VEC_PUSH(L->mains, ca_arena_strdup(&L->m->arena, mains.v[i]));
+    CA_VEC_FREE(mains);
+    CA_VEC_FREE(main_starts);
     for (size_t i = 0; i < found.n; i++) CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, found.v[i]));
     for (size_t i = 0; i < uncancelled.n; i++)
         CA_VEC_PUSH(L->uncancelled, ca_arena_strdup(&L->m->arena, uncancelled.v[i]));
@@ -4530,6 +4599,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
     CA_VEC_FREE(L.uncancelled);
+    CA_VEC_FREE(L.mains);
     CA_VEC_FREE(L.idle_locks);
     py_tree_trim(flat, PY_FLAT_KEEP);
     if (crfixed) {
