@@ -222,7 +222,10 @@ static int binds_true(void *ctx, const ir_node *n)
 {
     defer_q *q = ctx;
     int flag = -1;
-    if (n->kind == IR_BIND && n->var >= 0 && (n->flags & BIND_TRUE)) flag = n->var; /* cancelled = True */
+    /* cancelled = True (a value known to be true: a bind that only forgets
+     * what was known, `codec, rate = await f()`, records nothing) */
+    if (n->kind == IR_BIND && n->var >= 0 && (n->flags & (BIND_TRUE | BIND_FALSE | BIND_NONE)) == BIND_TRUE)
+        flag = n->var;
     if (n->kind == IR_ALIAS && n->var2 >= 0 && n->var >= 0 && n->var == q->h->exc_var)
         flag = n->var2; /* errors.append(exc) */
     if (flag < 0) return 0;
