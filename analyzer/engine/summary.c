@@ -333,6 +333,26 @@ static int upd_node(void *ctx, const ir_node *n)
     return 0;
 }
 
+typedef struct delegate_q {
+    sum_ctx *c;
+    int *ret; /* the callees' common ENG_RET_*, or -1 when they differ */
+} delegate_q;
+
+static int delegated_return(void *ctx, const ir_node *n)
+{
+    delegate_q *q = ctx;
+    if (n->kind != IR_RETURN || !n->ref || n->ref->kind != IR_CALL || *q->ret < 0 || !q->c->r || !q->c->r->resolve)
+        return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = q->c->r->resolve(q->c->r->ctx, q->c->m, q->c->f, n->ref, &sum, &off);
+    if (!callee || !sum || callee == q->c->f || (callee->fflags & (FN_ABSTRACT | FN_STUB))) return 0;
+    if (sum->returns == ENG_RET_UNKNOWN) return 0;
+    if (*q->ret == ENG_RET_UNKNOWN) *q->ret = sum->returns;
+    else if (*q->ret != sum->returns) *q->ret = -1;
+    return 0;
+}
+
 int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io)
 {
     eng_summary before = *io;
@@ -361,6 +381,13 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
             free(c.stored);
             free(c.joined);
         }
+    }
+    /* `return self.__create_task(...)`: what it returns is what the function
+     * of the tree it delegates to returns */
+    if (io->returns == ENG_RET_UNKNOWN) {
+        int delegated = ENG_RET_UNKNOWN;
+        ir_visit(&f->body, delegated_return, &(delegate_q){&c, &delegated});
+        if (delegated > 0) io->returns = delegated;
     }
     if (!io->noreturn) io->noreturn = never_returns(&c);
     eng_rel_free(&c.rel);

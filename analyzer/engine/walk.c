@@ -168,6 +168,9 @@ static int callee_param_use(eng_walk *E, const ir_node *n, int k, param_use *u)
     int off = 0;
     const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off);
     if (!callee || !sum || callee == E->f) return -1;
+    /* (an abstract method or a stub stands for overrides that may do
+     * anything with what they are given) */
+    if (callee->fflags & (FN_ABSTRACT | FN_STUB)) return -1;
     int p = eng_call_param(n, k, callee, off);
     if (p < 0 || p >= 64) return -1;
     uint64_t bit = 1ull << p;
@@ -933,6 +936,18 @@ static const char *last_dot(const char *s)
     return p ? p + 1 : s;
 }
 
+/* Does the acquire's making call resolve to a function of the tree that
+ * hands out what it keeps (summary ENG_RET_BORROWED)? */
+static int lent_by_callee(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || mk->kind != IR_CALL || !mk->text || !E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
+    return callee && sum && callee != E->f && sum->returns == ENG_RET_BORROWED;
+}
+
 /* The class of the tree the value an acquire's call makes is of: the
  * constructor called (`Cls(...)`), or the class of an alternative
  * constructor of the tree (`await Cls.create(...)` annotated `-> Cls`; with
@@ -1138,6 +1153,11 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             break;
         }
         if (helper_take) ok = 1;
+        /* a catalogued maker that is, here, a function of the tree which
+         * keeps what it makes (`app.create_task(coro)` of an application
+         * that adds each task to its own set and waits for them): the
+         * caller borrows it */
+        if (ok && (n->flags & ACQ_STRONG) && !(n->flags & ACQ_HEURISTIC) && lent_by_callee(E, n)) ok = 0;
         /* a task of the main coroutine of asyncio.run: the runner cancels
          * and waits for it when main ends, however main ends */
         if ((E->f->fflags & FN_MAIN_TASK) && n->rkind && strcmp(n->rkind, "task") == 0 &&

@@ -102,6 +102,7 @@ typedef struct lower {
     ir_func *f;
     const char *class_name;
     CA_VEC(name_map) locals_ctor; /* local var → dotted of the call it was assigned */
+    CA_VEC(name_map) param_class; /* parameter → the one class its annotation names (`app: Application`) */
     CA_VEC(const char *) global_decl;
     CA_VEC(fresh_var) fresh;    /* per function */
     int loop_depth;             /* loops around the statement being lowered */
@@ -1058,6 +1059,12 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         int rv = ir_var_find(L->f, rn);
         if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_PARAM | VAR_ELEMENT | VAR_EXC)))
             recv_class = map_get(L->locals_ctor.v, L->locals_ctor.n, rn);
+        /* `application: Application` ... `application.create_task(...)`: a
+         * method of the class the parameter is annotated with, unless the
+         * parameter was rebound */
+        else if (rv >= 0 && (L->f->vars[rv].flags & VAR_PARAM) && !(L->f->vars[rv].flags & VAR_SELF) &&
+                 !map_get(L->locals_ctor.v, L->locals_ctor.n, rn))
+            recv_class = map_get(L->param_class.v, L->param_class.n, rn);
         if (recv_class && !*recv_class) recv_class = NULL; /* rebound to something unknown */
     }
     if (any_var || on_self || plain || recv_class) {
@@ -3173,6 +3180,9 @@ static int annot_plain_d(lower *L, pn t, const char **one, int *nclass, int dept
         size_t n = strlen(q);
         if (n < 3 || (q[0] != '"' && q[0] != '\'') || q[n - 1] != q[0]) return 0;
         char *d = ca_arena_strndup(&L->m->arena, q + 1, n - 2);
+        /* `"Application[Any, CCT]"`: the class before its parameters */
+        char *br = strchr(d, '[');
+        if (br && br > d && d[strlen(d) - 1] == ']') *br = 0;
         for (char *c = d; *c; c++)
             if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '.')) return 0;
         if (cat(L, CAT_PLAIN_TYPE, d)) return 1;
@@ -3461,6 +3471,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
             f->fflags |= FN_MAIN_TASK;
     L->class_name = class_name;
     L->locals_ctor.n = 0;
+    L->param_class.n = 0;
     L->global_decl.n = 0;
     L->plain_decl.n = 0;
     L->global_views.n = 0;
@@ -3509,6 +3520,14 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         }
         ir_var_add(L->m, f, text(L, id), fl);
         f->nparams = f->nvars;
+        /* the one class an annotation names (not plain data, not a union of
+         * classes): what the parameter's methods resolve to */
+        pn ty = pn_is(p, PT_identifier) ? &pt_null : pn_field(p, PF_type);
+        const char *one = NULL;
+        if (!(fl & VAR_SELF) && !pn_isnull(ty) && !annot_plain(L, ty, &one) && one) {
+            name_map e = {text(L, id), one, 0};
+            CA_VEC_PUSH(L->param_class, e);
+        }
     }
     lower_block(L, pn_field(def, PF_body), &f->body);
     note_quiet_exit(L, def, f);
@@ -4588,6 +4607,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.cancel_flags);
     CA_VEC_FREE(L.pending);
     CA_VEC_FREE(L.locals_ctor);
+    CA_VEC_FREE(L.param_class);
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.plain_decl);
     CA_VEC_FREE(L.global_views);
