@@ -210,6 +210,15 @@ static int raises_when_set(void *ctx, const ir_node *n)
     return 0;
 }
 
+/* `raise error` after the handler, where the handler recorded the caught
+ * exception in `error` (`except BaseException as e: error = e` in a loop
+ * over hooks, then `raise error` once none recovers): raised later. */
+static int raises_record(void *ctx, const ir_node *n)
+{
+    defer_q *q = ctx;
+    return n->kind == IR_RAISE && n->site.start >= q->h->site.end && n->var2 >= 0 && holds(q, n->var2);
+}
+
 /* `return result, cancelled` after the handler: the record of the
  * cancellation goes to the caller, as a returned exception does. */
 static int returns_flag(void *ctx, const ir_node *n)
@@ -230,7 +239,8 @@ static int binds_true(void *ctx, const ir_node *n)
         flag = n->var2; /* errors.append(exc) */
     if (flag < 0) return 0;
     q->flag = flag;
-    return ir_visit(&q->f->body, raises_when_set, q) || ir_visit(&q->f->body, returns_flag, q);
+    return ir_visit(&q->f->body, raises_when_set, q) || ir_visit(&q->f->body, returns_flag, q) ||
+           (n->kind == IR_ALIAS && ir_visit(&q->f->body, raises_record, q));
 }
 
 static int defers_raise(const eng_walk *W, const ir_handler *h)
