@@ -3015,6 +3015,15 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
                 int plain = !pn_isnull(ty) && annot_plain(L, ty, NULL);
                 if (plain && nt == 1 && pn_is(unparen(targets[0]), PT_identifier))
                     CA_VEC_PUSH(L->plain_decl, text(L, unparen(targets[0])));
+                /* `it = aiter(stream)`: a view of its argument, the same
+                 * object for an iterator or a generator: bound as `it = stream` */
+                if (pn_is(unparen(cur), PT_call)) {
+                    pn c = unparen(cur);
+                    char *d = dotted(L, pn_field(c, PF_function));
+                    pn a0 = unparen(first_pos_arg(c, 0));
+                    if (d && cat(L, CAT_VIEW_CALL, d) && pn_is(a0, PT_identifier) && pn_isnull(first_pos_arg(c, 1)))
+                        cur = a0;
+                }
                 if (!pn_isnull(cur)) {
                     lower_expr(L, out, cur, s);
                     L->plain_bind = plain;
