@@ -936,16 +936,19 @@ static const char *last_dot(const char *s)
     return p ? p + 1 : s;
 }
 
-/* Does the acquire's making call resolve to a function of the tree that
- * hands out what it keeps (summary ENG_RET_BORROWED)? */
-static int lent_by_callee(eng_walk *E, const ir_node *acq)
+/* Does the acquire's making call resolve to a function of the tree (not a
+ * stub)? 0 no; 2 one that hands out what it keeps (ENG_RET_BORROWED); 1 one
+ * that returns no resource it made; 3 one that does. */
+static int tree_maker(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
     if (!mk || mk->kind != IR_CALL || !mk->text || !E->res || !E->res->resolve) return 0;
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
-    return callee && sum && callee != E->f && sum->returns == ENG_RET_BORROWED;
+    if (!callee || !sum || callee == E->f || (callee->fflags & (FN_ABSTRACT | FN_STUB))) return 0;
+    if (sum->returns == ENG_RET_BORROWED) return 2;
+    return sum->returns == ENG_RET_RESOURCE || sum->returns == ENG_RET_TAKEN ? 3 : 1;
 }
 
 /* The class of the tree the value an acquire's call makes is of: the
@@ -1157,7 +1160,14 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
          * keeps what it makes (`app.create_task(coro)` of an application
          * that adds each task to its own set and waits for them): the
          * caller borrows it */
-        if (ok && (n->flags & ACQ_STRONG) && !(n->flags & ACQ_HEURISTIC) && lent_by_callee(E, n)) ok = 0;
+        if (ok && (n->flags & ACQ_STRONG) && !(n->flags & ACQ_HEURISTIC)) {
+            int lent = tree_maker(E, n);
+            if (lent == 2) ok = 0;
+            /* (a catalog pattern meant for a library's method, `*.accept`,
+             * that here names a function of the tree which makes no
+             * resource: what the tree does decides, as for a name) */
+            else if (lent == 1) ok = E->weak_ok[v] || used_as_resource(E, v, E->released_any);
+        }
         /* a task of the main coroutine of asyncio.run: the runner cancels
          * and waits for it when main ends, however main ends */
         if ((E->f->fflags & FN_MAIN_TASK) && n->rkind && strcmp(n->rkind, "task") == 0 &&

@@ -717,6 +717,21 @@ static const char *self_attr_ctor(lower *L, pn recv)
     return d;
 }
 
+/* self_attr_ctor, when every assignment of `self.X` the class makes is from
+ * that one constructor. */
+static const char *self_attr_class(lower *L, pn recv)
+{
+    const char *d = self_attr_ctor(L, recv);
+    if (!d || !*d) return NULL;
+    ca_sb key = {0};
+    ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(unparen(recv), PF_attribute)));
+    const char *k = ca_sb_str(&key);
+    for (size_t i = 0; i < L->class_attrs.n && d; i++)
+        if (strcmp(L->class_attrs.v[i].key, k) == 0 && strcmp(L->class_attrs.v[i].value, d) != 0) d = NULL;
+    ca_sb_release(&key);
+    return d;
+}
+
 /* The ir_class of the class whose method is being lowered, or NULL. */
 static ir_class *current_class(lower *L)
 {
@@ -1067,6 +1082,9 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             recv_class = map_get(L->param_class.v, L->param_class.n, rn);
         if (recv_class && !*recv_class) recv_class = NULL; /* rebound to something unknown */
     }
+    /* `self.handshake.accept(...)` where the class assigns `self.handshake`
+     * from one constructor only: a method of that class, if the tree defines it */
+    if (!on_self && !recv_class && !pn_isnull(ci.recv)) recv_class = self_attr_class(L, ci.recv);
     if (any_var || on_self || plain || recv_class) {
         ir_node *n = emit(L, out, IR_CALL, call, -1);
         n->text = on_self ? text(L, pn_field(ci.fn, PF_attribute)) : (ci.dotted ? ci.dotted : text(L, ci.fn));
@@ -3675,6 +3693,16 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
             PN_FOR_NAMED(x, pn_field(s, PF_consequence)) {
                 if (sp >= 256) break;
                 stack[sp++] = x;
+            }
+            /* (and the elif and else branches: `if isinstance(event, Request):
+             * self.handshake = Handshake(...)` in an event dispatcher) */
+            PN_FOR_NAMED(x, s) {
+                if (!pn_is(x, PT_elif_clause) && !pn_is(x, PT_else_clause)) continue;
+                pn blk = pn_is(x, PT_elif_clause) ? pn_field(x, PF_consequence) : pn_field(x, PF_body);
+                PN_FOR_NAMED(y, blk) {
+                    if (sp >= 256) break;
+                    stack[sp++] = y;
+                }
             }
             continue;
         }
