@@ -1299,8 +1299,12 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         for (int k = 0; k < n->nbranches; k++) {
             uint8_t *bs = st_new(E);
             st_copy(E, bs, s);
-            if (enter_branch(E, n, k, bs)) walk_block(E, &n->branches[k], bs);
-            if (REACH(E, bs)) st_join(E, out, bs);
+            /* (a branch whose test cannot hold on this path is not taken:
+             * its state joins nothing) */
+            if (enter_branch(E, n, k, bs)) {
+                walk_block(E, &n->branches[k], bs);
+                if (REACH(E, bs)) st_join(E, out, bs);
+            }
             free(bs);
         }
         if (!(n->flags & IF_HAS_ELSE)) {

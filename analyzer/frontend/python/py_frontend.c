@@ -609,6 +609,35 @@ static pn first_pos_arg(pn call, int idx)
     return nul;
 }
 
+/* What a task spawner is handed to run: its first positional argument, or
+ * the coroutine passed by keyword (`asyncio.create_task(name=..., coro=...)`). */
+static char *text_of_node(const char *src, pn n, char *buf, size_t cap)
+{
+    size_t len = n->end - n->start;
+    if (len >= cap) len = cap - 1;
+    memcpy(buf, src + n->start, len);
+    buf[len] = 0;
+    return buf;
+}
+
+static pn spawned_arg_src(const char *src, pn call)
+{
+    pn a0 = first_pos_arg(call, 0);
+    if (!pn_isnull(a0)) return a0;
+    pn args = pn_field(call, PF_arguments);
+    if (pn_isnull(args) || !pn_is(args, PT_argument_list)) return a0;
+    PN_FOR_NAMED(a, args) {
+        if (!pn_is(a, PT_keyword_argument)) continue;
+        pn k = pn_field(a, PF_name);
+        char buf[32];
+        if (pn_isnull(k)) continue;
+        const char *kn = text_of_node(src, k, buf, sizeof(buf));
+        if (strcmp(kn, "coro") == 0 || strcmp(kn, "coroutine") == 0 || strcmp(kn, "coro_or_future") == 0)
+            return pn_field(a, PF_value);
+    }
+    return a0;
+}
+
 static pn kw_arg(lower *L, pn call, const char *kw)
 {
     pn args = pn_field(call, PF_arguments);
@@ -746,7 +775,7 @@ static ir_class *current_class(lower *L)
  * r_file.close()`): the task owns that value from here on. */
 static void spawn_closure(lower *L, ir_block *out, pn call)
 {
-    pn a0 = unparen(first_pos_arg(call, 0));
+    pn a0 = unparen(spawned_arg_src(L->src, call));
     if (pn_is(a0, PT_call)) a0 = unparen(pn_field(a0, PF_function));
     if (!pn_is(a0, PT_identifier) || !L->f) return;
     const char *name = text(L, a0);
@@ -805,7 +834,7 @@ static void set_call_args(lower *L, ir_node *n, const int *vars, const char *con
  * call the new task makes, with the values it is given (CALL_SPAWNED). */
 static void spawn_args(lower *L, ir_block *out, pn call)
 {
-    pn a0 = unparen(first_pos_arg(call, 0));
+    pn a0 = unparen(spawned_arg_src(L->src, call));
     if (pn_isnull(a0) || !L->f) return;
     pn fn = a0, args = &pt_null;
     int skip = 1; /* start_soon(fn, a, b): the arguments after fn */
@@ -3530,6 +3559,20 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
                 if (!seen) CA_VEC_PUSH(L->flags, nm);
             }
         }
+        /* (but a name a nested function rebinds through `nonlocal`, or a
+         * global, can change whenever other code runs: its value is not
+         * followed) */
+        for (pn x = body0; x < endp0 && x->start < body0->end && L->flags.n; x++) {
+            if (x->type != PT_nonlocal_statement && x->type != PT_global_statement) continue;
+            PN_FOR_NAMED(id, x) {
+                if (!pn_is(id, PT_identifier)) continue;
+                const char *nm = text(L, id);
+                for (size_t k = 0; k < L->flags.n;) {
+                    if (strcmp(L->flags.v[k], nm) == 0) L->flags.v[k] = L->flags.v[--L->flags.n];
+                    else k++;
+                }
+            }
+        }
     }
     pn params = pn_field(def, PF_parameters);
     PN_FOR_NAMED(p, params) {
@@ -4179,7 +4222,7 @@ static void collect_own_tasks(lower *L, pn root)
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
         if (!ci.name) continue;
-        pn a0 = first_pos_arg(x, 0);
+        pn a0 = spawned_arg_src(L->src, x);
         if (pn_isnull(a0)) continue;
         if (ci.dotted && cat(L, CAT_MAIN_RUNNER, ci.dotted)) {
             /* `asyncio.run(main())`: main's task is the runner's, which
