@@ -448,8 +448,14 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
         const ir_node *a = E->acq[v];
         int holdable = a && a->kind == IR_ACQUIRE &&
                        ((a->flags & ACQ_TEARDOWN) || !a->rkind || strcmp(a->rkind, "task") != 0);
+        /* (a container a task was put in goes with it: `await
+         * asyncio.gather(*tasks)` passes the cancellation into each; an
+         * element of one does not: `for fut in as_completed(tasks): await
+         * fut` settles that one only) */
         for (int k = 0; k < nexempt; k++)
-            ex |= exempt[k] == v || (holdable && exempt[k] >= 0 && covers(E, exempt[k], v));
+            ex |= exempt[k] == v ||
+                  (exempt[k] >= 0 && (holdable || !(E->f->vars[exempt[k]].flags & VAR_ELEMENT)) &&
+                   covers(E, exempt[k], v));
         if (ex || acquires_itself(E, cp, v)) continue;
         E->out->had_window = 1;
         if (shielded_scope) {
