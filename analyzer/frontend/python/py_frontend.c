@@ -3259,6 +3259,9 @@ static int annot_plain_d(lower *L, pn t, const char **one, int *nclass, int dept
     if (strcmp(d, "None") == 0) return 1;
     int wrapper = strcmp(d, "typing.Optional") == 0 || strcmp(d, "Optional") == 0 ||
                   strcmp(d, "typing.Union") == 0 || strcmp(d, "Union") == 0;
+    if (!pn_isnull(args) && pn_is(args, PT_generic_type))
+        PN_FOR_NAMED(x, args)
+            if (pn_is(x, PT_type_parameter)) args = x;
     if (wrapper && !pn_isnull(args)) {
         int plain = 1;
         PN_FOR_NAMED(x, args) if (x != head) plain &= annot_plain_d(L, x, one, nclass, depth + 1);
@@ -3267,6 +3270,11 @@ static int annot_plain_d(lower *L, pn t, const char **one, int *nclass, int dept
     if (cat(L, CAT_PLAIN_TYPE, d)) {
         /* a container of plain data (or of anything: `dict[str, Any]` is data) */
         int plain = 1;
+        /* (`list[str]` parses as a generic_type whose parameters sit in a
+         * type_parameter node; `typing.List[str]` as a subscript) */
+        if (!pn_isnull(args) && pn_is(args, PT_generic_type))
+            PN_FOR_NAMED(x, args)
+                if (pn_is(x, PT_type_parameter)) args = x;
         if (!pn_isnull(args))
             PN_FOR_NAMED(x, args) {
                 if (x == head) continue;
