@@ -23,6 +23,8 @@
 
 #define ST_LIVE    0x01u
 #define ST_ADOPTED 0x02u
+#define ST_HELD    0x08u /* read from a registry and not released since, on this path: a take of that
+                            registry takes it */
 /* what a variable's value can be on this path (all three: nothing known) */
 #define ST_TRUE    0x10u
 #define ST_FALSE   0x20u
@@ -1159,6 +1161,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         if (n->flags & ACQ_REGISTRY_READ) {
             E->pending_read[v] = n->text;
             E->acq[v] = n;
+            s[v] |= ST_HELD;
             break;
         }
         if (helper_take) ok = 1;
@@ -1211,6 +1214,9 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         for (int v = 0; v < E->nvars; v++) {
             if (!E->pending_read[v] || !n->text || strcmp(E->pending_read[v], n->text) != 0) continue;
             if (!E->released_any[v]) continue;
+            /* (a value this path already released, `await pw.stop()` then `del
+             * cache[k]`, is not taken out again) */
+            if (!(s[v] & ST_HELD)) continue;
             s[v] |= ST_LIVE;
             E->from_registry[v] = 1;
         }
@@ -1225,6 +1231,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             break;
         }
         kill(E, s, n->var);
+        if (n->var >= 0) s[n->var] &= (uint8_t)~ST_HELD;
         break;
     case IR_TRANSFER:
         if ((n->flags & XFER_PART) && !(n->var >= 0 && E->from_registry[n->var])) break;
