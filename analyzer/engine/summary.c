@@ -20,6 +20,9 @@ typedef struct sum_ctx {
     uint8_t *made;           /* per variable: it holds a resource this function made */
     uint8_t *stored;         /* per variable: stored somewhere (not only returned) */
     uint8_t *joined;         /* per variable: made as (or by) an object that joins another owner */
+    uint8_t *lent;           /* per variable: handed out by a helper that keeps it (summary BORROWED) */
+    int lent_returned;       /* some return hands back such a value */
+    int other_returned;      /* some return hands back another value */
     int borrowed;            /* some return hands out what is kept elsewhere */
 } sum_ctx;
 
@@ -275,6 +278,18 @@ static int ret_node(void *ctx, const ir_node *n)
         return 0;
     }
     if (n->kind == IR_ACQUIRE && n->var >= 0 && made_resource(c, n)) c->made[n->var] = 1;
+    /* `group = self._create_job_group(...)` (which registers it) ...
+     * `return group`: the caller borrows what a helper lends this function */
+    if (n->kind == IR_ACQUIRE && n->var >= 0 && n->ref && n->ref->kind == IR_CALL && c->r && c->r->resolve) {
+        const eng_summary *sum = NULL;
+        int off = 0;
+        const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n->ref, &sum, &off);
+        if (callee && sum && callee != c->f && sum->returns == ENG_RET_BORROWED) c->lent[n->var] = 1;
+    }
+    if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0) {
+        if (c->lent[n->var]) c->lent_returned = 1;
+        else c->other_returned = 1;
+    }
     if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0 && c->joined[n->var]) {
         c->out->returns = ENG_RET_BORROWED; /* the caller gets what another owner keeps */
         return 1;
@@ -376,7 +391,11 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
             c.made = ca_xcalloc((size_t)f->nvars + 1, 1);
             c.stored = ca_xcalloc((size_t)f->nvars + 1, 1);
             c.joined = ca_xcalloc((size_t)f->nvars + 1, 1);
+            c.lent = ca_xcalloc((size_t)f->nvars + 1, 1);
             ir_visit(&f->body, ret_node, &c);
+            /* (only when every value it returns is so lent) */
+            if (io->returns == ENG_RET_UNKNOWN && c.lent_returned && !c.other_returned) io->returns = ENG_RET_BORROWED;
+            free(c.lent);
             free(c.made);
             free(c.stored);
             free(c.joined);

@@ -1114,6 +1114,12 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     /* `self.handshake.accept(...)` where the class assigns `self.handshake`
      * from one constructor only: a method of that class, if the tree defines it */
     if (!on_self && !recv_class && !pn_isnull(ci.recv)) recv_class = self_attr_class(L, ci.recv);
+    /* `super().create_job_group(...)`: the method as the first base defines it */
+    if (!on_self && !recv_class && !pn_isnull(ci.recv) && pn_is(unparen(ci.recv), PT_call)) {
+        pn sf = unparen(pn_field(unparen(ci.recv), PF_function));
+        ir_class *cc = pn_is(sf, PT_identifier) && strcmp(text(L, sf), "super") == 0 ? current_class(L) : NULL;
+        if (cc && cc->nbases > 0 && cc->bases[0] && *cc->bases[0]) recv_class = cc->bases[0];
+    }
     if (any_var || on_self || plain || recv_class) {
         ir_node *n = emit(L, out, IR_CALL, call, -1);
         n->text = on_self ? text(L, pn_field(ci.fn, PF_attribute)) : (ci.dotted ? ci.dotted : text(L, ci.fn));
