@@ -366,6 +366,43 @@ static int every_site(const rule_ctx *ctx, const ir_func *f, int cancelled_args)
 
 static int cleanup_helper(const rule_ctx *ctx, const ir_func *f) { return private_name(f) && every_site(ctx, f, 0); }
 
+/* Calls of q->target in block b of q->g: counted in q->calls; q->outside
+ * set by one that is not the tail of a task of the module's own (in such a
+ * task, outside any loop). */
+static void read_task_tails(site_q *q, const ir_block *b, int in_loop)
+{
+    for (int i = 0; i < b->n && !q->outside; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_CALL && calls_target(q, n)) {
+            q->calls++;
+            if (in_loop || !(q->g->fflags & FN_OWN_TASK) || !(n->flags & CALL_AWAITED)) q->outside = 1;
+        }
+        int loop = in_loop || n->kind == IR_LOOP;
+        read_task_tails(q, &n->c, loop);
+        read_task_tails(q, &n->a, loop);
+        for (int k = 0; k < n->nbranches; k++) read_task_tails(q, &n->branches[k], loop);
+        for (int k = 0; k < n->nhandlers; k++) read_task_tails(q, &n->handlers[k].body, loop);
+        read_task_tails(q, &n->b, loop);
+    }
+}
+
+/* A private helper awaited only by tasks of the module's own, outside their
+ * loops (`async def _run(self): ... await self._consume_peer(origin)` in the
+ * task `connect()` starts): it runs in that task, and a cancellation it ends
+ * on quietly lets the task finish its own teardown and end, as the task's
+ * own frame would. */
+static int task_tail_helper(const rule_ctx *ctx, const ir_func *f)
+{
+    if (!private_name(f) || !f->is_async) return 0;
+    site_q q = {ctx, NULL, f, 0, 0, 0};
+    for (int i = 0; i < ctx->m->nfuncs && !q.outside; i++) {
+        q.g = ctx->m->funcs[i];
+        if (q.g == f) continue;
+        read_task_tails(&q, &q.g->body, 0);
+    }
+    return q.calls > 0 && !q.outside;
+}
+
 /* A private helper whose every call in its module passes a task the caller
  * has just cancelled (`t.cancel(); await self._suppress_cancelled(t)`): its
  * `try: await task` / `except CancelledError: pass` is the caller's
@@ -380,7 +417,7 @@ static void begin(rule_run *rr)
     swallow_state *s = ca_xcalloc(1, sizeof(*s));
     const ir_func *f = rr->ctx->f;
     ir_visit(&f->body, collect_handlers, s);
-    s->own_task = (f->fflags & FN_OWN_TASK) != 0;
+    s->own_task = (f->fflags & FN_OWN_TASK) != 0 || (s->nh > 0 && task_tail_helper(rr->ctx, f));
     /* (computed only where there is a handler to judge) */
     s->cleanup = s->nh > 0 && cleanup_helper(rr->ctx, f);
     s->params_cancelled = s->nh > 0 && cancelled_helper(rr->ctx, f);
