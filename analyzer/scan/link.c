@@ -35,6 +35,21 @@ static int cmp_by_name(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* by_method: by name, then by the last component of the class, so that a
+ * method of a named class is found by halving (lookup_method_of) */
+static int cmp_by_method(const void *a, const void *b)
+{
+    const scan_state *S = sort_ctx;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(S->fns[x].f->name, S->fns[y].f->name);
+    if (c) return c;
+    const char *cx = S->fns[x].f->class_name, *cy = S->fns[y].f->class_name;
+    const char *px = cx ? strrchr(cx, '.') : NULL, *py = cy ? strrchr(cy, '.') : NULL;
+    c = strcmp(px ? px + 1 : cx ? cx : "", py ? py + 1 : cy ? cy : "");
+    if (c) return c;
+    return x < y ? -1 : x > y;
+}
+
 void scan_build_table(scan_state *S)
 {
     free(S->fns);
@@ -62,7 +77,7 @@ void scan_build_table(scan_state *S)
         }
     sort_ctx = S;
     qsort(S->by_name, S->nby_name, sizeof(size_t), cmp_by_name);
-    qsort(S->by_method, S->nby_method, sizeof(size_t), cmp_by_name);
+    qsort(S->by_method, S->nby_method, sizeof(size_t), cmp_by_method);
 }
 
 static int same_language(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
@@ -102,17 +117,25 @@ static const fn_ref *lookup_method_of(const scan_state *S, const char *cls, size
 {
     size_t lo = 0, hi = S->nby_method, n = S->nby_method;
     const size_t *idx = S->by_method;
+    /* the first entry not before (method, cls) in cmp_by_method's order */
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (strcmp(S->fns[idx[mid]].f->name, method) < 0) lo = mid + 1;
+        const ir_func *f = S->fns[idx[mid]].f;
+        int c = strcmp(f->name, method);
+        if (c == 0) {
+            const char *k = f->class_name ? last_part(f->class_name) : "";
+            c = strncmp(k, cls, cls_len);
+            if (c == 0 && k[cls_len]) c = 1;
+        }
+        if (c < 0) lo = mid + 1;
         else hi = mid;
     }
     const fn_ref *hit = NULL;
     for (; lo < n && strcmp(S->fns[idx[lo]].f->name, method) == 0; lo++) {
         const fn_ref *r = &S->fns[idx[lo]];
-        if (!same_language(S->jobs[r->file].m.language, language) || !r->f->class_name) continue;
-        const char *c = last_part(r->f->class_name);
-        if (strlen(c) != cls_len || strncmp(c, cls, cls_len) != 0) continue;
+        const char *c = r->f->class_name ? last_part(r->f->class_name) : "";
+        if (strlen(c) != cls_len || strncmp(c, cls, cls_len) != 0) break;
+        if (!same_language(S->jobs[r->file].m.language, language)) continue;
         if (hit) return NULL;
         hit = r;
     }

@@ -1125,7 +1125,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         n->text = on_self ? text(L, pn_field(ci.fn, PF_attribute)) : (ci.dotted ? ci.dotted : text(L, ci.fn));
         /* (a call that only reports its arguments, `log.debug("...", v)`,
          * cleans nothing up, in a handler or not) */
-        int reports = ci.dotted && cat(L, CAT_REPORT_CALL, ci.dotted);
+        int reports = L->in_cleanup && ci.dotted && cat(L, CAT_REPORT_CALL, ci.dotted);
         n->flags = (ci.awaited ? CALL_AWAITED : 0) | (L->in_cleanup && !reports ? CALL_IN_CLEANUP : 0) |
                    (on_self ? CALL_ON_SELF : 0);
         if (recv_class) {
