@@ -3,7 +3,9 @@
 The catalog knows `*.accept` as a socket's accept. `self.handshake.accept()`
 on an attribute the class sets from a class of the tree (in any branch of
 a method) is that class's method, which returns plain data here: the
-catalog's guess does not apply. A socket's accept still makes a socket.
+catalog's guess does not apply. Nor does it to a library's `accept(request)`
+with arguments (a websocket protocol answering a handshake): a listener's
+or a socket's `accept()` takes none. A socket's accept still makes a socket.
 """
 
 import socket
@@ -38,6 +40,18 @@ class WebsocketStream:
         status_code, headers, self.state = self.handshake.accept(message.get("subprotocol"))
         await self.send(status_code, headers)
         await self.log(status_code)
+
+
+class HandshakeProtocol:
+    def __init__(self, protocol_factory, transport):
+        self.protocol = protocol_factory()
+        self.transport = transport
+
+    # Fine: the library's accept(request) answers with a response to send.
+    async def handshake(self, request, send):
+        response = self.protocol.accept(request)
+        await send(response.serialize())
+        self.transport.write(response.body)
 
 
 class Listener:

@@ -1697,6 +1697,8 @@ static rhs_info classify_rhs(lower *L, pn right)
         }
     }
     const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
+    /* (`arg=()`: a maker only when called with no arguments) */
+    if (e && e->arg && strcmp(e->arg, "()") == 0 && !no_args(r)) e = NULL;
     if (e) {
         ri.acq = ACQ_STRONG;
         ri.rkind = e->kind;
