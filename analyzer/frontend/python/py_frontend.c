@@ -4200,7 +4200,8 @@ static pn wrapped_call(lower *L, pn c)
 static void collect_own_tasks(lower *L, pn root)
 {
     /* no spawner in the text, no task to find (most modules) */
-    static const char *const words[] = {"create_task", "ensure_future", "start_soon", ".start(", "run(", "gather("};
+    static const char *const words[] = {"create_task", "ensure_future", "start_soon", ".start(", "run(", "gather(",
+                                        "_threadsafe("};
     int any = 0;
     for (size_t w = 0; w < sizeof(words) / sizeof(words[0]) && !any; w++)
         any = bytes_contain(L->src, L->len, words[w]);
@@ -4248,6 +4249,19 @@ static void collect_own_tasks(lower *L, pn root)
                 task_start t = {fn, x, 0};
                 CA_VEC_PUSH(main_starts, t);
             }
+        }
+        if (ci.name && (strcmp(ci.name, "call_soon_threadsafe") == 0 || strcmp(ci.name, "call_soon") == 0)) {
+            /* `loop.call_soon_threadsafe(loop.create_task, self._run())`: the
+             * callback is a spawner, handed the coroutine to start */
+            char *sd = dotted(L, unparen(first_pos_arg(x, 0)));
+            const ca_cat_entry *se = sd ? cat(L, CAT_ACQUIRE, sd) : NULL;
+            pn a1 = first_pos_arg(x, 1);
+            if (sd && ((se && se->kind && strcmp(se->kind, "task") == 0) || cat(L, CAT_TASK_ENTRY, sd)) &&
+                !pn_isnull(a1)) {
+                const char *fn = spawned_name(L, a1);
+                if (fn) CA_VEC_PUSH(found, fn);
+            }
+            continue;
         }
         if (ci.dotted && cat(L, CAT_CHILD_TASKS, ci.dotted)) {
             /* `await asyncio.gather(self._pump_a(), self._pump_b())`: each
