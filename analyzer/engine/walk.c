@@ -945,8 +945,9 @@ static const char *last_dot(const char *s)
 }
 
 /* Does the acquire's making call resolve to a function of the tree (not a
- * stub)? 0 no; 2 one that hands out what it keeps (ENG_RET_BORROWED); 1 one
- * that returns no resource it made; 3 one that does. */
+ * stub)? 0 no, or nothing known of what it returns; 2 one that hands out
+ * what it keeps (ENG_RET_BORROWED); 1 one that returns plain data; 3 one
+ * that returns a resource it made. */
 static int tree_maker(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
@@ -956,7 +957,8 @@ static int tree_maker(eng_walk *E, const ir_node *acq)
     const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
     if (!callee || !sum || callee == E->f || (callee->fflags & (FN_ABSTRACT | FN_STUB))) return 0;
     if (sum->returns == ENG_RET_BORROWED) return 2;
-    return sum->returns == ENG_RET_RESOURCE || sum->returns == ENG_RET_TAKEN ? 3 : 1;
+    if (sum->returns == ENG_RET_PLAIN) return 1;
+    return sum->returns == ENG_RET_RESOURCE || sum->returns == ENG_RET_TAKEN ? 3 : 0;
 }
 
 /* The class of the tree the value an acquire's call makes is of: the
@@ -1173,8 +1175,8 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             int lent = tree_maker(E, n);
             if (lent == 2) ok = 0;
             /* (a catalog pattern meant for a library's method, `*.accept`,
-             * that here names a function of the tree which makes no
-             * resource: what the tree does decides, as for a name) */
+             * that here names a function of the tree which returns plain
+             * data: what the tree does decides, as for a name) */
             else if (lent == 1) ok = E->weak_ok[v] || used_as_resource(E, v, E->released_any);
         }
         /* a task of the main coroutine of asyncio.run: the runner cancels
