@@ -72,3 +72,16 @@ class Watchdog:
                 await asyncio.sleep(5)
             except asyncio.CancelledError:
                 break
+
+
+class Spawner:
+    """A wrapper that only starts the task: it keeps nothing."""
+
+    def create_task(self, coro):
+        return asyncio.create_task(coro)
+
+    # Buggy: the task the wrapper hands back is this function's own.
+    async def dispatch(self, update, lock, state):
+        task = self.create_task(work(update))
+        async with lock:  # expect: CAN102
+            state[update] = task
