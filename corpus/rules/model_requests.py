@@ -34,3 +34,16 @@ class Assistant:
             timeout=30,
         )
         return job.id
+
+
+class BrowserSession:
+    def __init__(self, cdp):
+        self._cdp = cdp
+
+    async def _open_blank_tab(self):
+        target = await self._cdp.send.Target.createTarget(params={"url": "about:blank"})
+        return target["targetId"]
+
+    # Fine: the tab is made in the browser this session already drives.
+    async def connect(self):
+        return await asyncio.wait_for(self._open_blank_tab(), timeout=15)
