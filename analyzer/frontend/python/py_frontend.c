@@ -61,6 +61,7 @@ typedef struct name_map {
     const char *key;   /* local name, or "Class.attr" */
     const char *value; /* resolved dotted name */
     int relative;      /* imports: from a relative import (`from ..asyncio import x`) */
+    int from_import;   /* imports: bound by `from M import x` (a module's member), not `import M` */
 } name_map;
 
 typedef struct pending_def {
@@ -902,7 +903,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     int handled = 0;
 
     if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
-        name_map e = {norm_text(L, ci.recv, 200), "", 0};
+        name_map e = {norm_text(L, ci.recv, 200), "", 0, 0};
         CA_VEC_PUSH(L->cancelled, e);
         /* `for t in tasks: t.cancel()`: every element of tasks is cancelled */
         pn rcv = unparen(ci.recv);
@@ -912,7 +913,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             pn lv = unparen(pn_field(up, PF_left)), rv = unparen(pn_field(up, PF_right));
             if (pn_is(lv, PT_identifier) && strcmp(text(L, lv), text(L, rcv)) == 0 &&
                 (pn_is(rv, PT_identifier) || pn_is(rv, PT_attribute))) {
-                name_map c = {norm_text(L, rv, 200), "", 0};
+                name_map c = {norm_text(L, rv, 200), "", 0, 0};
                 CA_VEC_PUSH(L->cancelled, c);
             }
             break;
@@ -923,7 +924,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         pn_is(unparen(ci.recv), PT_identifier)) {
         pn a0 = unparen(first_pos_arg(call, 0));
         if (!pn_isnull(a0) && map_get(L->cancelled.v, L->cancelled.n, norm_text(L, a0, 200))) {
-            name_map c = {norm_text(L, ci.recv, 200), "", 0};
+            name_map c = {norm_text(L, ci.recv, 200), "", 0, 0};
             CA_VEC_PUSH(L->cancelled, c);
         }
     }
@@ -1800,11 +1801,11 @@ static void record_ctor(lower *L, int v, pn right)
         const char *rc = pn_is(c, PT_call) ? returned_class(L, c) : NULL;
         if (v >= 0) {
             /* (a binding hides what an earlier one of the name was made by) */
-            name_map e = {L->f->vars[v].name, rc ? rc : "", 0};
+            name_map e = {L->f->vars[v].name, rc ? rc : "", 0, 0};
             CA_VEC_PUSH(L->locals_ctor, e);
             ca_sb key = {0};
             ca_sb_addf(&key, "%s()", L->f->vars[v].name);
-            name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), "", 0};
+            name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), "", 0, 0};
             ca_sb_release(&key);
             CA_VEC_PUSH(L->locals_ctor, e2);
         }
@@ -1817,13 +1818,13 @@ static void record_ctor(lower *L, int v, pn right)
     }
     else if (pn_is(r, PT_attribute) || pn_is(r, PT_identifier)) d = dotted(L, r);
     if (!d || v < 0) return;
-    name_map e = {L->f->vars[v].name, d, 0};
+    name_map e = {L->f->vars[v].name, d, 0, 0};
     CA_VEC_PUSH(L->locals_ctor, e);
     /* "name()": made with no arguments; a later binding of the name without
      * that form hides it (map_get finds the last entry of the name first) */
     ca_sb key = {0};
     ca_sb_addf(&key, "%s()", L->f->vars[v].name);
-    name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), no_args(r) ? d : "", 0};
+    name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), no_args(r) ? d : "", 0, 0};
     ca_sb_release(&key);
     CA_VEC_PUSH(L->locals_ctor, e2);
 }
@@ -2333,7 +2334,7 @@ static int lock_idle(lower *L, pn expr)
                     idle = 0;
                 }
             }
-            name_map m = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), idle ? "1" : "0", 0};
+            name_map m = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), idle ? "1" : "0", 0, 0};
             CA_VEC_PUSH(L->idle_locks, m);
         }
     }
@@ -3611,7 +3612,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         pn ty = pn_is(p, PT_identifier) ? &pt_null : pn_field(p, PF_type);
         const char *one = NULL;
         if (!(fl & VAR_SELF) && !pn_isnull(ty) && !annot_plain(L, ty, &one) && one) {
-            name_map e = {text(L, id), one, 0};
+            name_map e = {text(L, id), one, 0, 0};
             CA_VEC_PUSH(L->param_class, e);
         }
     }
@@ -3662,7 +3663,7 @@ static void note_option(lower *L, const char *key, int option)
             if (!option) L->options.v[i].value = "0";
             return;
         }
-    name_map e = {ca_arena_strdup(&L->m->arena, key), option ? "1" : "0", 0};
+    name_map e = {ca_arena_strdup(&L->m->arena, key), option ? "1" : "0", 0, 0};
     CA_VEC_PUSH(L->options, e);
 }
 
@@ -3783,12 +3784,12 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
         if (!d) continue;
         ca_sb key = {0};
         ca_sb_addf(&key, "%s.%s", class_name, attr);
-        name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d, 0};
+        name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d, 0, 0};
         CA_VEC_PUSH(L->class_attrs, e);
         if (no_args(right)) {
             /* "Cls.attr()": made with no arguments (`asyncio.Queue()`, unbounded) */
             ca_sb_adds(&key, "()");
-            name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d, 0};
+            name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d, 0, 0};
             CA_VEC_PUSH(L->class_attrs, e2);
         }
         ca_sb_release(&key);
@@ -3797,7 +3798,7 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
 
 static void add_import(lower *L, const char *alias, const char *dotted_name)
 {
-    name_map e = {alias, dotted_name, 0};
+    name_map e = {alias, dotted_name, 0, 0};
     CA_VEC_PUSH(L->imports, e);
 }
 
@@ -4355,6 +4356,71 @@ static void collect_own_tasks(lower *L, pn root)
     CA_VEC_FREE(uncancelled);
 }
 
+/* A decorator that wraps what it decorates for its callers (`functools.wraps`,
+ * `lru_cache`, a retry, a property's setter) rather than registering it
+ * with a framework that runs it. */
+static int wrapping_decorator(const char *attr)
+{
+    static const char *const words[] = {"wraps", "lru_cache", "cache", "cached_property", "contextmanager",
+                                        "asynccontextmanager", "abstractmethod", "overload", "setter", "getter",
+                                        "deleter", "retry", "override", "final", "asyncio", "fixture", "parametrize",
+                                        "timeout", "deprecated", "coroutine", "register", "singledispatch"};
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (strcmp(attr, words[i]) == 0) return 1;
+    return 0;
+}
+
+/* Coroutine functions a framework runs: registered by a decorator that is
+ * a method of an object (`@sio.on("message")`, `@worker_app.command()`,
+ * `@router.get("/")`, `@bot.event`), the object a module global made by a
+ * call or a name imported from a module (not a module itself), and named
+ * nowhere else in the module. The framework's dispatcher calls them as the
+ * outermost frame of what it runs: a cancellation they catch is that run's
+ * own end, as for a task (FN_OWN_TASK). */
+static void collect_framework_entries(lower *L, pn root)
+{
+    if (!bytes_contain(L->src, L->len, "@")) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    PN_FOR_NAMED(st, root) {
+        if (!pn_is(st, PT_decorated_definition)) continue;
+        pn def = pn_field(st, PF_definition);
+        if (!pn_is(def, PT_function_definition) || !has_token(def, PT_async)) continue;
+        int registered = 0;
+        PN_FOR_NAMED(d, st) {
+            if (!pn_is(d, PT_decorator)) continue;
+            pn e = unparen(pn_first_named(d));
+            if (pn_is(e, PT_call)) e = unparen(pn_field(e, PF_function));
+            if (!pn_is(e, PT_attribute)) continue;
+            pn obj = unparen(pn_field(e, PF_object));
+            if (!pn_is(obj, PT_identifier) || wrapping_decorator(text(L, pn_field(e, PF_attribute)))) continue;
+            const char *on = text(L, obj);
+            const char *g = map_get(L->globals.v, L->globals.n, on);
+            int object = g && *g; /* a module global made by a call */
+            for (size_t i = L->imports.n; !object && i-- > 0;)
+                if (strcmp(L->imports.v[i].key, on) == 0) {
+                    object = L->imports.v[i].from_import;
+                    break;
+                }
+            if (object) registered = 1;
+        }
+        if (!registered) continue;
+        /* named nowhere else in the module: only the framework calls it */
+        pn nm = pn_field(def, PF_name);
+        const char *fn = text(L, nm);
+        size_t fl = strlen(fn);
+        int uses = 0;
+        for (pn u = root; u < endp && uses == 0; u++) {
+            if (u->type != PT_identifier || u == nm || u->end - u->start != fl || memcmp(L->src + u->start, fn, fl) != 0)
+                continue;
+            pn up = pn_parent(u);
+            /* (`worker.start()`: a member of something else) */
+            if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
+            uses++;
+        }
+        if (!uses) CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, fn));
+    }
+}
+
 /* One pass over the whole tree: imports, module globals, comments
  * (suppressions), syntax errors. Iterative, in preorder. */
 static void scan_module(lower *L, pn root)
@@ -4400,6 +4466,7 @@ static void scan_module(lower *L, pn root)
                 ca_sb_release(&sb);
                 add_import(L, local, full);
                 L->imports.v[L->imports.n - 1].relative = mname[0] == '.';
+                L->imports.v[L->imports.n - 1].from_import = 1;
             }
             descend = 0;
         } else if (n->type == PT_comment) {
@@ -4419,10 +4486,10 @@ static void scan_module(lower *L, pn root)
                         ca_sb_addf(&sb, "%s", d);
                         /* keep a call marker so `X = anyio.get_cancelled_exc_class()` matches */
                         ca_sb_adds(&sb, "()");
-                        name_map e2 = {text(L, left), ca_arena_strdup(&L->m->arena, ca_sb_str(&sb)), 0};
+                        name_map e2 = {text(L, left), ca_arena_strdup(&L->m->arena, ca_sb_str(&sb)), 0, 0};
                         ca_sb_release(&sb);
                         CA_VEC_PUSH(L->globals, e2);
-                        name_map e = {text(L, left), d, 0};
+                        name_map e = {text(L, left), d, 0, 0};
                         CA_VEC_PUSH(L->globals, e);
                         descend = 0;
                     }
@@ -4430,7 +4497,7 @@ static void scan_module(lower *L, pn root)
                     d = resolve(L, dotted_raw(L, right));
                 }
                 if (descend) {
-                    name_map e = {text(L, left), d ? d : "", 0};
+                    name_map e = {text(L, left), d ? d : "", 0, 0};
                     CA_VEC_PUSH(L->globals, e);
                 }
             }
@@ -4680,6 +4747,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     pn root = pn_root(flat);
     scan_module(&L, root);
     collect_own_tasks(&L, root);
+    collect_framework_entries(&L, root);
     collect_timeout_wrappers(&L, root);
     collect_toplevel(&L, root);
     if (L.pending.n) qsort(L.pending.v, L.pending.n, sizeof(pending_def), cmp_pending);
