@@ -611,17 +611,9 @@ static pn first_pos_arg(pn call, int idx)
 }
 
 /* What a task spawner is handed to run: its first positional argument, or
- * the coroutine passed by keyword (`asyncio.create_task(name=..., coro=...)`). */
-static char *text_of_node(const char *src, pn n, char *buf, size_t cap)
-{
-    size_t len = n->end - n->start;
-    if (len >= cap) len = cap - 1;
-    memcpy(buf, src + n->start, len);
-    buf[len] = 0;
-    return buf;
-}
-
-static pn spawned_arg_src(const char *src, pn call)
+ * the coroutine passed by keyword (`asyncio.create_task(name=..., coro=...)`,
+ * catalog spawn-keyword). */
+static pn spawned_arg_src(lower *L, pn call)
 {
     pn a0 = first_pos_arg(call, 0);
     if (!pn_isnull(a0)) return a0;
@@ -630,11 +622,7 @@ static pn spawned_arg_src(const char *src, pn call)
     PN_FOR_NAMED(a, args) {
         if (!pn_is(a, PT_keyword_argument)) continue;
         pn k = pn_field(a, PF_name);
-        char buf[32];
-        if (pn_isnull(k)) continue;
-        const char *kn = text_of_node(src, k, buf, sizeof(buf));
-        if (strcmp(kn, "coro") == 0 || strcmp(kn, "coroutine") == 0 || strcmp(kn, "coro_or_future") == 0)
-            return pn_field(a, PF_value);
+        if (!pn_isnull(k) && cat(L, CAT_SPAWN_KEYWORD, text(L, k))) return pn_field(a, PF_value);
     }
     return a0;
 }
@@ -776,7 +764,7 @@ static ir_class *current_class(lower *L)
  * r_file.close()`): the task owns that value from here on. */
 static void spawn_closure(lower *L, ir_block *out, pn call)
 {
-    pn a0 = unparen(spawned_arg_src(L->src, call));
+    pn a0 = unparen(spawned_arg_src(L, call));
     if (pn_is(a0, PT_call)) a0 = unparen(pn_field(a0, PF_function));
     if (!pn_is(a0, PT_identifier) || !L->f) return;
     const char *name = text(L, a0);
@@ -835,7 +823,7 @@ static void set_call_args(lower *L, ir_node *n, const int *vars, const char *con
  * call the new task makes, with the values it is given (CALL_SPAWNED). */
 static void spawn_args(lower *L, ir_block *out, pn call)
 {
-    pn a0 = unparen(spawned_arg_src(L->src, call));
+    pn a0 = unparen(spawned_arg_src(L, call));
     if (pn_isnull(a0) || !L->f) return;
     pn fn = a0, args = &pt_null;
     int skip = 1; /* start_soon(fn, a, b): the arguments after fn */
@@ -4240,7 +4228,7 @@ static void collect_own_tasks(lower *L, pn root)
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
         if (!ci.name) continue;
-        pn a0 = spawned_arg_src(L->src, x);
+        pn a0 = spawned_arg_src(L, x);
         if (pn_isnull(a0)) continue;
         if (ci.dotted && cat(L, CAT_MAIN_RUNNER, ci.dotted)) {
             /* `asyncio.run(main())`: main's task is the runner's, which
@@ -4251,7 +4239,7 @@ static void collect_own_tasks(lower *L, pn root)
                 CA_VEC_PUSH(main_starts, t);
             }
         }
-        if (ci.name && (strcmp(ci.name, "call_soon_threadsafe") == 0 || strcmp(ci.name, "call_soon") == 0)) {
+        if (ci.name && cat(L, CAT_DEFERRED_CALL, ci.name)) {
             /* `loop.call_soon_threadsafe(loop.create_task, self._run())`: the
              * callback is a spawner, handed the coroutine to start */
             char *sd = dotted(L, unparen(first_pos_arg(x, 0)));
@@ -4356,20 +4344,6 @@ static void collect_own_tasks(lower *L, pn root)
     CA_VEC_FREE(uncancelled);
 }
 
-/* A decorator that wraps what it decorates for its callers (`functools.wraps`,
- * `lru_cache`, a retry, a property's setter) rather than registering it
- * with a framework that runs it. */
-static int wrapping_decorator(const char *attr)
-{
-    static const char *const words[] = {"wraps", "lru_cache", "cache", "cached_property", "contextmanager",
-                                        "asynccontextmanager", "abstractmethod", "overload", "setter", "getter",
-                                        "deleter", "retry", "override", "final", "asyncio", "fixture", "parametrize",
-                                        "timeout", "deprecated", "coroutine", "register", "singledispatch"};
-    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-        if (strcmp(attr, words[i]) == 0) return 1;
-    return 0;
-}
-
 /* Coroutine functions a framework runs: registered by a decorator that is
  * a method of an object (`@sio.on("message")`, `@worker_app.command()`,
  * `@router.get("/")`, `@bot.event`), the object a module global made by a
@@ -4392,7 +4366,10 @@ static void collect_framework_entries(lower *L, pn root)
             if (pn_is(e, PT_call)) e = unparen(pn_field(e, PF_function));
             if (!pn_is(e, PT_attribute)) continue;
             pn obj = unparen(pn_field(e, PF_object));
-            if (!pn_is(obj, PT_identifier) || wrapping_decorator(text(L, pn_field(e, PF_attribute)))) continue;
+            /* (a decorator that wraps for callers, `@functools.wraps(f)`, a
+             * retry, a property's setter, registers nothing) */
+            if (!pn_is(obj, PT_identifier) || cat(L, CAT_WRAPPING_DECORATOR, text(L, pn_field(e, PF_attribute))))
+                continue;
             const char *on = text(L, obj);
             const char *g = map_get(L->globals.v, L->globals.n, on);
             int object = g && *g; /* a module global made by a call */
