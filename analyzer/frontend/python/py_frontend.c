@@ -4190,7 +4190,7 @@ static void collect_own_tasks(lower *L, pn root)
 {
     /* no spawner in the text, no task to find (most modules) */
     static const char *const words[] = {"create_task", "ensure_future", "start_soon", ".start(", "run(", "gather(",
-                                        "_threadsafe("};
+                                        "_threadsafe(", "_task("};
     int any = 0;
     for (size_t w = 0; w < sizeof(words) / sizeof(words[0]) && !any; w++)
         any = bytes_contain(L->src, L->len, words[w]);

@@ -1,0 +1,57 @@
+"""Spawners a project names after what they do, imported from elsewhere.
+
+`create_referenced_task(coro)` (keeps a reference so the task is not
+collected), `sio.start_background_task(fn, *args)`, `spawn_task(coro)`: by
+their names they start a task of their own on what they are given, though
+their bodies live in another module. A handler at the top of the coroutine
+they start is that task's own end.
+"""
+
+import asyncio
+
+from myapp.tasks import create_referenced_task
+
+
+class Discovery:
+    def __init__(self, server):
+        self._server = server
+        self._connect_task = None
+
+    def start(self):
+        self._connect_task = create_referenced_task(self._connect_to_peers())
+
+    def stop(self):
+        if self._connect_task is not None:
+            self._connect_task.cancel()
+
+    async def _connect_to_peers(self):
+        while True:
+            try:
+                await self._server.connect_one()
+                await asyncio.sleep(5)
+            except asyncio.CancelledError:
+                return None
+
+
+class Events:
+    def __init__(self, sio):
+        self.sio = sio
+
+    def on_packet(self, sid, data):
+        self.sio.start_background_task(self._handle_event, sid, data)
+
+    async def _handle_event(self, sid, data):
+        try:
+            await self.sio.dispatch(sid, data)
+        except asyncio.CancelledError:
+            pass
+
+    # Buggy: the same handler awaited in the caller's task.
+    async def handle_now(self, sid, data):
+        await self._dispatch_inline(sid, data)
+
+    async def _dispatch_inline(self, sid, data):
+        try:
+            await self.sio.dispatch(sid, data)
+        except asyncio.CancelledError:  # expect: CAN401
+            pass
