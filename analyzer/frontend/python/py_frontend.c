@@ -890,6 +890,16 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     pn args = pn_field(call, PF_arguments);
     int handled = 0;
 
+    /* `cancel_task_safe(task=t)`, `await cancel_and_wait(t)`: a helper that
+     * cancels the task it is handed; an await of t after it is of a task the
+     * function cancelled (the `t.cancel(); await t` idiom, through a helper) */
+    if (ci.name && strstr(ci.name, "cancel") && strcmp(ci.name, "cancel") != 0 && !pn_isnull(args))
+        PN_FOR_NAMED(a, args) {
+            pn av = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+            int tv = pn_is(av, PT_identifier) ? var_of(L, av) : -1;
+            if (tv >= 0 && L->f->vars[tv].first_cancel == UINT32_MAX) L->f->vars[tv].first_cancel = call->start;
+        }
+
     if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
         name_map e = {norm_text(L, ci.recv, 200), "", 0, 0};
         CA_VEC_PUSH(L->cancelled, e);
@@ -1688,6 +1698,8 @@ static rhs_info classify_rhs(lower *L, pn right)
     const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
     /* (`arg=()`: a maker only when called with no arguments) */
     if (e && e->arg && strcmp(e->arg, "()") == 0 && !no_args(r)) e = NULL;
+    /* (`ret = await asyncio.create_task(coro)`: what the task returned) */
+    if (e && awaited && e->kind && strcmp(e->kind, "task") == 0) return ri;
     if (e) {
         ri.acq = ACQ_STRONG;
         ri.rkind = e->kind;
