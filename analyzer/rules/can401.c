@@ -347,6 +347,8 @@ static void read_sites(site_q *q, const ir_block *b, int in_raising_handler)
  * its own module is read, so the answer is the same on every scan. */
 static int private_name(const ir_func *f)
 {
+    /* (a function defined in another is reached only through it) */
+    if (f->qualname && strstr(f->qualname, ".<locals>.")) return 1;
     size_t len = f->name ? strlen(f->name) : 0;
     if (len < 2 || f->name[0] != '_') return 0;
     return !(len > 4 && f->name[1] == '_' && f->name[len - 1] == '_' && f->name[len - 2] == '_'); /* __dunder__ */
@@ -374,8 +376,15 @@ static void read_task_tails(site_q *q, const ir_block *b, int in_loop)
     for (int i = 0; i < b->n && !q->outside; i++) {
         const ir_node *n = b->v[i];
         if (n->kind == IR_CALL && calls_target(q, n)) {
+            /* (awaited directly, or through a timeout call: `await
+             * asyncio.wait_for(helper(), t)` records an awaited call of the
+             * helper beside the plain one) */
+            int awaited = (n->flags & CALL_AWAITED) != 0;
+            for (int j = i + 1; j < b->n && j <= i + 4 && !awaited; j++)
+                awaited = b->v[j]->kind == IR_AWAIT_CALL && b->v[j]->site.line == n->site.line && b->v[j]->text &&
+                          n->text && strcmp(b->v[j]->text, n->text) == 0;
             q->calls++;
-            if (in_loop || !(q->g->fflags & FN_OWN_TASK) || !(n->flags & CALL_AWAITED)) q->outside = 1;
+            if (in_loop || !(q->g->fflags & FN_OWN_TASK) || !awaited) q->outside = 1;
         }
         int loop = in_loop || n->kind == IR_LOOP;
         read_task_tails(q, &n->c, loop);

@@ -72,3 +72,28 @@ class Reader:
     # A public method awaits the helper: its caller's cancel is lost.
     async def read(self):
         return await self._read_frame()
+
+
+class Connection:
+    def __init__(self, queue, api):
+        self._queue = queue
+        self._api = api
+        self._tasks = {}
+
+    # Fine: the local wrapper runs, under a deadline, as the tail of a task
+    # the connection starts for each message.
+    async def _api_call(self, message):
+        async def wrapped():
+            try:
+                return await self._api.handle(message)
+            except asyncio.CancelledError:
+                return None
+
+        response = await asyncio.wait_for(wrapped(), timeout=600)
+        if response is not None:
+            await self._api.reply(response)
+
+    async def incoming(self):
+        while True:
+            message = await self._queue.get()
+            self._tasks[id(message)] = asyncio.create_task(self._api_call(message))
