@@ -861,6 +861,15 @@ static int quiet_exit(eng_walk *E, const ir_node *w)
     return callee && (callee->fflags & FN_CM_QUIET_EXIT);
 }
 
+/* ... and one whose code before its first yield cannot suspend: the entry is
+ * no checkpoint. */
+static int quiet_enter(eng_walk *E, const ir_node *w)
+{
+    const eng_summary *sum = NULL;
+    const ir_func *callee = other_callee(E, w->ref, &sum);
+    return callee && (callee->fflags & FN_CM_QUIET_ENTER);
+}
+
 static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
 {
     push_reg(E, ENG_REG_WITH, w, NULL);
@@ -876,7 +885,8 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         }
     }
     int quiet = quiet_scope(E, w);
-    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_ENTER) && !quiet) checkpoint(E, s, w, w->site, NULL, 0);
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_ENTER) && !quiet && !quiet_enter(E, w))
+        checkpoint(E, s, w, w->site, NULL, 0);
     if ((w->flags & WITH_OWNS) && w->var >= 0) {
         s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);
         E->adopt[w->var] = w;

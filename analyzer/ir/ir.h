@@ -278,6 +278,8 @@ typedef struct ir_var {
                                    `registry._items[k] = self`): the new object belongs to what it is made with */
 #define FN_MAIN_TASK      0x1000u /* runs only as the main task of a runner that cancels, when it ends, every task
                                    still running (`asyncio.run(main())`): the tasks it makes are the runner's */
+#define FN_CM_QUIET_ENTER 0x2000u /* an @asynccontextmanager whose code before its first yield cannot suspend:
+                                   entering `async with f():` is no checkpoint */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

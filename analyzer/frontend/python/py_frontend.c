@@ -2416,6 +2416,10 @@ static void lower_with(lower *L, pn s, ir_block *out)
             for (int i = cur->n - 1; i >= 0 && !w->ref; i--)
                 if (cur->v[i]->kind == IR_CALL && cur->v[i]->site.start == ce->start && cur->v[i]->site.end == ce->end)
                     w->ref = cur->v[i];
+            /* (`async with Handlers.manage():`, a call lowering had no reason
+             * to record: the engine asks the callee whether entering or
+             * leaving it suspends) */
+            if (!w->ref && is_async) w->ref = making_call(L, cur, ce);
         }
         if (is_async) w->flags |= WITH_ASYNC;
         pn e = unparen(expr);
@@ -3348,13 +3352,30 @@ static int after_yield_suspends(void *ctx, const ir_node *n)
     return q->suspends;
 }
 
+/* Can the code before f's first yield suspend? A checkpoint before it, an
+ * `async for` begun before it, an `async with` entered before it whose
+ * entry (or, closed before the yield, whose exit) may suspend. */
+static int before_yield_suspends(void *ctx, const ir_node *n)
+{
+    quiet_q *q = ctx;
+    if (n->site.start >= q->yield_at) return q->suspends;
+    int over = q->yield_at < n->site.end;
+    if (n->kind == IR_CHECKPOINT && !(n->flags & CP_NO_SUSPEND)) q->suspends = 1;
+    if (n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR)) q->suspends = 1;
+    if (n->kind == IR_WITH && (n->flags & WITH_ASYNC)) {
+        if (!(n->flags & WITH_NONSUSP_ENTER)) q->suspends = 1;
+        if (!over && !(n->flags & WITH_NONSUSP_EXIT)) q->suspends = 1;
+    }
+    return q->suspends;
+}
+
 static void note_quiet_exit(lower *L, pn def, ir_func *f)
 {
     if (!(f->fflags & FN_GENERATOR) || !f->is_async || !has_decorator(L, def, CAT__COUNT, "asynccontextmanager"))
         return;
     pn body = pn_field(def, PF_body);
     const pt_node *endp = L->T->v + L->T->n;
-    uint32_t last = 0, nested_end = 0;
+    uint32_t last = 0, first = UINT32_MAX, nested_end = 0;
     int any = 0;
     for (pn x = body; !pn_isnull(body) && x < endp && x->start < body->end; x++) {
         if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
@@ -3364,12 +3385,16 @@ static void note_quiet_exit(lower *L, pn def, ir_func *f)
         if (x->type == PT_yield && x->start >= nested_end) {
             any = 1;
             if (x->start > last) last = x->start;
+            if (x->start < first) first = x->start;
         }
     }
     if (!any) return;
     quiet_q q = {last, 0};
     ir_visit(&f->body, after_yield_suspends, &q);
     if (!q.suspends) f->fflags |= FN_CM_QUIET_EXIT;
+    quiet_q e = {first, 0};
+    ir_visit(&f->body, before_yield_suspends, &e);
+    if (!e.suspends) f->fflags |= FN_CM_QUIET_ENTER;
 }
 
 /* A class definition as an ir_class: its bases and what they make it. */
