@@ -853,21 +853,13 @@ static int quiet_scope(eng_walk *E, const ir_node *w)
 }
 
 /* `async with f():` where f is an @asynccontextmanager of the tree whose
- * code after its yield cannot suspend: the exit is no checkpoint. */
-static int quiet_exit(eng_walk *E, const ir_node *w)
+ * code after its yield (FN_CM_QUIET_EXIT), or before its first yield
+ * (FN_CM_QUIET_ENTER), cannot suspend: that exit or entry is no checkpoint. */
+static int quiet_cm(eng_walk *E, const ir_node *w, unsigned which)
 {
     const eng_summary *sum = NULL;
     const ir_func *callee = other_callee(E, w->ref, &sum);
-    return callee && (callee->fflags & FN_CM_QUIET_EXIT);
-}
-
-/* ... and one whose code before its first yield cannot suspend: the entry is
- * no checkpoint. */
-static int quiet_enter(eng_walk *E, const ir_node *w)
-{
-    const eng_summary *sum = NULL;
-    const ir_func *callee = other_callee(E, w->ref, &sum);
-    return callee && (callee->fflags & FN_CM_QUIET_ENTER);
+    return callee && (callee->fflags & which);
 }
 
 static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
@@ -885,7 +877,7 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         }
     }
     int quiet = quiet_scope(E, w);
-    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_ENTER) && !quiet && !quiet_enter(E, w))
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_ENTER) && !quiet && !quiet_cm(E, w, FN_CM_QUIET_ENTER))
         checkpoint(E, s, w, w->site, NULL, 0);
     if ((w->flags & WITH_OWNS) && w->var >= 0) {
         s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);
@@ -907,7 +899,7 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         if (E->adopt[v] == w) s[v] &= (uint8_t)~ST_ADOPTED;
     if ((w->flags & WITH_TARGET) && w->var >= 0 && E->adopt[w->var] == w) E->adopt[w->var] = NULL;
     pop_reg(E);
-    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && !quiet && REACH(E, s) && !quiet_exit(E, w))
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && !quiet && REACH(E, s) && !quiet_cm(E, w, FN_CM_QUIET_EXIT))
         checkpoint(E, s, w, w->site, NULL, 0);
 }
 
@@ -961,11 +953,10 @@ static const char *last_dot(const char *s)
 static int tree_maker(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
-    if (!mk || mk->kind != IR_CALL || !mk->text || !E->res || !E->res->resolve) return 0;
+    if (!mk || mk->kind != IR_CALL || !mk->text) return 0;
     const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
-    if (!callee || !sum || callee == E->f || (callee->fflags & (FN_ABSTRACT | FN_STUB))) return 0;
+    const ir_func *callee = other_callee(E, mk, &sum);
+    if (!callee || !sum || (callee->fflags & (FN_ABSTRACT | FN_STUB))) return 0;
     if (sum->returns == ENG_RET_BORROWED) return 2;
     if (sum->returns == ENG_RET_PLAIN) return 1;
     return sum->returns == ENG_RET_RESOURCE || sum->returns == ENG_RET_TAKEN ? 3 : 0;

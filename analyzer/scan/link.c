@@ -44,8 +44,7 @@ static int cmp_by_method(const void *a, const void *b)
     int c = strcmp(S->fns[x].f->name, S->fns[y].f->name);
     if (c) return c;
     const char *cx = S->fns[x].f->class_name, *cy = S->fns[y].f->class_name;
-    const char *px = cx ? strrchr(cx, '.') : NULL, *py = cy ? strrchr(cy, '.') : NULL;
-    c = strcmp(px ? px + 1 : cx ? cx : "", py ? py + 1 : cy ? cy : "");
+    c = strcmp(cx ? last_part(cx) : "", cy ? last_part(cy) : "");
     if (c) return c;
     return x < y ? -1 : x > y;
 }

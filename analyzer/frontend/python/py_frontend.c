@@ -891,9 +891,10 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     int handled = 0;
 
     /* `cancel_task_safe(task=t)`, `await cancel_and_wait(t)`: a helper that
-     * cancels the task it is handed; an await of t after it is of a task the
-     * function cancelled (the `t.cancel(); await t` idiom, through a helper) */
-    if (ci.name && strstr(ci.name, "cancel") && strcmp(ci.name, "cancel") != 0 && !pn_isnull(args))
+     * cancels the task it is handed (catalog cancel-helper); an await of t
+     * after it is of a task the function cancelled (the `t.cancel(); await
+     * t` idiom, through a helper) */
+    if (ci.name && strcmp(ci.name, "cancel") != 0 && cat(L, CAT_CANCEL_HELPER, ci.name) && !pn_isnull(args))
         PN_FOR_NAMED(a, args) {
             pn av = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
             int tv = pn_is(av, PT_identifier) ? var_of(L, av) : -1;
@@ -3272,6 +3273,8 @@ static int annot_plain_d(lower *L, pn t, const char **one, int *nclass, int dept
     if (strcmp(d, "None") == 0) return 1;
     int wrapper = strcmp(d, "typing.Optional") == 0 || strcmp(d, "Optional") == 0 ||
                   strcmp(d, "typing.Union") == 0 || strcmp(d, "Union") == 0;
+    /* (`list[str]` parses as a generic_type whose parameters sit in a
+     * type_parameter node; `typing.List[str]` as a subscript) */
     if (!pn_isnull(args) && pn_is(args, PT_generic_type))
         PN_FOR_NAMED(x, args)
             if (pn_is(x, PT_type_parameter)) args = x;
@@ -3283,11 +3286,6 @@ static int annot_plain_d(lower *L, pn t, const char **one, int *nclass, int dept
     if (cat(L, CAT_PLAIN_TYPE, d)) {
         /* a container of plain data (or of anything: `dict[str, Any]` is data) */
         int plain = 1;
-        /* (`list[str]` parses as a generic_type whose parameters sit in a
-         * type_parameter node; `typing.List[str]` as a subscript) */
-        if (!pn_isnull(args) && pn_is(args, PT_generic_type))
-            PN_FOR_NAMED(x, args)
-                if (pn_is(x, PT_type_parameter)) args = x;
         if (!pn_isnull(args))
             PN_FOR_NAMED(x, args) {
                 if (x == head) continue;
