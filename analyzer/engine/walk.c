@@ -96,6 +96,8 @@ struct eng_walk {
     const ir_node **subject_of; /* the `async with` whose subject it is (WITH_SUBJECT), inside its body */
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry, *stored_any;
+    uint8_t *settled_any;   /* awaited to its end, or handed to a call that may keep or release it (one of
+                               the tree whose summary says so, or any call outside it) */
     uint32_t *last_release; /* byte offset of the last release step outside cleanup */
     CA_VEC(eng_region) regs;
     CA_VEC(int) reg_try;    /* per region: its try's index in trys, or -1 */
@@ -218,10 +220,15 @@ static int prepass(void *ctx, const ir_node *n)
             if (n->flags & REL_IN_CLEANUP) E->weak_ok[n->var] = 1;
         }
         break;
+    case IR_DONE:
+        /* (an await of it returned, not a None test) */
+        if (n->var >= 0 && (n->flags & (DONE_SETTLED | DONE_EXITED))) E->settled_any[n->var] = 1;
+        break;
     case IR_CALL:
         for (int k = 0; k < n->nvars; k++) {
             int v = n->vars[k];
             if (v < 0) continue;
+            if (!(n->flags & CALL_VALUE_ONLY) && eng_call_may_keep(E, n, k)) E->settled_any[v] = 1;
             if ((n->flags & CALL_NAME_REGISTERS) && !n->kwnames[k]) E->stored_any[v] = 1;
             if (n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) {
                 E->released_any[v] = 1;
@@ -927,6 +934,14 @@ static int used_as_resource(eng_walk *E, int v, const uint8_t *by)
     return 0;
 }
 
+static int dropped_everywhere(eng_walk *E, int v)
+{
+    /* (a nested function or lambda that names it may release it later) */
+    if (E->f->vars[v].last_mention == UINT32_MAX) return 0;
+    return !used_as_resource(E, v, E->released_any) && !used_as_resource(E, v, E->stored_any) &&
+           !used_as_resource(E, v, E->settled_any);
+}
+
 /* Does checkpoint cp await an async helper of the tree that always raises? */
 static int awaits_noreturn(eng_walk *E, const ir_node *cp)
 {
@@ -1185,6 +1200,12 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         if ((E->f->fflags & FN_MAIN_TASK) && n->rkind && strcmp(n->rkind, "task") == 0 &&
             !(n->flags & ACQ_REGISTRY_TAKE))
             ok = 0;
+        /* a value the function drops on every path, the normal one too
+         * (never released, stored, returned, awaited to its end or handed
+         * to a callee that keeps it): a cancellation leaves it just as the
+         * function's end does, so no window of its can leak it (what leaks
+         * it is the missing release, a plain leak other linters report) */
+        if (ok && !(n->flags & ACQ_REGISTRY_TAKE) && !helper_take && dropped_everywhere(E, v)) ok = 0;
         if (!ok) break;
         E->acq[v] = n;
         if (n->var2 >= 0 && E->adopt[n->var2] &&
@@ -1454,6 +1475,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->released_any = ca_xcalloc(nv, 1);
     E->from_registry = ca_xcalloc(nv, 1);
     E->stored_any = ca_xcalloc(nv, 1);
+    E->settled_any = ca_xcalloc(nv, 1);
     E->last_release = ca_xcalloc(nv, sizeof(uint32_t));
     ir_visit(&f->body, prepass, E);
     E->ls = ca_xcalloc((size_t)nls + 1, sizeof(lstn));
@@ -1481,6 +1503,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->released_any);
     free(E->from_registry);
     free(E->stored_any);
+    free(E->settled_any);
     free(E->last_release);
     free(E->ls);
     CA_VEC_FREE(E->regs);
