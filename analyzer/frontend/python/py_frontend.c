@@ -1667,6 +1667,17 @@ static rhs_info classify_rhs(lower *L, pn right)
             }
         }
     }
+    /* `peer = random.choice(peers)`: one element of its argument, read as
+     * `peers[i]` is (a registry's element is a read of the registry;
+     * anything else's is the owner's of the container) */
+    if (ci.dotted && cat(L, CAT_ELEMENT_CALL, ci.dotted)) {
+        pn a0 = unparen(first_pos_arg(r, 0));
+        if (!pn_isnull(a0) && is_registry(L, a0)) {
+            ri.acq = ACQ_REGISTRY_READ;
+            ri.registry = norm_text(L, a0, 200);
+        }
+        return ri;
+    }
     /* `key = str(message.id)`: plain data (after the registry reads above:
      * `list(self._reg.values())` is a read of the registry); a generic
      * specialised at the call, `create_memory_object_stream[Event](0)`,
