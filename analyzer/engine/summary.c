@@ -58,6 +58,7 @@ static int made_resource(const sum_ctx *c, const ir_node *n)
 
 static int callee_noreturn(const sum_ctx *c, const ir_node *n)
 {
+    if (n->kind == IR_CALL && (n->flags & CALL_NORETURN) && !(n->flags & CALL_VALUE_ONLY)) return 1;
     if (n->kind != IR_CALL || !c->r || !c->r->resolve || (n->flags & CALL_VALUE_ONLY)) return 0;
     const eng_summary *sum = NULL;
     int off = 0;

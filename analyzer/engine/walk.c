@@ -314,6 +314,7 @@ int eng_block_always_raises(const ir_block *b)
     if (b->n == 0) return 0;
     const ir_node *last = b->v[b->n - 1];
     if (last->kind == IR_RAISE) return 1;
+    if (last->kind == IR_CALL && (last->flags & CALL_NORETURN) && !(last->flags & CALL_VALUE_ONLY)) return 1;
     if (last->kind == IR_IF && (last->flags & IF_HAS_ELSE)) {
         for (int k = 0; k < last->nbranches; k++)
             if (!eng_block_always_raises(&last->branches[k])) return 0;
@@ -679,8 +680,9 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n, int *noreturn)
     /* an awaited call raises at its await: the checkpoint that follows
      * ends the path there (its IR_CALL comes first) */
     /* (calling a coroutine or generator function runs nothing yet) */
-    *noreturn = callee && sum && sum->noreturn && callee != E->f && !(n->flags & CALL_AWAITED) && !callee->is_async &&
-                !(callee->fflags & FN_GENERATOR);
+    *noreturn = (n->flags & CALL_NORETURN) ||
+                (callee && sum && sum->noreturn && callee != E->f && !(n->flags & CALL_AWAITED) && !callee->is_async &&
+                 !(callee->fflags & FN_GENERATOR));
     return callee && sum && sum->has_checkpoint && (n->flags & CALL_RUNS_CALLEE) && !callee->is_async;
 }
 

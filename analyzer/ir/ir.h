@@ -125,6 +125,8 @@ typedef enum ir_kind {
 #define CALL_ACQUIRES_SLOT 0x1000u /* x.acquire...(...) (catalog slot-acquire): takes a slot of its receiver, and
                                     nothing if it is cancelled */
 #define CALL_CM_EXIT      0x2000u /* value only: what `cm.__aexit__(...)` / `__exit__` is handed */
+#define CALL_NORETURN     0x4000u /* the call never returns (catalog noreturn-call: `os._exit(0)`, `sys.exit()`):
+                                    the path ends there */
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */

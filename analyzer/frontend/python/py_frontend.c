@@ -1095,6 +1095,8 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             on_self = 1;
     }
     int plain = pn_is(ci.fn, PT_identifier);
+    /* `os._exit(0)`, `sys.exit(1)`: the path ends at the call */
+    int noret = !ci.awaited && ci.dotted && cat(L, CAT_NORETURN_CALL, ci.dotted);
     /* `server = ControlServer(...)` ... `server.start()`: a method of that
      * class, if the tree defines it */
     const char *recv_class = NULL;
@@ -1120,7 +1122,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         ir_class *cc = pn_is(sf, PT_identifier) && strcmp(text(L, sf), "super") == 0 ? current_class(L) : NULL;
         if (cc && cc->nbases > 0 && cc->bases[0] && *cc->bases[0]) recv_class = cc->bases[0];
     }
-    if (any_var || on_self || plain || recv_class) {
+    if (any_var || on_self || plain || recv_class || noret) {
         ir_node *n = emit(L, out, IR_CALL, call, -1);
         n->text = on_self ? text(L, pn_field(ci.fn, PF_attribute)) : (ci.dotted ? ci.dotted : text(L, ci.fn));
         /* (a call that only reports its arguments, `log.debug("...", v)`,
@@ -1137,6 +1139,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
         if (ci.dotted && cat(L, CAT_NONRAISING_CALL, ci.dotted)) n->flags |= CALL_NO_RAISE;
+        if (noret) n->flags |= CALL_NORETURN;
         /* `t.done()`, `t.cancelled()`: a question a future answers without raising */
         if (!ci.awaited && !pn_isnull(ci.recv) && ci.name && no_args(call) && cat(L, CAT_DONE_TEST, ci.name))
             n->flags |= CALL_NO_RAISE;
