@@ -96,6 +96,7 @@ struct eng_walk {
     const ir_node **subject_of; /* the `async with` whose subject it is (WITH_SUBJECT), inside its body */
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry, *stored_any;
+    uint8_t *made_strong;   /* bound somewhere by a catalogued or heuristic maker (ACQ_STRONG) */
     uint8_t *settled_any;   /* awaited to its end, or handed to a call that may keep or release it (one of
                                the tree whose summary says so, or any call outside it) */
     uint32_t *last_release; /* byte offset of the last release step outside cleanup */
@@ -219,6 +220,9 @@ static int prepass(void *ctx, const ir_node *n)
             if (E->rel.element_of[n->var] >= 0) E->released_any[E->rel.element_of[n->var]] = 1;
             if (n->flags & REL_IN_CLEANUP) E->weak_ok[n->var] = 1;
         }
+        break;
+    case IR_ACQUIRE:
+        if (n->var >= 0 && (n->flags & ACQ_STRONG)) E->made_strong[n->var] = 1;
         break;
     case IR_DONE:
         /* (an await of it returned, not a None test) */
@@ -1045,6 +1049,39 @@ static int empty_record(eng_walk *E, const ir_node *acq)
     return 1;
 }
 
+static int await_within(void *ctx, const ir_node *n)
+{
+    const ir_site *in = ctx;
+    return n->kind == IR_AWAIT_CALL && n->site.start >= in->start && n->site.end <= in->end;
+}
+
+/* `key = self._make_key(identity, scopes)`: a record of the tree (a data
+ * model) put together without a suspension out of values none of which a
+ * maker of this function made, the function releases or holds as a
+ * resource (`Instance(proc=proc)`). It names nothing
+ * this function created, so what a cleanup does with it (deleting an entry
+ * stored under it) is no release of a resource. One made with a value a
+ * maker made here (`SandboxHandle(raw=sandbox)`) or one the function
+ * releases by itself (`Handle(name=name)` after `_force_remove(name)` on a
+ * failed `docker run`), or by an awaited call, or with an await inside
+ * (`Info(id=await api.create())`), may name what was created. */
+static int assembled_record(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || mk->kind != IR_CALL || (mk->flags & CALL_AWAITED)) return 0;
+    unsigned c = made_class(E, acq, 1);
+    if (!(c & ENG_CLASS_KNOWN) || !(c & ENG_CLASS_DATA) || (c & ENG_CLASS_OWNS)) return 0;
+    for (int k = 0; k < mk->nvars + acq->nvars; k++) {
+        int x = k < mk->nvars ? mk->vars[k] : acq->vars[k - mk->nvars];
+        if (x < 0 || x == acq->var) continue;
+        /* (itself, or what it holds: `Handle(raw=instance)` of an
+         * `instance = Instance(proc=proc)`) */
+        for (int y = 0; y < E->nvars; y++)
+            if ((E->made_strong[y] || E->released_any[y] || E->acq[y]) && (y == x || covers(E, x, y))) return 0;
+    }
+    return !ir_visit(&E->f->body, await_within, (void *)&mk->site);
+}
+
 /* `chan = Channel(self, ...)` of a class whose constructor hands the new
  * object to an argument (`conn.add_channel(self)`), made with self or a
  * parameter: it belongs to that owner, not to this function */
@@ -1167,7 +1204,9 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             /* (but an object built here of a class of the tree that owns
              * nothing and is no record holds nothing, whatever a cleanup
              * does with it: a record may name a remote resource) */
-            if (owns_nothing(E, n) || empty_record(E, n) || rewraps_parameter(E, n) || joins_owner(E, n)) ok = 0;
+            if (owns_nothing(E, n) || empty_record(E, n) || assembled_record(E, n) || rewraps_parameter(E, n) ||
+                joins_owner(E, n))
+                ok = 0;
             /* (what a helper hands back while self keeps it, `return
              * self._ws`, is self's whatever this function's cleanup does
              * with it) */
@@ -1478,6 +1517,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->from_registry = ca_xcalloc(nv, 1);
     E->stored_any = ca_xcalloc(nv, 1);
     E->settled_any = ca_xcalloc(nv, 1);
+    E->made_strong = ca_xcalloc(nv, 1);
     E->last_release = ca_xcalloc(nv, sizeof(uint32_t));
     ir_visit(&f->body, prepass, E);
     E->ls = ca_xcalloc((size_t)nls + 1, sizeof(lstn));
@@ -1506,6 +1546,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->from_registry);
     free(E->stored_any);
     free(E->settled_any);
+    free(E->made_strong);
     free(E->last_release);
     free(E->ls);
     CA_VEC_FREE(E->regs);
