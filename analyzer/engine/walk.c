@@ -1002,6 +1002,20 @@ static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return)
     if (callee && callee->ret_type &&
         (any_return || (callee->class_name && strcmp(last_dot(callee->ret_type), last_dot(callee->class_name)) == 0)))
         c = E->res->class_of(E->res->ctx, E->m, callee->ret_type);
+    /* `FlowRun.model_validate(data)`: a method a data model of the tree
+     * inherits from its library base (pydantic's validators, attrs' and
+     * dataclasses' helpers), called on the class: it makes an instance */
+    const char *dot = strrchr(mk->text, '.');
+    if (!c && dot && dot - mk->text < 256) {
+        char cls[256];
+        memcpy(cls, mk->text, (size_t)(dot - mk->text));
+        cls[dot - mk->text] = 0;
+        /* (what resolved is a method of another class, found by its name:
+         * not this class's) */
+        int own = callee && callee->class_name && strcmp(last_dot(callee->class_name), last_dot(cls)) == 0;
+        unsigned k = own ? 0 : E->res->class_of(E->res->ctx, E->m, cls);
+        if ((k & ENG_CLASS_KNOWN) && (k & ENG_CLASS_DATA)) c = k;
+    }
     return c;
 }
 

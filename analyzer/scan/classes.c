@@ -35,17 +35,85 @@ static int cmp_cls(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Is path the module `mod` names (its last component): ".../mod.py" or
- * ".../mod/__init__.py"? */
-static int file_is_module(const char *path, const char *mod, size_t mlen)
+/* How many of the last components of the dotted module mod[0..mlen) the
+ * file path names, from its end: ".../a/b.py" or ".../a/b/__init__.py" is
+ * 2 for "x.a.b"; 0 when not even the last one matches. */
+static int module_match(const char *path, const char *mod, size_t mlen)
+{
+    const char *pe = path + strlen(path);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strcmp(base, "__init__.py") == 0) {
+        pe = base > path ? base - 1 : path;
+    } else {
+        size_t bl = strlen(base);
+        if (bl < 3 || strcmp(base + bl - 3, ".py") != 0) return 0;
+        pe = base + bl - 3;
+    }
+    const char *me = mod + mlen;
+    int k = 0;
+    while (me > mod && pe > path) {
+        const char *ms = me;
+        while (ms > mod && ms[-1] != '.') ms--;
+        const char *ps = pe;
+        while (ps > path && ps[-1] != '/') ps--;
+        if ((size_t)(me - ms) != (size_t)(pe - ps) || strncmp(ms, ps, (size_t)(me - ms)) != 0) break;
+        k++;
+        me = ms > mod ? ms - 1 : mod;
+        pe = ps > path ? ps - 1 : path;
+        if (ms == mod || ps == path) break;
+    }
+    return k;
+}
+
+/* The name of a file as a module: "b" for ".../b.py"; NULL for a
+ * package's __init__.py or a file that is no Python module. */
+static const char *module_stem(const char *path, size_t *len)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    if (strncmp(base, mod, mlen) == 0 && strcmp(base + mlen, ".py") == 0) return 1;
-    if (strcmp(base, "__init__.py") != 0 || base == path) return 0;
-    const char *end = base - 1, *dir = end;
-    while (dir > path && dir[-1] != '/') dir--;
-    return (size_t)(end - dir) == mlen && strncmp(dir, mod, mlen) == 0;
+    size_t bl = strlen(base);
+    if (bl < 4 || strcmp(base + bl - 3, ".py") != 0 || strcmp(base, "__init__.py") == 0) return NULL;
+    *len = bl - 3;
+    return base;
+}
+
+static int cmp_stem(const void *a, const void *b)
+{
+    const scan_state *S = sort_ctx;
+    size_t la = 0, lb = 0;
+    const char *x = module_stem(S->jobs[*(const size_t *)a].df->path, &la);
+    const char *y = module_stem(S->jobs[*(const size_t *)b].df->path, &lb);
+    int c = strncmp(x, y, la < lb ? la : lb);
+    if (c) return c;
+    return la < lb ? -1 : la > lb;
+}
+
+/* How much of the dotted module full[0..flen) (whose last part is mod,
+ * mlen bytes) the best plain module of the tree other than file `not`
+ * names (module_match); 0 when none has that name. */
+static int other_module_match(const scan_state *S, const char *full, size_t flen, const char *mod, size_t mlen, int not)
+{
+    size_t lo = 0, hi = S->nmod_by_stem;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2, l = 0;
+        const char *st = module_stem(S->jobs[S->mod_by_stem[mid]].df->path, &l);
+        int c = strncmp(st, mod, l < mlen ? l : mlen);
+        if (c == 0) c = l < mlen ? -1 : l > mlen;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    int best = 0;
+    for (; lo < S->nmod_by_stem; lo++) {
+        size_t l = 0;
+        const char *path = S->jobs[S->mod_by_stem[lo]].df->path;
+        const char *st = module_stem(path, &l);
+        if (l != mlen || strncmp(st, mod, mlen) != 0) break;
+        if ((int)S->mod_by_stem[lo] == not) continue;
+        int k = module_match(path, full, flen);
+        if (k > best) best = k;
+    }
+    return best;
 }
 
 const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const char *name)
@@ -67,22 +135,43 @@ const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const ch
         hit = r;
     }
     if (local) return local;
-    if (!several) return hit;
+    if (!several && hit) {
+        /* the one class of that name, unless the name says another module
+         * of the tree better, a plain one not lowered (`legacy.bases.Base`
+         * while only `schemas/bases.py`'s Base is known); a package's
+         * __init__ may re-export a class of any of its modules */
+        const char *dot = strrchr(name, '.');
+        if (!dot || dot == name) return hit;
+        const char *mod = dot;
+        while (mod > name && mod[-1] != '.') mod--;
+        size_t mlen = (size_t)(dot - mod);
+        size_t flen = (size_t)(dot - name);
+        if (other_module_match(S, name, flen, mod, mlen, hit->file) >
+            module_match(S->jobs[hit->file].df->path, name, flen))
+            return NULL;
+        return hit;
+    }
     /* several of that name: the one of the module the name says
-     * (`channel.Channel` after `from .channel import Channel`), if only one */
+     * (`channel.Channel` after `from .channel import Channel`), the one
+     * whose path matches most of it when several modules share the last
+     * name (`pkg._internal.schemas.bases.Model` and
+     * `pkg.server.schemas.bases.Model`), if only one matches most */
     const char *dot = strrchr(name, '.');
     if (!dot || dot == name) return NULL;
-    const char *mod = dot;
-    while (mod > name && mod[-1] != '.') mod--;
-    size_t mlen = (size_t)(dot - mod);
     const cls_ref *pick = NULL;
+    int best = 0, tie = 0;
     for (lo = hi; lo < S->nclasses && strcmp(S->classes[S->cls_by_name[lo]].c->name, n) == 0; lo++) {
         const cls_ref *r = &S->classes[S->cls_by_name[lo]];
-        if (!file_is_module(S->jobs[r->file].df->path, mod, mlen)) continue;
-        if (pick) return NULL;
-        pick = r;
+        int k = module_match(S->jobs[r->file].df->path, name, (size_t)(dot - name));
+        if (k > best) {
+            best = k;
+            pick = r;
+            tie = 0;
+        } else if (k == best && k > 0) {
+            tie = 1;
+        }
     }
-    return pick;
+    return best > 0 && !tie ? pick : NULL;
 }
 
 int scan_plain_base(const scan_state *S, const char *b)
@@ -116,6 +205,15 @@ void scan_build_classes(scan_state *S)
     }
     sort_ctx = S;
     qsort(S->cls_by_name, S->nclasses, sizeof(size_t), cmp_cls);
+    free(S->mod_by_stem);
+    S->mod_by_stem = ca_xmalloc(sizeof(size_t) * (S->njobs + 1));
+    S->nmod_by_stem = 0;
+    for (size_t i = 0; i < S->njobs; i++) {
+        size_t l = 0;
+        if (S->jobs[i].df && S->jobs[i].df->path && module_stem(S->jobs[i].df->path, &l))
+            S->mod_by_stem[S->nmod_by_stem++] = i;
+    }
+    qsort(S->mod_by_stem, S->nmod_by_stem, sizeof(size_t), cmp_stem);
     /* what its own methods do */
     for (size_t i = 0; i < S->nfns; i++) {
         const fn_ref *f = &S->fns[i];
@@ -210,6 +308,59 @@ static int class_like(const char *s) { return *s >= 'A' && *s <= 'Z'; }
 /* Only where the class decides something: a value the function acquired
  * from a constructor call whose resource-ness rests on evidence (a plain
  * call result, a name that sounds like one), not every call of a class. */
+static void want_class(wanted_q *q, const char *name, const char *dir, int depth);
+
+/* The unknown bases of a known class, each looked for as a class is (a data
+ * model's base in a module with no async code: without it the class is not
+ * known, and what it owns is not either); their own bases come next round. */
+static void want_bases(wanted_q *q, const cls_ref *r, int depth)
+{
+    if (!r || (r->flags & ENG_CLASS_KNOWN) || depth > 8) return;
+    const char *path = q->S->jobs[r->file].df->path;
+    const char *slash = strrchr(path, '/');
+    char *dir = ca_xstrndup(path, slash ? (size_t)(slash - path) : 0);
+    for (int b = 0; b < r->c->nbases; b++) {
+        const char *base = r->c->bases[b];
+        if (scan_plain_base(q->S, base)) continue;
+        const cls_ref *br = scan_find_class(q->S, &q->S->jobs[r->file].m, base);
+        if (br && br != r) want_bases(q, br, depth + 1);
+        else if (!br) want_class(q, base, dir, depth + 1);
+    }
+    free(dir);
+}
+
+/* Looks for class `name` (dotted, `pkg.mod.Cls`) in a file the prefilter
+ * skipped: records its module, unless the tree already knows the class (then
+ * its unknown bases). */
+static void want_class(wanted_q *q, const char *name, const char *dir, int depth)
+{
+    if (q->mods.n >= WANTED_MAX) return;
+    const char *dot = strrchr(name, '.');
+    if (!dot || dot == name || !class_like(dot + 1) || strchr(name, '(')) return;
+    const cls_ref *r = scan_find_class(q->S, q->m, name);
+    if (r) {
+        want_bases(q, r, depth);
+        return;
+    }
+    /* the module part, as a path: a.b.C -> a/b */
+    char *mod = ca_xstrndup(name, (size_t)(dot - name));
+    for (char *p = mod; *p; p++)
+        if (*p == '.') *p = '/';
+    for (size_t i = 0; i < q->mods.n; i++)
+        if (strcmp(q->mods.v[i], mod) == 0 && strcmp(q->dirs.v[i], dir) == 0 && strcmp(q->names.v[i], dot + 1) == 0) {
+            free(mod);
+            return;
+        }
+    CA_VEC_PUSH(q->mods, mod);
+    CA_VEC_PUSH(q->dirs, ca_xstrdup(dir));
+    CA_VEC_PUSH(q->names, ca_xstrdup(dot + 1));
+}
+
+/* Only where the class decides something: a value the function acquired
+ * from a constructor call whose resource-ness rests on evidence (a plain
+ * call result, a name that sounds like one), not every call of a class.
+ * `Cls.model_validate(data)`, a method called on the class, counts as its
+ * constructor. */
 static int want_call(void *ctx, const ir_node *a)
 {
     wanted_q *q = ctx;
@@ -218,23 +369,25 @@ static int want_call(void *ctx, const ir_node *a)
      * call result a resource): otherwise the class cannot change it */
     if (a->var < 0 || a->var >= q->nreleased || !q->released[a->var]) return 0;
     const ir_node *n = a->ref;
-    if (!n || n->kind != IR_CALL || !n->text) return 0;
+    if (!n || n->kind != IR_CALL || !n->text || strchr(n->text, '(')) return 0;
     const char *dot = strrchr(n->text, '.');
-    if (!dot || dot == n->text || !class_like(dot + 1) || strchr(n->text, '(')) return 0;
-    if (scan_find_class(q->S, q->m, n->text)) return 0;
-    /* the module part, as a path: a.b.C -> a/b */
-    char *mod = ca_xstrndup(n->text, (size_t)(dot - n->text));
-    for (char *p = mod; *p; p++)
-        if (*p == '.') *p = '/';
-    for (size_t i = 0; i < q->mods.n; i++)
-        if (strcmp(q->mods.v[i], mod) == 0 && strcmp(q->dirs.v[i], q->dir) == 0 &&
-            strcmp(q->names.v[i], dot + 1) == 0) {
-            free(mod);
-            return 0;
-        }
-    CA_VEC_PUSH(q->mods, mod);
-    CA_VEC_PUSH(q->dirs, ca_xstrdup(q->dir));
-    CA_VEC_PUSH(q->names, ca_xstrdup(dot + 1));
+    if (!dot || dot == n->text) {
+        /* a class of this module: its unknown bases */
+        if (class_like(n->text)) want_bases(q, scan_find_class(q->S, q->m, n->text), 0);
+        return 0;
+    }
+    if (class_like(dot + 1)) {
+        want_class(q, n->text, q->dir, 0);
+        return 0;
+    }
+    const char *prev = dot;
+    while (prev > n->text && prev[-1] != '.') prev--;
+    if (!class_like(prev)) return 0;
+    char *cls = ca_xstrndup(n->text, (size_t)(dot - n->text));
+    const cls_ref *r = scan_find_class(q->S, q->m, cls);
+    if (r) want_bases(q, r, 0);
+    else want_class(q, cls, q->dir, 0);
+    free(cls);
     return 0;
 }
 

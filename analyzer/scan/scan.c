@@ -617,6 +617,7 @@ static void scan_state_free(scan_state *S)
     free(S->by_method);
     free(S->classes);
     free(S->cls_by_name);
+    free(S->mod_by_stem);
     free(S->jobs);
     free(S->order);
     ca_results_free(&S->base);

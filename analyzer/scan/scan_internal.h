@@ -114,6 +114,10 @@ typedef struct scan_state {
     cls_ref *classes;
     size_t nclasses;
     size_t *cls_by_name;
+    /* Python files that are plain modules (not a package's __init__),
+     * sorted by their name without .py: which module a dotted name means */
+    size_t *mod_by_stem;
+    size_t nmod_by_stem;
     ca_backend_cache *backends;
     /* the base scan of an incremental rescan (rows reused are moved out) */
     const char *cache_key;
