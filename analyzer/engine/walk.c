@@ -418,6 +418,7 @@ static unsigned protection(eng_walk *E, int v, const uint8_t *s)
 
 static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s);
 static int returns_through_finally(eng_walk *E, uint8_t *s);
+static int through_finally(eng_walk *E, uint8_t *s, uint32_t from);
 
 static void kill(eng_walk *E, uint8_t *s, int x)
 {
@@ -804,6 +805,38 @@ static int step_releases(eng_walk *E, int v)
     return (made_class(E, a, 1) & ENG_CLASS_STEP_RELEASES) != 0;
 }
 
+/* Does every path through b release x, or find it finished (`if not
+ * t.done(): t.cancel() ...`, whose else knows t done)? Only what b says at
+ * its own level and in the branches of an if with an else. */
+static int block_settles(const ir_block *b, int x)
+{
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if ((n->kind == IR_RELEASE || n->kind == IR_DONE) && n->var == x) return 1;
+        if (n->kind == IR_CONTINUE || n->kind == IR_BREAK) return 0;
+        if (n->kind == IR_IF && (n->flags & IF_HAS_ELSE) && n->nbranches > 0) {
+            int all = 1;
+            for (int k = 0; k < n->nbranches && all; k++) all = block_settles(&n->branches[k], x);
+            if (all) return 1;
+        }
+    }
+    return 0;
+}
+
+/* `for t in tasks: if not t.done(): t.cancel()`: a loop that settles each
+ * element of a container settles the container when it runs to its end.
+ * The container, or -1. */
+static int swept_container(const ir_node *n)
+{
+    if (n->flags & LOOP_ASYNC_FOR) return -1;
+    /* (the element is bound at the top of the body) */
+    for (int i = 0; i < n->a.n && n->a.v[i]->kind == IR_ELEMENT; i++) {
+        const ir_node *e = n->a.v[i];
+        if (e->var >= 0 && e->var2 >= 0 && block_settles(&n->a, e->var)) return e->var2;
+    }
+    return -1;
+}
+
 static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
 {
     frame fr = {st_new(E), st_new(E), n->site.start}; /* break, continue */
@@ -835,6 +868,9 @@ static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
     }
     if (!settled) E->out->limits |= ENG_LIMIT_LOOP;
     fr = E->loops.v[--E->loops.n];
+    /* (run to its end, not left by a break) */
+    int swept = swept_container(n);
+    if (swept >= 0 && REACH(E, exit)) kill(E, exit, swept);
     if (REACH(E, exit)) walk_block(E, &n->b, exit);
     st_join(E, exit, fr.a);
     st_copy(E, s, exit);
@@ -1439,7 +1475,8 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
     case IR_CONTINUE:
         if (E->loops.n) {
             frame *fr = &E->loops.v[E->loops.n - 1];
-            st_join(E, n->kind == IR_BREAK ? fr->a : fr->b, s);
+            if (through_finally(E, s, fr->start + 1))
+                st_join(E, n->kind == IR_BREAK ? E->loops.v[E->loops.n - 1].a : E->loops.v[E->loops.n - 1].b, s);
         }
         memset(s, 0, (size_t)E->nslots + 1);
         break;
@@ -1454,10 +1491,16 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
  * finally is walked where it stands, with the regions inside its try set
  * aside. Returns 0 when a finally ends the path (raises, or returns by
  * itself: then it has left already). */
-static int returns_through_finally(eng_walk *E, uint8_t *s)
+static int returns_through_finally(eng_walk *E, uint8_t *s) { return through_finally(E, s, 0); }
+
+/* The same for a break or continue: the finally blocks of the trys inside
+ * the loop it leaves (those that start at or after `from`, the loop's
+ * start) run before the loop goes on or ends. */
+static int through_finally(eng_walk *E, uint8_t *s, uint32_t from)
 {
     for (size_t i = E->regs.n; i-- > 0;) {
         const eng_region r = E->regs.v[i];
+        if (r.node && r.node->site.start < from) break;
         /* (inside a finally, its try's other regions are gone already) */
         if ((r.kind != ENG_REG_TRY_BODY && r.kind != ENG_REG_TRY_ELSE && r.kind != ENG_REG_HANDLER) ||
             !r.node->c.n)
