@@ -10,6 +10,8 @@ wait after it, with nothing to release the slot, is.
 
 from typing import Any
 
+import filelock
+
 
 def default_limiter() -> Any: ...
 
@@ -35,3 +37,14 @@ async def run_in_slot_late(work: Any, token: object, ready: Any) -> Any:
     except BaseException:
         limiter.release_on_behalf_of(token)
         raise
+
+
+# Fine: `aacquire` (the async variant's name) takes the lock or, cancelled,
+# nothing; the try right after it releases it.
+async def pull_locked(path: str, pull: Any) -> None:
+    lock = filelock.AsyncFileLock(path + ".lock")
+    await lock.aacquire()
+    try:
+        await pull()
+    finally:
+        lock.release()
