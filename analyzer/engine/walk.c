@@ -97,6 +97,8 @@ struct eng_walk {
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry, *stored_any;
     uint8_t *made_strong;   /* bound somewhere by a catalogued or heuristic maker (ACQ_STRONG) */
+    int *made_by;           /* the value its latest acquire was made by (`stack.enter_async_context(...)`:
+                               the stack), whether or not it counted as a resource; -1 */
     uint8_t *settled_any;   /* awaited to its end, or handed to a call that may keep or release it (one of
                                the tree whose summary says so, or any call outside it) */
     uint32_t *last_release; /* byte offset of the last release step outside cleanup */
@@ -1237,6 +1239,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
     case IR_ACQUIRE: {
         int v = n->var;
         if (v < 0) break;
+        E->made_by[v] = n->var2;
         int ok = (n->flags & ACQ_STRONG) || ((n->flags & ACQ_WEAK) && E->weak_ok[v]) ||
                  ((n->flags & ACQ_REGISTRY_TAKE) && E->released_any[v]);
         /* `pruned = self._prune_if_needed()`, a helper that returns what it
@@ -1307,6 +1310,32 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             s[v] = (uint8_t)((s[v] & ~ST_LIVE) | ST_ADOPTED);
             E->adopt[v] = E->adopt[n->var2];
             break;
+        }
+        /* `task = create_task(stream.data_uri())` on a stream an exit
+         * stack owns: the task works on what the context manager closes
+         * when it exits, and ends with it */
+        if (n->rkind && strcmp(n->rkind, "task") == 0 && !(n->flags & ACQ_REGISTRY_TAKE)) {
+            const ir_node *by = NULL;
+            for (int k = 0; k < n->nvars && !by; k++) {
+                int x = n->vars[k];
+                if (x < 0 || x == v) continue;
+                /* (the value, or what made it: a stream an exit stack
+                 * entered is the stack's whether or not it counted here) */
+                for (int hop = 0; hop < 2 && x >= 0 && !by; hop++, x = E->made_by[x]) {
+                    if (E->adopt[x] && (s[x] & ST_ADOPTED) && !(s[x] & ST_LIVE)) by = E->adopt[x];
+                    /* (what made it is a value an enclosing `async with x:`
+                     * entered, an exit stack: what x made is closed when
+                     * that with exits) */
+                    for (size_t r = 0; !by && r < E->regs.n; r++)
+                        if (E->regs.v[r].kind == ENG_REG_WITH && E->regs.v[r].node->var2 == x && hop > 0)
+                            by = E->regs.v[r].node;
+                }
+            }
+            if (by) {
+                s[v] = (uint8_t)((s[v] & ~ST_LIVE) | ST_ADOPTED);
+                E->adopt[v] = by;
+                break;
+            }
         }
         if (!(n->flags & ACQ_REGISTRY_TAKE) && !helper_take) {
             /* made from the subject of an enclosing `async with run(app):`
@@ -1575,6 +1604,8 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->stored_any = ca_xcalloc(nv, 1);
     E->settled_any = ca_xcalloc(nv, 1);
     E->made_strong = ca_xcalloc(nv, 1);
+    E->made_by = ca_xmalloc(sizeof(int) * nv);
+    for (size_t i = 0; i < nv; i++) E->made_by[i] = -1;
     E->last_release = ca_xcalloc(nv, sizeof(uint32_t));
     ir_visit(&f->body, prepass, E);
     E->ls = ca_xcalloc((size_t)nls + 1, sizeof(lstn));
@@ -1604,6 +1635,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->stored_any);
     free(E->settled_any);
     free(E->made_strong);
+    free(E->made_by);
     free(E->last_release);
     free(E->ls);
     CA_VEC_FREE(E->regs);
