@@ -2556,6 +2556,36 @@ static void tasks_made(const ir_block *b, int_vec *vs)
     }
 }
 
+/* Does a handler's block ask a scope the try's body entered whether it
+ * was itself cancelled (`with deadline() as scope:` in the body, then
+ * `if scope.cancelled(): ...` / `scope.cancelled_caught` in the handler:
+ * catalog scope-own-test)? It swallows only its own scope's cancellation. */
+static int asks_own_scope(lower *L, pn body, pn block)
+{
+    if (pn_isnull(body) || pn_isnull(block)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    const char *names[16];
+    int nn = 0;
+    for (pn x = body; x < endp && x->start < body->end && nn < 16; x++) {
+        if (x->type != PT_with_item) continue;
+        pn val = unparen(pn_field(x, PF_value));
+        if (!pn_is(val, PT_as_pattern)) continue;
+        pn alias = pn_field(val, PF_alias);
+        pn target = pn_isnull(alias) ? alias : unparen(pn_first_named(alias));
+        if (pn_isnull(target)) target = alias;
+        if (!pn_isnull(target) && pn_is(target, PT_identifier)) names[nn++] = text(L, target);
+    }
+    for (pn x = block; nn && x < endp && x->start < block->end; x++) {
+        if (x->type != PT_attribute) continue;
+        pn obj = unparen(pn_field(x, PF_object));
+        if (!pn_is(obj, PT_identifier) || !cat(L, CAT_SCOPE_OWN_TEST, text(L, pn_field(x, PF_attribute)))) continue;
+        const char *o = text(L, obj);
+        for (int k = 0; k < nn; k++)
+            if (strcmp(names[k], o) == 0) return 1;
+    }
+    return 0;
+}
+
 static void lower_try(lower *L, pn s, ir_block *out)
 {
     ir_node *t = emit(L, out, IR_TRY, s, -1);
@@ -2595,7 +2625,8 @@ static void lower_try(lower *L, pn s, ir_block *out)
              * `except BaseException:`) */
             if (cancel_taken) h->flags &= ~(unsigned)H_CANCEL;
             else if (h->flags & H_CANCEL) cancel_taken = 1;
-            if (!pn_isnull(block) && asks_cancelling(L, block)) h->flags |= H_CANCELLING;
+            if (!pn_isnull(block) && (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block)))
+                h->flags |= H_CANCELLING;
             if (!pn_isnull(alias) && pn_is(unparen(alias), PT_identifier))
                 h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), VAR_EXC);
             int saved = L->in_cleanup, saved_cancel = L->in_cancel_handler;
