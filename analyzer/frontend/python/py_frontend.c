@@ -126,6 +126,9 @@ typedef struct lower {
     int member_vars;                  /* the function has member variables (`entry.task`) */
     CA_VEC(name_map) idle_locks;      /* "Class.attr" -> "1"/"0": see lock_idle */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
+    CA_VEC(const char *) self_cancellers; /* names of futures given a done-callback (a function defined in
+                                             this one) that cancels the current task: done, the
+                                             cancellation is the function's own request */
     /* offsets of the source's UTF-8 continuation bytes, ascending: a column
      * in code points is the bytes before it on its line less these, found
      * by two binary searches (counting the line's bytes was quadratic on
@@ -1222,6 +1225,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static const char *recv_made_bare(lower *L, pn recv);
 static int tests_cancel_flag(lower *L, pn cond);
+static void collect_self_cancellers(lower *L, pn def);
 static int calls_timeout_wrapper(lower *L, pn c);
 static pn wrapped_call(lower *L, pn c);
 static void note_exc_flag(lower *L, int v, pn right);
@@ -3624,6 +3628,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->in_cancel_handler = 0;
     L->too_deep = 0;
     L->cancelled.n = 0;
+    L->self_cancellers.n = 0;
+    collect_self_cancellers(L, def);
     L->strong.n = 0;
     L->flags.n = 0;
     L->member_vars = 0;
@@ -3783,8 +3789,80 @@ static void collect_options(lower *L, pn cls, const char *class_name)
 }
 
 /* `if self.F:` where F is a cancel flag of the class (cancel_flags). */
+/* Does the body of def (a function defined in the one being lowered)
+ * cancel the task it runs in (`asyncio.current_task().cancel()`, or `t =
+ * asyncio.current_task(); t.cancel()`)? */
+static int cancels_current_task(lower *L, pn def)
+{
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    const char *bound = NULL;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_assignment) {
+            pn l = unparen(pn_field(x, PF_left)), r = unparen(pn_field(x, PF_right));
+            if (pn_is(l, PT_identifier) && pn_is(r, PT_call)) {
+                char *d = dotted(L, pn_field(r, PF_function));
+                if (d && strcmp(last_component(d), "current_task") == 0) bound = text(L, l);
+            }
+        }
+        if (x->type != PT_call) continue;
+        pn fn = unparen(pn_field(x, PF_function));
+        if (!pn_is(fn, PT_attribute) || strcmp(text(L, pn_field(fn, PF_attribute)), "cancel") != 0) continue;
+        pn recv = unparen(pn_field(fn, PF_object));
+        if (pn_is(recv, PT_identifier) && bound && strcmp(text(L, recv), bound) == 0) return 1;
+        if (pn_is(recv, PT_call)) {
+            char *d = dotted(L, pn_field(recv, PF_function));
+            if (d && strcmp(last_component(d), "current_task") == 0) return 1;
+        }
+    }
+    return 0;
+}
+
+/* `stopper.add_done_callback(request_cancel)` where request_cancel, defined
+ * in this function, cancels the current task: stopper's names. */
+static void collect_self_cancellers(lower *L, pn def)
+{
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body) || !bytes_contain(L->src + body->start, body->end - body->start, "add_done_callback")) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type != PT_call) continue;
+        pn fn = unparen(pn_field(x, PF_function));
+        if (!pn_is(fn, PT_attribute) || strcmp(text(L, pn_field(fn, PF_attribute)), "add_done_callback") != 0) continue;
+        pn recv = unparen(pn_field(fn, PF_object)), cb = unparen(first_pos_arg(x, 0));
+        if (!pn_is(recv, PT_identifier) || !pn_is(cb, PT_identifier)) continue;
+        const char *cbn = text(L, cb);
+        for (pn y = body; y < endp && y->start < body->end; y++) {
+            if (y->type != PT_function_definition || strcmp(text(L, pn_field(y, PF_name)), cbn) != 0) continue;
+            if (cancels_current_task(L, y)) CA_VEC_PUSH(L->self_cancellers, text(L, recv));
+            break;
+        }
+    }
+}
+
+/* `if stopper is not None and stopper.done():` for a self-canceller: on
+ * branch 0 the cancellation is the function's own request. */
+static int tests_self_canceller(lower *L, pn cond)
+{
+    pn c = unparen(cond);
+    while (pn_is(c, PT_boolean_operator) && pn_child(c, 1)->type == PT_and) {
+        if (tests_self_canceller(L, pn_field(c, PF_right))) return 1;
+        c = unparen(pn_field(c, PF_left));
+    }
+    if (!pn_is(c, PT_call) || !pn_isnull(first_pos_arg(c, 0))) return 0;
+    pn fn = unparen(pn_field(c, PF_function));
+    if (!pn_is(fn, PT_attribute) || strcmp(text(L, pn_field(fn, PF_attribute)), "done") != 0) return 0;
+    pn recv = unparen(pn_field(fn, PF_object));
+    if (!pn_is(recv, PT_identifier)) return 0;
+    for (size_t i = 0; i < L->self_cancellers.n; i++)
+        if (strcmp(L->self_cancellers.v[i], text(L, recv)) == 0) return 1;
+    return 0;
+}
+
 static int tests_cancel_flag(lower *L, pn cond)
 {
+    if (L->self_cancellers.n && tests_self_canceller(L, cond)) return 1;
     pn c = unparen(cond);
     if (!pn_is(c, PT_attribute) || !L->class_name) return 0;
     pn obj = unparen(pn_field(c, PF_object));
@@ -4849,6 +4927,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.exc_flags);
     CA_VEC_FREE(L.fresh);
     CA_VEC_FREE(L.cancelled);
+    CA_VEC_FREE(L.self_cancellers);
     CA_VEC_FREE(L.strong);
     CA_VEC_FREE(L.cont);
     CA_VEC_FREE(L.flags);
