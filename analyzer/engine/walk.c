@@ -70,6 +70,8 @@ char *eng_limit_message(unsigned limits, const char *qualname, int line)
 /* ------------------------------------------------------------------------ */
 /* The walk's context.                                                      */
 
+#define ENG_CLASS_MEMO 61
+
 typedef struct frame {
     uint8_t *a, *b; /* loop: break, continue; try: exceptions of the body, of its handlers and else */
     uint32_t start; /* loop: where the loop statement starts */
@@ -96,9 +98,15 @@ struct eng_walk {
     const ir_node **subject_of; /* the `async with` whose subject it is (WITH_SUBJECT), inside its body */
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry, *stored_any;
+    struct {
+        const ir_node *node;
+        int any;
+        unsigned c;
+    } class_memo[ENG_CLASS_MEMO]; /* made_class's answers */
     uint8_t *made_strong;   /* bound somewhere by a catalogued or heuristic maker (ACQ_STRONG) */
     int *made_by;           /* the value its latest acquire was made by (`stack.enter_async_context(...)`:
                                the stack), whether or not it counted as a resource; -1 */
+    int settled_done;       /* settled_any is filled in (note_settled, when first needed) */
     uint8_t *settled_any;   /* awaited to its end, or handed to a call that may keep or release it (one of
                                the tree whose summary says so, or any call outside it) */
     uint32_t *last_release; /* byte offset of the last release step outside cleanup */
@@ -226,15 +234,10 @@ static int prepass(void *ctx, const ir_node *n)
     case IR_ACQUIRE:
         if (n->var >= 0 && (n->flags & ACQ_STRONG)) E->made_strong[n->var] = 1;
         break;
-    case IR_DONE:
-        /* (an await of it returned, not a None test) */
-        if (n->var >= 0 && (n->flags & (DONE_SETTLED | DONE_EXITED))) E->settled_any[n->var] = 1;
-        break;
     case IR_CALL:
         for (int k = 0; k < n->nvars; k++) {
             int v = n->vars[k];
             if (v < 0) continue;
-            if (!(n->flags & CALL_VALUE_ONLY) && eng_call_may_keep(E, n, k)) E->settled_any[v] = 1;
             if ((n->flags & CALL_NAME_REGISTERS) && !n->kwnames[k]) E->stored_any[v] = 1;
             if (n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) {
                 E->released_any[v] = 1;
@@ -978,12 +981,29 @@ static int used_as_resource(eng_walk *E, int v, const uint8_t *by)
     return 0;
 }
 
+static int note_settled(void *ctx, const ir_node *n)
+{
+    eng_walk *E = ctx;
+    /* (an await of it returned, not a None test) */
+    if (n->kind == IR_DONE && n->var >= 0 && (n->flags & (DONE_SETTLED | DONE_EXITED))) E->settled_any[n->var] = 1;
+    if (n->kind == IR_CALL && !(n->flags & CALL_VALUE_ONLY))
+        for (int k = 0; k < n->nvars; k++)
+            if (n->vars[k] >= 0 && !E->settled_any[n->vars[k]] && eng_call_may_keep(E, n, k)) E->settled_any[n->vars[k]] = 1;
+    return 0;
+}
+
 static int dropped_everywhere(eng_walk *E, int v)
 {
     /* (a nested function or lambda that names it may release it later) */
     if (E->f->vars[v].last_mention == UINT32_MAX) return 0;
-    return !used_as_resource(E, v, E->released_any) && !used_as_resource(E, v, E->stored_any) &&
-           !used_as_resource(E, v, E->settled_any);
+    if (used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->stored_any)) return 0;
+    /* (what settles a value is read once, when first asked: most values
+     * are released or stored somewhere, and the question needs the callees) */
+    if (!E->settled_done) {
+        E->settled_done = 1;
+        ir_visit(&E->f->body, note_settled, E);
+    }
+    return !used_as_resource(E, v, E->settled_any);
 }
 
 /* Does checkpoint cp await an async helper of the tree that always raises? */
@@ -1026,7 +1046,23 @@ static int tree_maker(eng_walk *E, const ir_node *acq)
  * constructor of the tree (`await Cls.create(...)` annotated `-> Cls`; with
  * any_return, of any function of the tree annotated to return a class).
  * ENG_CLASS_* bits, 0 when neither says. */
+static unsigned made_class_uncached(eng_walk *E, const ir_node *acq, int any_return);
+
+/* made_class asks the tree's class table (and records a reuse dependency
+ * each time): its answers per acquire, kept for the walk, which meets a
+ * node again on every pass of a loop around it */
 static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return)
+{
+    size_t h = (((uintptr_t)acq >> 4) * 2 + (size_t)(any_return != 0)) % ENG_CLASS_MEMO;
+    if (E->class_memo[h].node == acq && E->class_memo[h].any == (any_return != 0)) return E->class_memo[h].c;
+    unsigned c = made_class_uncached(E, acq, any_return);
+    E->class_memo[h].node = acq;
+    E->class_memo[h].any = any_return != 0;
+    E->class_memo[h].c = c;
+    return c;
+}
+
+static unsigned made_class_uncached(eng_walk *E, const ir_node *acq, int any_return)
 {
     const ir_node *mk = acq->ref;
     if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
@@ -1044,7 +1080,11 @@ static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return)
      * inherits from its library base (pydantic's validators, attrs' and
      * dataclasses' helpers), called on the class: it makes an instance */
     const char *dot = strrchr(mk->text, '.');
-    if (!c && dot && dot - mk->text < 256) {
+    const char *cl = dot;
+    while (cl && cl > mk->text && cl[-1] != '.') cl--;
+    /* (a name that reads as a class: `FlowRun.model_validate`, not
+     * `self._client.get`) */
+    if (!c && dot && cl && *cl >= 'A' && *cl <= 'Z' && dot - mk->text < 256) {
         char cls[256];
         memcpy(cls, mk->text, (size_t)(dot - mk->text));
         cls[dot - mk->text] = 0;
@@ -1131,6 +1171,7 @@ static int assembled_record(eng_walk *E, const ir_node *acq)
         for (int y = 0; y < E->nvars; y++)
             if ((E->made_strong[y] || E->released_any[y] || E->acq[y]) && (y == x || covers(E, x, y))) return 0;
     }
+    /* (an awaited call inside the making call's extent) */
     return !ir_visit(&E->f->body, await_within, (void *)&mk->site);
 }
 

@@ -146,9 +146,11 @@ const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const ch
         while (mod > name && mod[-1] != '.') mod--;
         size_t mlen = (size_t)(dot - mod);
         size_t flen = (size_t)(dot - name);
-        if (other_module_match(S, name, flen, mod, mlen, hit->file) >
-            module_match(S->jobs[hit->file].df->path, name, flen))
-            return NULL;
+        int parts = 1;
+        for (const char *p = name; p < dot; p++) parts += *p == '.';
+        int k = module_match(S->jobs[hit->file].df->path, name, flen);
+        /* (a hit whose path says the whole module name is the one meant) */
+        if (k < parts && other_module_match(S, name, flen, mod, mlen, hit->file) > k) return NULL;
         return hit;
     }
     /* several of that name: the one of the module the name says
@@ -232,24 +234,37 @@ void scan_build_classes(scan_state *S)
     free(first);
     /* and what its bases do, to a fixed point (inheritance is acyclic in
      * real code; the bound only stops a cycle of names) */
+    /* (each name looked up once: the loop below may go round many times) */
+    size_t nref = 0;
+    for (size_t c = 0; c < S->nclasses; c++) nref += (size_t)S->classes[c].c->nholds + (size_t)S->classes[c].c->nbases;
+    const cls_ref **ref = ca_xcalloc(nref + 1, sizeof(*ref));
+    uint8_t *plain = ca_xcalloc(nref + 1, 1);
+    for (size_t c = 0, at = 0; c < S->nclasses; c++) {
+        const cls_ref *r = &S->classes[c];
+        for (int h = 0; h < r->c->nholds; h++, at++) ref[at] = scan_find_class(S, &S->jobs[r->file].m, r->c->holds[h]);
+        for (int b = 0; b < r->c->nbases; b++, at++) {
+            ref[at] = scan_find_class(S, &S->jobs[r->file].m, r->c->bases[b]);
+            plain[at] = !ref[at] && scan_plain_base(S, r->c->bases[b]);
+        }
+    }
     int changed = 1;
     for (int iter = 0; changed && iter < 64; iter++) {
         changed = 0;
-        for (size_t c = 0; c < S->nclasses; c++) {
+        for (size_t c = 0, at = 0; c < S->nclasses; c++) {
             cls_ref *r = &S->classes[c];
             unsigned f = r->flags;
             /* what it releases of its own: owned if what made it is not a
              * class of the tree, or is one that owns something */
-            for (int h = 0; h < r->c->nholds && !(f & ENG_CLASS_OWNS); h++) {
-                const cls_ref *held = scan_find_class(S, &S->jobs[r->file].m, r->c->holds[h]);
+            for (int h = 0; h < r->c->nholds; h++, at++) {
+                const cls_ref *held = ref[at];
                 if (!held || held == r || (held->flags & ENG_CLASS_OWNS)) f |= ENG_CLASS_OWNS;
             }
-            for (int b = 0; b < r->c->nbases; b++) {
-                const cls_ref *base = scan_find_class(S, &S->jobs[r->file].m, r->c->bases[b]);
+            for (int b = 0; b < r->c->nbases; b++, at++) {
+                const cls_ref *base = ref[at];
                 if (base && base != r) {
                     f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA | ENG_CLASS_STEP_RELEASES | ENG_CLASS_JOINS);
                     if (!(base->flags & ENG_CLASS_KNOWN)) f &= ~ENG_CLASS_KNOWN;
-                } else if (!base && !scan_plain_base(S, r->c->bases[b])) {
+                } else if (!base && !plain[at]) {
                     f &= ~ENG_CLASS_KNOWN;
                 }
             }
@@ -259,6 +274,8 @@ void scan_build_classes(scan_state *S)
             }
         }
     }
+    free(ref);
+    free(plain);
 }
 
 unsigned scan_class_of(void *ctx, const ir_module *m, const char *name)
@@ -463,13 +480,33 @@ size_t scan_classes_wanted(scan_state *S)
         }
         free(dir);
     }
+    /* (a module's last name, compared first: most files name none of them) */
+    const char **last = ca_xcalloc(q.mods.n + 1, sizeof(*last));
+    for (size_t k = 0; k < q.mods.n; k++) {
+        const char *sl = strrchr(q.mods.v[k], '/');
+        last[k] = sl ? sl + 1 : q.mods.v[k];
+    }
     for (size_t i = 0; i < S->njobs && q.mods.n && nforced < FORCED_MAX; i++) {
         file_job *j = &S->jobs[i];
         if (j->forced || j->rec.status != CA_FILE_SKIPPED || j->lang < 0 || !j->df->language ||
             strcmp(j->df->language, "python") != 0)
             continue;
+        /* the file's module name: "b" for .../b.py and .../b/__init__.py */
+        const char *path = j->df->path, *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        const char *stem = base;
+        size_t sl = strlen(base);
+        if (strcmp(base, "__init__.py") == 0 && base > path + 1) {
+            const char *e = base - 1;
+            stem = e;
+            while (stem > path && stem[-1] != '/') stem--;
+            sl = (size_t)(e - stem);
+        } else if (sl > 3) {
+            sl -= 3;
+        }
         for (size_t k = 0; k < q.mods.n; k++)
-            if (names_module(j->df->path, q.mods.v[k], q.dirs.v[k]) && defines_class(j->df->path, q.names.v[k])) {
+            if (strlen(last[k]) == sl && strncmp(last[k], stem, sl) == 0 &&
+                names_module(j->df->path, q.mods.v[k], q.dirs.v[k]) && defines_class(j->df->path, q.names.v[k])) {
                 j->forced = 1;
                 store_file_rec_free(&j->rec);
                 memset(&j->rec, 0, sizeof(j->rec));
@@ -478,6 +515,7 @@ size_t scan_classes_wanted(scan_state *S)
                 break;
             }
     }
+    free(last);
     for (size_t k = 0; k < q.mods.n; k++) {
         free(q.mods.v[k]);
         free(q.dirs.v[k]);
