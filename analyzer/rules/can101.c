@@ -321,7 +321,10 @@ static int fate_node(void *ctx, const ir_node *n)
                 continue;
             note_fate(d, n->vars[k], at);
         }
-        if ((n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) && at + 1 > d->cleanup_call) d->cleanup_call = at + 1;
+        /* (`type(e)`, `str(x)`, `t.done()`: a call that cannot fail
+         * releases nothing, by id or otherwise) */
+        if ((n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) && !(n->flags & CALL_NO_RAISE) && at + 1 > d->cleanup_call)
+            d->cleanup_call = at + 1;
         break;
     case IR_CHECKPOINT: /* the tasks it passes cancellation into (`await t`, gather) */
         for (int k = 0; k < n->nvars; k++) note_fate(d, n->vars[k], at);

@@ -118,3 +118,33 @@ async def send_after_closed(connect: Any, ready: asyncio.Event) -> None:
     await ready.wait()  # expect: CAN102
     await ws.send_str("hello")
     await ws.close()
+
+
+# Fine: on the branch that drains, the writer is not named again, and the
+# only call in the handler below (`type(e)`) cannot release anything.
+async def send_stop(key: str, live: set, log: Any) -> None:
+    try:
+        reader, writer = await asyncio.open_connection(key, 8000)
+        if key in live:
+            writer.write(b"stop")
+            await writer.drain()
+        else:
+            writer.close()
+            await writer.wait_closed()
+    except Exception as e:
+        log.error("stop failed: %s", type(e).__name__)
+
+
+# Buggy: the handler's cleanup may release the connection by its key.
+async def send_stop_cleaned(key: str, live: set, forget: Any) -> None:
+    try:
+        reader, writer = await asyncio.open_connection(key, 8000)
+        if key in live:
+            writer.write(b"stop")
+            await writer.drain()  # expect: CAN102
+        else:
+            writer.close()
+            await writer.wait_closed()
+    except Exception:
+        await forget(key)
+        raise
