@@ -381,26 +381,20 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
     c.out = io;
     eng_rel_build(&c.rel, f);
     ir_visit(&f->body, upd_node, &c);
+    /* what its return statements hand back: a value made by a call that
+     * returns a resource, or one a helper lends it */
     if (io->returns == ENG_RET_UNKNOWN) {
-        /* an annotation naming a class of the tree, or a value made by a
-         * call that returns a resource */
-        /* (a class of the tree that owns nothing is no evidence either way:
-         * a plain record is often the handle to a remote sandbox) */
-        unsigned k = r && r->class_of && f->ret_type ? r->class_of(r->ctx, m, f->ret_type) : 0;
-        if ((k & ENG_CLASS_KNOWN) && (k & ENG_CLASS_OWNS)) io->returns = ENG_RET_RESOURCE;
-        else {
-            c.made = ca_xcalloc((size_t)f->nvars + 1, 1);
-            c.stored = ca_xcalloc((size_t)f->nvars + 1, 1);
-            c.joined = ca_xcalloc((size_t)f->nvars + 1, 1);
-            c.lent = ca_xcalloc((size_t)f->nvars + 1, 1);
-            ir_visit(&f->body, ret_node, &c);
-            /* (only when every value it returns is so lent) */
-            if (io->returns == ENG_RET_UNKNOWN && c.lent_returned && !c.other_returned) io->returns = ENG_RET_BORROWED;
-            free(c.lent);
-            free(c.made);
-            free(c.stored);
-            free(c.joined);
-        }
+        c.made = ca_xcalloc((size_t)f->nvars + 1, 1);
+        c.stored = ca_xcalloc((size_t)f->nvars + 1, 1);
+        c.joined = ca_xcalloc((size_t)f->nvars + 1, 1);
+        c.lent = ca_xcalloc((size_t)f->nvars + 1, 1);
+        ir_visit(&f->body, ret_node, &c);
+        /* (only when every value it returns is so lent) */
+        if (io->returns == ENG_RET_UNKNOWN && c.lent_returned && !c.other_returned) io->returns = ENG_RET_BORROWED;
+        free(c.lent);
+        free(c.made);
+        free(c.stored);
+        free(c.joined);
     }
     /* `return self.__create_task(...)`: what it returns is what the function
      * of the tree it delegates to returns */
@@ -408,6 +402,15 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
         int delegated = ENG_RET_UNKNOWN;
         ir_visit(&f->body, delegated_return, &(delegate_q){&c, &delegated});
         if (delegated > 0) io->returns = delegated;
+    }
+    /* else an annotation naming a class of the tree that owns something
+     * (after what the returns say: `-> Model | None` of a lookup that hands
+     * back a model self keeps is no maker of one) */
+    /* (a class of the tree that owns nothing is no evidence either way:
+     * a plain record is often the handle to a remote sandbox) */
+    if (io->returns == ENG_RET_UNKNOWN) {
+        unsigned k = r && r->class_of && f->ret_type ? r->class_of(r->ctx, m, f->ret_type) : 0;
+        if ((k & ENG_CLASS_KNOWN) && (k & ENG_CLASS_OWNS)) io->returns = ENG_RET_RESOURCE;
     }
     if (!io->noreturn) io->noreturn = never_returns(&c);
     eng_rel_free(&c.rel);

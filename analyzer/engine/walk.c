@@ -1118,7 +1118,10 @@ static int returns_borrowed(eng_walk *E, const ir_node *acq)
     const ir_func *callee = other_callee(E, acq->ref, &sum);
     /* (only `return self._x` itself: a value stored on some path and
      * returned on another is the caller's on the path that returns it) */
-    return callee && sum && sum->returns == ENG_RET_BORROWED && (callee->fflags & FN_RETURNS_BORROWED);
+    /* (or every return hands back a call's result, that call lending it:
+     * `return self._pinned_model(msg)`, a lookup into what self holds) */
+    return callee && sum && sum->returns == ENG_RET_BORROWED &&
+           (callee->fflags & (FN_RETURNS_BORROWED | FN_RETURNS_CALL));
 }
 
 static int owns_nothing(eng_walk *E, const ir_node *acq)

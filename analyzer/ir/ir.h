@@ -282,6 +282,8 @@ typedef struct ir_var {
                                    still running (`asyncio.run(main())`): the tasks it makes are the runner's */
 #define FN_CM_QUIET_ENTER 0x2000u /* an @asynccontextmanager whose code before its first yield cannot suspend:
                                    entering `async with f():` is no checkpoint */
+#define FN_RETURNS_CALL   0x4000u /* every value it returns is a call's result handed back directly (`return
+                                    self._find(key)`, or None): what that call lends, it lends */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

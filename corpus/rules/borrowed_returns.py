@@ -45,3 +45,59 @@ class Streamer:
             self._abort(ws)
             raise
         await ws.close()
+
+
+class Model:
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._client: Any = None
+
+    async def request(self, messages: list) -> Any:
+        return await asyncio.sleep(0, messages)
+
+    async def cancel_job(self, message: Any) -> None: ...
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+class Fallback:
+    def __init__(self, models: list, url: str) -> None:
+        self.models = models
+        self._url = url
+
+    def _pinned(self, message: Any) -> Model | None:
+        if model_id := message.model_id:
+            return next((m for m in self.models if m.model_id == model_id), None)
+        return None
+
+    def _continuation(self, messages: list) -> Model | None:
+        if not messages:
+            return None
+        return self._pinned(messages[-1])
+
+    def _spare(self) -> Model:
+        return Model(self._url)
+
+    # Fine: the pinned model is one of self.models, handed back through two
+    # lookups; cancelling its job on a failure is no release of it.
+    async def request(self, messages: list) -> Any:
+        if pinned := self._continuation(messages):
+            try:
+                return await pinned.request(messages)
+            except Exception:
+                await pinned.cancel_job(messages[-1])
+                raise
+        return None
+
+    # Leaks: the spare model is made for this call; only `except Exception`
+    # closes it.
+    async def request_spare(self, messages: list) -> Any:
+        spare = self._spare()
+        try:
+            result = await spare.request(messages)  # expect: CAN101
+        except Exception:
+            await spare.aclose()
+            raise
+        await spare.aclose()
+        return result

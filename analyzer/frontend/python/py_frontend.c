@@ -124,6 +124,7 @@ typedef struct lower {
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
     CA_VEC(const char *) mains;       /* ... only as the main task of a runner (asyncio.run) */
     int member_vars;                  /* the function has member variables (`entry.task`) */
+    int returns_call, returns_other;  /* returns that hand back a call's result directly; other returns of a value */
     CA_VEC(name_map) idle_locks;      /* "Class.attr" -> "1"/"0": see lock_idle */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
     CA_VEC(const char *) self_cancellers; /* names of futures given a done-callback (a function defined in
@@ -1226,6 +1227,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 static const char *recv_made_bare(lower *L, pn recv);
 static int tests_cancel_flag(lower *L, pn cond);
 static void collect_self_cancellers(lower *L, pn def);
+static int returns_element_of_self(lower *L, pn e);
 static int calls_timeout_wrapper(lower *L, pn c);
 static pn wrapped_call(lower *L, pn c);
 static void note_exc_flag(lower *L, int v, pn right);
@@ -3154,6 +3156,11 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             pn re = unparen(e);
             int rv;
             if (pn_is(re, PT_attribute) && owner_of(L, re, &rv) == OWN_SELF) L->f->fflags |= FN_RETURNS_BORROWED;
+            /* `return next((m for m in self.models if ...), None)`: an
+             * element of what self holds */
+            if (returns_element_of_self(L, re)) L->f->fflags |= FN_RETURNS_BORROWED;
+            if (pn_is(re, PT_call)) L->returns_call++;
+            else if (!pn_is(re, PT_none)) L->returns_other++;
             int_vec vs = {0};
             value_vars(L, e, &vs);
             for (size_t k = 0; k < vs.n; k++) emit(L, out, IR_TRANSFER, s, vs.v[k])->flags = XFER_RETURN;
@@ -3633,6 +3640,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->strong.n = 0;
     L->flags.n = 0;
     L->member_vars = 0;
+    L->returns_call = L->returns_other = 0;
     {
         /* which names get literal True/False/None somewhere in the body: every
          * binding of them is recorded (IR_BIND), so their value along a path
@@ -3692,6 +3700,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     }
     lower_block(L, pn_field(def, PF_body), &f->body);
     note_quiet_exit(L, def, f);
+    if (L->returns_call && !L->returns_other) f->fflags |= FN_RETURNS_CALL;
     if (f->is_method && strcmp(name, "__init__") == 0 && joins_param(L, def)) f->fflags |= FN_JOINS_PARAM;
     /* which parameters the body names at all (the flat tree is in
      * preorder: the body's nodes follow the def's) */
@@ -3789,6 +3798,29 @@ static void collect_options(lower *L, pn cls, const char *class_name)
 }
 
 /* `if self.F:` where F is a cancel flag of the class (cancel_flags). */
+/* `next((m for m in self.models if ...), None)`, `next(iter(self._conns))`:
+ * one element of a container self holds. */
+static int returns_element_of_self(lower *L, pn e)
+{
+    if (!pn_is(e, PT_call)) return 0;
+    char *d = dotted(L, pn_field(e, PF_function));
+    if (!d || strcmp(d, "next") != 0) return 0;
+    pn a0 = unparen(first_pos_arg(e, 0));
+    pn over = &pt_null;
+    if (pn_is(a0, PT_generator_expression)) {
+        PN_FOR_NAMED(c, a0)
+            if (pn_is(c, PT_for_in_clause)) {
+                over = unparen(pn_field(c, PF_right));
+                break;
+            }
+    } else if (pn_is(a0, PT_call)) {
+        char *it = dotted(L, pn_field(a0, PF_function));
+        if (it && strcmp(it, "iter") == 0) over = unparen(first_pos_arg(a0, 0));
+    }
+    int rv;
+    return !pn_isnull(over) && pn_is(over, PT_attribute) && owner_of(L, over, &rv) == OWN_SELF;
+}
+
 /* Does the body of def (a function defined in the one being lowered)
  * cancel the task it runs in (`asyncio.current_task().cancel()`, or `t =
  * asyncio.current_task(); t.cancel()`)? */
