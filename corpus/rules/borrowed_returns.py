@@ -101,3 +101,53 @@ class Fallback:
             raise
         await spare.aclose()
         return result
+
+
+class Conn:
+    def __init__(self, host: str) -> None:
+        self.host = host
+        self._sock: Any = None
+
+    async def write(self, data: bytes) -> None:
+        await asyncio.sleep(0, data)
+
+    async def close(self) -> None:
+        self._sock.close()
+
+
+class Pool:
+    def __init__(self, host: str) -> None:
+        self._host = host
+        self._current: Any = None
+
+    def current(self) -> Conn:
+        return self._current
+
+    def open_new(self) -> Conn:
+        return Conn(self._host)
+
+
+class Client:
+    def __init__(self, pool: Pool) -> None:
+        self._pool = pool
+
+    # Fine: `self._pool` is the Pool its constructor's parameter is annotated
+    # with, and `current()` hands back the connection the pool keeps.
+    async def send(self, data: bytes) -> None:
+        conn = self._pool.current()
+        try:
+            await conn.write(data)
+        except Exception:
+            await conn.close()
+            raise
+
+    # Leaks: `open_new()` makes a connection for this call; only `except
+    # Exception` closes it.
+    async def send_fresh(self, data: bytes) -> None:
+        conn = self._pool.open_new()
+        try:
+            await conn.write(data)  # expect: CAN101
+        except Exception:
+            await conn.close()
+            raise
+        await conn.close()

@@ -89,6 +89,9 @@ typedef struct lower {
     CA_VEC(name_map) imports;
     CA_VEC(name_map) globals;    /* module-level name → dotted of what it was assigned (may be "") */
     CA_VEC(name_map) class_attrs;/* "Class.attr" → dotted constructor */
+    CA_VEC(name_map) attr_types; /* "Class.attr" → the one class the annotation of the parameter it is
+                                    assigned from names (`def __init__(self, manager: Manager):
+                                    self.manager = manager`) */
     CA_VEC(const char *) cancel_flags; /* "Class.attr": a method sets self.attr = True, then cancels a task:
                                           while it is set, a cancellation is the object's own */
     CA_VEC(const char *) timeout_wrappers; /* async functions of the module that await their first
@@ -744,6 +747,23 @@ static const char *self_attr_ctor(lower *L, pn recv)
 static const char *self_attr_class(lower *L, pn recv)
 {
     const char *d = self_attr_ctor(L, recv);
+    if (!d && L->attr_types.n && L->class_name && pn_is(unparen(recv), PT_attribute)) {
+        /* `self.manager = manager` of a parameter annotated with one class,
+         * when every such assignment names the same class */
+        ca_sb key = {0};
+        ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(unparen(recv), PF_attribute)));
+        const char *k = ca_sb_str(&key);
+        const char *t = NULL;
+        int agree = 1;
+        for (size_t i = 0; i < L->attr_types.n && agree; i++) {
+            if (strcmp(L->attr_types.v[i].key, k) != 0) continue;
+            if (t && strcmp(t, L->attr_types.v[i].value) != 0) agree = 0;
+            t = L->attr_types.v[i].value;
+        }
+        ca_sb_release(&key);
+        pn obj = unparen(pn_field(unparen(recv), PF_object));
+        return agree && t && pn_is(obj, PT_identifier) && strcmp(text(L, obj), "self") == 0 ? t : NULL;
+    }
     if (!d || !*d) return NULL;
     ca_sb key = {0};
     ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(unparen(recv), PF_attribute)));
@@ -3955,6 +3975,29 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
         } else if (pn_is(left, PT_identifier)) {
             attr = text(L, left);
         }
+        if (attr && pn_is(right, PT_identifier) && pn_is(left, PT_attribute)) {
+            /* `self.manager = manager`: the class its parameter's annotation names */
+            pn def = pn_parent(a);
+            while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+            pn params = pn_isnull(def) ? def : pn_field(def, PF_parameters);
+            const char *rn = text(L, right);
+            if (!pn_isnull(params))
+                PN_FOR_NAMED(p, params) {
+                    if (pn_is(p, PT_identifier)) continue;
+                    pn id = pn_first_named(p);
+                    if (pn_isnull(id) || !pn_is(id, PT_identifier) || strcmp(text(L, id), rn) != 0) continue;
+                    pn ty = pn_field(p, PF_type);
+                    const char *one = NULL;
+                    if (!pn_isnull(ty) && !annot_plain(L, ty, &one) && one) {
+                        ca_sb key = {0};
+                        ca_sb_addf(&key, "%s.%s", class_name, attr);
+                        name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), one, 0, 0};
+                        CA_VEC_PUSH(L->attr_types, e);
+                        ca_sb_release(&key);
+                    }
+                    break;
+                }
+        }
         if (!attr || !pn_is(right, PT_call)) continue;
         pn cf = unparen(pn_field(right, PF_function));
         if (pn_is(cf, PT_subscript)) cf = pn_field(cf, PF_value); /* Chan[Event]() */
@@ -4946,6 +4989,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.imports);
     CA_VEC_FREE(L.globals);
     CA_VEC_FREE(L.class_attrs);
+    CA_VEC_FREE(L.attr_types);
     CA_VEC_FREE(L.options);
     CA_VEC_FREE(L.timeout_wrappers);
     CA_VEC_FREE(L.factory_wrappers);
