@@ -3159,7 +3159,16 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
                 if (!pn_isnull(cur)) {
                     lower_expr(L, out, cur, s);
                     L->plain_bind = plain;
-                    for (int k = 0; k < nt; k++) bind_target(L, out, targets[k], cur, s);
+                    /* `REG[k] = x = make()`: one object under every target.
+                     * A name takes the value first; the other targets then
+                     * store that name, so the registry store is a store of x */
+                    pn named = &pt_null;
+                    for (int k = 0; k < nt && nt > 1; k++)
+                        if (pn_is(unparen(targets[k]), PT_identifier)) { named = unparen(targets[k]); break; }
+                    if (!pn_isnull(named)) bind_target(L, out, named, cur, s);
+                    for (int k = 0; k < nt; k++)
+                        if (unparen(targets[k]) != named)
+                            bind_target(L, out, targets[k], pn_isnull(named) ? cur : named, s);
                     L->plain_bind = 0;
                 }
             } else if (pn_is(e, PT_augmented_assignment)) {
