@@ -37,6 +37,9 @@
  *     module): its caller is already leaving by an exception, so a
  *     cancellation the helper holds back while a shielded cleanup finishes
  *     does not keep the caller from raising;
+ *   - a try inside a shield scope (`with CancelScope(shield=True):`): its
+ *     body takes no cancellation from outside, so what a handler there
+ *     catches is the cancellation of the work it awaited;
  *   - a level-triggered cancellation (trio, anyio scopes: H_LEVEL): the next
  *     unshielded checkpoint raises it again, in the handler, after it, or
  *     in the caller; only a path that catches it again in the same try (a
@@ -462,6 +465,14 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             if (r->kind == ENG_REG_HANDLER && r->handler != h && (r->handler->flags & H_CANCEL)) return;
         }
         if (!block_takes_own_cancel(f, &ev->node->a, s->params_cancelled)) return; /* nothing here takes our cancellation */
+        /* the try sits in a shield scope (`with CancelScope(shield=True):
+         * try: await t / except CancelledError: pass`): no cancellation
+         * from outside reaches its body, what it catches is the awaited
+         * work's own */
+        for (int i = 0; i < eng_nregions(W); i++) {
+            const eng_region *r = eng_region_at(W, i);
+            if (r->kind == ENG_REG_WITH && (r->node->flags & WITH_SHIELD)) return;
+        }
         if (h->exc_var >= 0) {
             fate_q q = {rr->ctx, W, h->exc_var};
             if (ir_visit(&f->body, hands_on, &q)) return;
