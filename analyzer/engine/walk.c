@@ -1073,8 +1073,19 @@ static unsigned made_class_uncached(eng_walk *E, const ir_node *acq, int any_ret
     /* only an alternative constructor (`Cls.create()` annotated `-> Cls`):
      * another function's annotation may name an abstract base whose
      * subclasses own what the base does not */
-    if (callee && callee->ret_type &&
-        (any_return || (callee->class_name && strcmp(last_dot(callee->ret_type), last_dot(callee->class_name)) == 0)))
+    int ctor = callee && callee->ret_type && callee->class_name &&
+               strcmp(last_dot(callee->ret_type), last_dot(callee->class_name)) == 0;
+    /* (the class as the call names it, `pkg.wallet.Wallet.create`: the
+     * annotation is written in the callee's module, where a bare name may
+     * be one of several classes of the tree) */
+    const char *md = ctor ? strrchr(mk->text, '.') : NULL;
+    if (md && md - mk->text < 256) {
+        char cls[256];
+        memcpy(cls, mk->text, (size_t)(md - mk->text));
+        cls[md - mk->text] = 0;
+        if (strcmp(last_dot(cls), last_dot(callee->class_name)) == 0) c = E->res->class_of(E->res->ctx, E->m, cls);
+    }
+    if (!c && callee && callee->ret_type && (any_return || ctor))
         c = E->res->class_of(E->res->ctx, E->m, callee->ret_type);
     /* `FlowRun.model_validate(data)`: a method a data model of the tree
      * inherits from its library base (pydantic's validators, attrs' and

@@ -72,7 +72,10 @@ void scan_build_table(scan_state *S)
             r->f = f;
             r->sum = S->jobs[i].sums[k];
             if (!f->class_name && !strstr(f->qualname, "<locals>")) S->by_name[S->nby_name++] = (size_t)f->id;
-            else if (f->class_name && f->is_method) S->by_method[S->nby_method++] = (size_t)f->id;
+            /* (static methods too: `Cls.create(...)` of a @staticmethod in
+             * another file) */
+            else if (f->class_name && (f->is_method || !strstr(f->qualname, "<locals>")))
+                S->by_method[S->nby_method++] = (size_t)f->id;
         }
     sort_ctx = S;
     qsort(S->by_name, S->nby_name, sizeof(size_t), cmp_by_name);

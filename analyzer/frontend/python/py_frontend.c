@@ -902,6 +902,24 @@ static void spawn_args(lower *L, ir_block *out, pn call)
 
 static int no_args(pn call);
 
+/* Does a call whose name only contains a release word hand over something
+ * of self's (an argument rooted at self, or no argument at all: what the
+ * receiver holds for self)? */
+static int releases_self_arg(lower *L, pn call)
+{
+    pn args = pn_field(call, PF_arguments);
+    if (pn_isnull(args) || !pn_is(args, PT_argument_list)) return 1;
+    int any = 0;
+    PN_FOR_NAMED(a, args) {
+        if (pn_is(a, PT_comment)) continue;
+        pn x = pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a;
+        any = 1;
+        int v = root_var(L, unparen(x));
+        if (v >= 0 && (L->f->vars[v].flags & (VAR_SELF | VAR_OF_SELF))) return 1;
+    }
+    return !any;
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
@@ -955,9 +973,16 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     if (ci.name && !pn_isnull(ci.recv) &&
         names_release(L, ci.name)) {
         int rv = root_var(L, ci.recv);
+        /* (a name that only contains a release word releases what it is
+         * handed: `self._api.delete_sandbox(self._id)` in a method that
+         * says it releases (kill, close, __aexit__) releases what self
+         * holds; `self.mgr.store.delete_record(rec.name())`, or a call in
+         * some other method, deletes something else) */
+        int of_self = cat(L, CAT_RELEASE_METHOD, ci.name) ||
+                      (releases_self_arg(L, call) && L->f->name && names_release(L, L->f->name));
         /* (an element of what self holds, released in a loop: self owns it) */
-        if (rv >= 0 && (L->f->vars[rv].flags & VAR_OF_SELF)) L->f->fflags |= FN_RELEASES_SELF;
-        if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && !pn_is(unparen(ci.recv), PT_identifier)) {
+        if (rv >= 0 && (L->f->vars[rv].flags & VAR_OF_SELF) && of_self) L->f->fflags |= FN_RELEASES_SELF;
+        if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && !pn_is(unparen(ci.recv), PT_identifier) && of_self) {
             /* self._ws.close(): the object holds something; when the class
              * says what made self._ws, it holds what that holds */
             const char *ctor = self_attr_ctor(L, ci.recv);
@@ -3615,6 +3640,32 @@ static int joins_param(lower *L, pn def)
     return 0;
 }
 
+/* `cls: type[T]` with `-> T` (T a TypeVar bound to the class, how
+ * `-> Self` was spelled before typing.Self): the method returns an
+ * instance of the class it is called on, as `-> Self` does. */
+static void self_typevar_return(lower *L, ir_func *f, pn ty, pn rt, const char *class_name)
+{
+    if (pn_isnull(ty) || pn_isnull(rt) || !class_name) return;
+    const char *t = text(L, ty), *r = text(L, rt);
+    if (!t || !r) return;
+    const char *open = strchr(t, '[');
+    size_t tl = strlen(t);
+    if (!open || tl < 2 || t[tl - 1] != ']') return;
+    size_t hl = (size_t)(open - t);
+    if (!((hl == 4 && strncmp(t, "type", 4) == 0) || (hl == 4 && strncmp(t, "Type", 4) == 0) ||
+          (hl == 11 && strncmp(t, "typing.Type", 11) == 0)))
+        return;
+    const char *in = open + 1;
+    size_t il = tl - hl - 2;
+    /* (a quoted return annotation names the same TypeVar) */
+    size_t rl = strlen(r);
+    if (rl >= 2 && (r[0] == '"' || r[0] == '\'') && r[rl - 1] == r[0]) {
+        r++;
+        rl -= 2;
+    }
+    if (il && il == rl && strncmp(in, r, il) == 0) f->ret_type = class_name;
+}
+
 static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
 {
     ir_func *f = ir_func_new(L->m);
@@ -3635,6 +3686,11 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
          * a different fact: kept in ret_type for the summaries */
         if (annot_plain(L, rt, &one)) f->fflags |= FN_RET_PLAIN;
         else f->ret_type = one;
+        /* `-> Self` in a class: an instance of that class */
+        if (f->ret_type && class_name) {
+            const char *d = strrchr(f->ret_type, '.');
+            if (strcmp(d ? d + 1 : f->ret_type, "Self") == 0) f->ret_type = class_name;
+        }
     }
     if (has_decorator(L, def, CAT__COUNT, "abstractmethod")) f->fflags |= FN_ABSTRACT;
     /* a method of a Protocol, or a stub (`...` or only a docstring), stands
@@ -3718,6 +3774,9 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         }
         ir_var_add(L->m, f, text(L, id), fl);
         f->nparams = f->nvars;
+        /* `def create(cls: type[T], ...) -> T`: T is the class it is called on */
+        if ((fl & VAR_SELF) && !pn_is(p, PT_identifier) && !pn_isnull(pn_field(def, PF_return_type)))
+            self_typevar_return(L, f, pn_field(p, PF_type), pn_field(def, PF_return_type), class_name);
         /* the one class an annotation names (not plain data, not a union of
          * classes): what the parameter's methods resolve to */
         pn ty = pn_is(p, PT_identifier) ? &pt_null : pn_field(p, PF_type);
