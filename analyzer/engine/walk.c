@@ -104,6 +104,7 @@ struct eng_walk {
         unsigned c;
     } class_memo[ENG_CLASS_MEMO]; /* made_class's answers */
     uint8_t *made_strong;   /* bound somewhere by a catalogued or heuristic maker (ACQ_STRONG) */
+    const ir_node **made_at; /* the making call of each value's latest acquire (a tuple's values share it) */
     int *made_by;           /* the value its latest acquire was made by (`stack.enter_async_context(...)`:
                                the stack), whether or not it counted as a resource; -1 */
     int settled_done;       /* settled_any is filled in (note_settled, when first needed) */
@@ -957,6 +958,27 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         checkpoint(E, s, w, w->site, NULL, 0);
 }
 
+/* `conn, path, close_conn = await parse(target)` ... `if close_conn:
+ * conn.close()`: a flag made by the same call as the value says whether the
+ * value is this function's to release. Where the test fails (the fall-
+ * through of an `if flag:` whose body releases the value), the value is
+ * someone else's: the caller's, or a pool's. */
+static void not_ours(eng_walk *E, const ir_node *n, int k, uint8_t *s)
+{
+    if (k < 1 || !(n->flags & IF_ONE_TEST) || n->nvars != 1 || !n->tests || n->tests[0] != TEST_TRUTHY ||
+        n->nbranches < 1)
+        return;
+    int f = n->vars[0];
+    if (f < 0 || !E->made_at[f]) return;
+    for (int v = 0; v < E->nvars; v++) {
+        if (v == f || E->made_at[v] != E->made_at[f] || !(s[v] & ST_LIVE)) continue;
+        rel_q q = {E, v};
+        if (!ir_visit(&n->branches[0], node_releases, &q)) continue;
+        if (k < n->nbranches && ir_visit(&n->branches[k], node_releases, &q)) continue;
+        kill(E, s, v);
+    }
+}
+
 static void simple_event(eng_walk *E, eng_event_kind k, const ir_node *n, uint8_t *s)
 {
     if (!(E->wants & ENG_ON(k))) return;
@@ -1295,6 +1317,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         int v = n->var;
         if (v < 0) break;
         E->made_by[v] = n->var2;
+        E->made_at[v] = n->ref && n->ref->kind == IR_CALL ? n->ref : NULL;
         int ok = (n->flags & ACQ_STRONG) || ((n->flags & ACQ_WEAK) && E->weak_ok[v]) ||
                  ((n->flags & ACQ_REGISTRY_TAKE) && E->released_any[v]);
         /* `pruned = self._prune_if_needed()`, a helper that returns what it
@@ -1514,6 +1537,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             /* (a branch whose test cannot hold on this path is not taken:
              * its state joins nothing) */
             if (enter_branch(E, n, k, bs)) {
+                not_ours(E, n, k, bs);
                 walk_block(E, &n->branches[k], bs);
                 if (REACH(E, bs)) st_join(E, out, bs);
             }
@@ -1523,7 +1547,10 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             /* the fall-through: the test failed */
             uint8_t *bs = st_new(E);
             st_copy(E, bs, s);
-            if (enter_branch(E, n, n->nbranches, bs)) st_join(E, out, bs);
+            if (enter_branch(E, n, n->nbranches, bs)) {
+                not_ours(E, n, n->nbranches, bs);
+                st_join(E, out, bs);
+            }
             free(bs);
         }
         st_copy(E, s, out);
@@ -1661,6 +1688,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->made_strong = ca_xcalloc(nv, 1);
     E->made_by = ca_xmalloc(sizeof(int) * nv);
     for (size_t i = 0; i < nv; i++) E->made_by[i] = -1;
+    E->made_at = ca_xcalloc(nv, sizeof(*E->made_at));
     E->last_release = ca_xcalloc(nv, sizeof(uint32_t));
     ir_visit(&f->body, prepass, E);
     E->ls = ca_xcalloc((size_t)nls + 1, sizeof(lstn));
@@ -1691,6 +1719,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->settled_any);
     free(E->made_strong);
     free(E->made_by);
+    free(E->made_at);
     free(E->last_release);
     free(E->ls);
     CA_VEC_FREE(E->regs);
