@@ -103,6 +103,9 @@ typedef enum ir_kind {
 #define REM_HAS_RECV      0x04u /* IR_AWAIT_CALL: a method call (x.m(...)) */
 #define REM_RECV_SCOPE    0x08u /* IR_AWAIT_CALL: the receiver is a task group, nursery or exit stack */
 #define EXEC_STRONG       0x10u /* IR_EXECUTOR: the function run in the thread is a catalogued acquirer */
+#define EXEC_NAMED        0x20u /* IR_EXECUTOR: a create under a name the code also looks up
+                                   (`create_policy(PolicyName=n)` and `get_policy(n)`): a named
+                                   object meant to persist, found again by that name */
 /* IR_CALL flags */
 #define CALL_AWAITED      0x01u
 #define CALL_IN_CLEANUP   0x02u

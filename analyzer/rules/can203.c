@@ -8,7 +8,8 @@
  * too; under a timeout that is CAN201's), a function of the tree whose
  * summary says it returns a resource it made, or when the function
  * releases the value somewhere (it treats it as one). A shield scope
- * around the await keeps the result.
+ * around the await keeps the result. A create under a name the code also
+ * looks up (EXEC_NAMED) makes a named object a re-run finds again.
  */
 #include "rules/rules.h"
 
@@ -22,6 +23,8 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     const ir_node *n = ev->node;
     if (n->var < 0 || ev->shielded) return;
+    /* (a named object the code finds again by its name is not orphaned) */
+    if (n->flags & EXEC_NAMED) return;
     const eng_summary *sum = NULL;
     const ir_func *runs = rule_runs(rr->ctx, n, &sum);
     int remote = rule_remote_create(rr->ctx->cat, n) || (runs && sum && sum->remote && !runs->is_async);

@@ -1219,6 +1219,103 @@ static void await_call_facts(lower *L, ir_node *n, const call_info *ci)
     if (rv >= 0 && (L->f->vars[rv].flags & (VAR_GROUP | VAR_EXIT_STACK))) n->flags |= REM_RECV_SCOPE;
 }
 
+/* `create_policy(PolicyName=self._policy_name)` where the class (or the
+ * module) also looks that name up (`self._get_policy_by_name(
+ * self._policy_name)`, `describe_repositories(repositoryNames=[name])`):
+ * the object is made under a name the code finds it by again, a named
+ * object meant to persist (a re-run finds it instead of making another),
+ * not one a dropped result orphans. */
+static int lc_eq_skip(const char *a, size_t an, const char *b, size_t bn)
+{
+    /* equal ignoring case and underscores */
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < an && a[i] == '_') i++;
+        while (j < bn && b[j] == '_') j++;
+        if (i == an || j == bn) return i == an && j == bn;
+        char x = a[i], y = b[j];
+        if (x >= 'A' && x <= 'Z') x = (char)(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z') y = (char)(y - 'A' + 'a');
+        if (x != y) return 0;
+        i++;
+        j++;
+    }
+}
+
+static int lookup_name(const char *d)
+{
+    static const char *const verbs[] = {"get", "describe", "list", "find", "lookup", "read", "fetch", "search", "exists",
+                                        "head"};
+    if (!d) return 0;
+    const char *p = strrchr(d, '.');
+    p = p ? p + 1 : d;
+    while (*p == '_') p++;
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        size_t n = strlen(verbs[k]);
+        if (strncmp(p, verbs[k], n) == 0 && (p[n] == '_' || p[n] == 0)) return 1;
+    }
+    return 0;
+}
+
+/* Does call c (or a function reference among its positional arguments,
+ * `partial(self._get_x, name)`) look something up, handed expr text e? */
+static int looks_up(lower *L, pn c, const char *e)
+{
+    pn args = pn_field(c, PF_arguments);
+    if (pn_isnull(args) || !pn_is(args, PT_argument_list)) return 0;
+    int lookup = lookup_name(dotted(L, pn_field(c, PF_function)));
+    int handed = 0;
+    PN_FOR_NAMED(a, args) {
+        pn x = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+        if (pn_isnull(x)) continue;
+        if (!pn_is(a, PT_keyword_argument) && (pn_is(x, PT_attribute) || pn_is(x, PT_identifier)) &&
+            lookup_name(dotted(L, x)))
+            lookup = 1;
+        if (pn_is(x, PT_list) || pn_is(x, PT_tuple)) {
+            PN_FOR_NAMED(el, x) if (strcmp(norm_text(L, unparen(el), 200), e) == 0) handed = 1;
+        } else if (strcmp(norm_text(L, x, 200), e) == 0) {
+            handed = 1;
+        }
+    }
+    return lookup && handed;
+}
+
+static int named_create(lower *L, const char *fn, pn call)
+{
+    if (!fn || pn_isnull(call) || !pn_is(call, PT_call)) return 0;
+    const char *p = strrchr(fn, '.');
+    p = p ? p + 1 : fn;
+    if (strncmp(p, "create_", 7) != 0 || !p[7]) return 0;
+    const char *kind = p + 7;
+    pn args = pn_field(call, PF_arguments);
+    if (pn_isnull(args)) return 0;
+    const char *e = NULL;
+    PN_FOR_NAMED(a, args) {
+        if (!pn_is(a, PT_keyword_argument)) continue;
+        const char *k = text(L, pn_field(a, PF_name));
+        size_t kl = k ? strlen(k) : 0;
+        /* (PolicyName for create_policy, repositoryName for create_repository) */
+        if (kl > 4 && lc_eq_skip(k + kl - 4, 4, "name", 4) && lc_eq_skip(k, kl - 4, kind, strlen(kind))) {
+            pn v = unparen(pn_field(a, PF_value));
+            if (pn_is(v, PT_attribute) || pn_is(v, PT_identifier)) e = norm_text(L, v, 200);
+        }
+    }
+    if (!e) return 0;
+    /* the class around, else the module */
+    pn scope = &pt_null;
+    for (pn up = pn_parent(call); !pn_isnull(up); up = pn_parent(up))
+        if (pn_is(up, PT_class_definition)) {
+            scope = up;
+            break;
+        }
+    const pt_node *endp = L->T->v + L->T->n;
+    pn from = pn_isnull(scope) ? L->T->v : scope;
+    uint32_t to = pn_isnull(scope) ? UINT32_MAX : scope->end;
+    for (pn x = from; x < endp && x->start < to; x++)
+        if (x->type == PT_call && x != call && looks_up(L, x, e)) return 1;
+    return 0;
+}
+
 /* What thread work runs (`to_thread(f, ...)`, `run_in_executor(ex, f,
  * ...)`): the function passed, the call a lambda makes (`lambda:
  * client.create(...)`), the function a functools.partial wraps. Recorded
@@ -1230,19 +1327,22 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
     for (int k = 0; k < 2; k++) {
         pn a = unparen(first_pos_arg(call, k));
         if (pn_isnull(a) || pn_is(a, PT_none)) continue;
-        pn fn = a;
+        pn fn = a, made = &pt_null;
         if (pn_is(a, PT_lambda)) {
             pn body = unparen(pn_field(a, PF_body));
             if (pn_isnull(body) || !pn_is(body, PT_call)) return;
             fn = unparen(pn_field(body, PF_function));
+            made = body;
         } else if (pn_is(a, PT_call)) {
             call_info pc = call_of(L, a);
             if (!pc.name || strcmp(pc.name, "partial") != 0) return;
             fn = unparen(first_pos_arg(a, 0));
+            made = a;
         }
         if (pn_isnull(fn) || !(pn_is(fn, PT_identifier) || pn_is(fn, PT_attribute))) return;
         char *d = dotted(L, fn);
         if (!d) return;
+        if (named_create(L, d, made)) x->flags |= EXEC_NAMED;
         x->callee = d;
         x->cname = last_component(d);
         x->flags &= ~(unsigned)(REM_HAS_RECV | REM_RECV_SCOPE);
