@@ -451,6 +451,19 @@ static int acquires_itself(const eng_walk *E, const ir_node *cp, int v)
     return strncmp(t, name, nl) == 0 && t[nl] == '.' && !strchr(t + nl + 1, '.');
 }
 
+/* A teardown task (`create_task(self.close())`, a future of
+ * `run_coroutine_threadsafe(_shutdown(), loop)`): a cancellation this
+ * checkpoint does not pass into it leaves it running to its end, which
+ * releases what it was made to release; only an await that passes the
+ * cancellation into it (`await t`, `gather(t)`) cuts the teardown short. */
+static int teardown_goes_on(const ir_node *cp, const ir_node *a, int v)
+{
+    if (!a || a->kind != IR_ACQUIRE || !(a->flags & ACQ_TEARDOWN) || !cp || cp->kind != IR_CHECKPOINT) return 0;
+    for (int k = 0; k < cp->nvars; k++)
+        if (cp->vars[k] == v) return 0;
+    return 1;
+}
+
 static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site, const int *exempt, int nexempt)
 {
     int shielded_scope = in_scope(E, WITH_SHIELD);
@@ -477,7 +490,7 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
             ex |= exempt[k] == v ||
                   (exempt[k] >= 0 && (holdable || !(E->f->vars[exempt[k]].flags & VAR_ELEMENT)) &&
                    covers(E, exempt[k], v));
-        if (ex || acquires_itself(E, cp, v)) continue;
+        if (ex || acquires_itself(E, cp, v) || teardown_goes_on(cp, a, v)) continue;
         E->out->had_window = 1;
         if (shielded_scope) {
             E->out->protections |= PROT_SHIELDED;

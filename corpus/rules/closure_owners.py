@@ -3,6 +3,8 @@ it (`finally: r_file.close()`), is owned by the task that runs that function
 once the task is started (`tg.start_soon(drain)`, `create_task(pump())`).
 And a concurrent future awaited through `asyncio.wrap_future` is cancelled
 with the await: the cancellation reaches the coroutine on the other loop.
+A future (or task) whose coroutine is a teardown (`model.close()`) is left
+to run to its end by a cancellation that does not reach it.
 """
 
 import asyncio
@@ -51,16 +53,26 @@ async def serve_logs_unowned(client: Any, log: Any) -> None:
             w_file.close()
 
 
-async def close_remote(model: Any, loop: asyncio.AbstractEventLoop, log: Any) -> None:
+async def watch_remote(model: Any, loop: asyncio.AbstractEventLoop, log: Any) -> None:
     # Fine: cancelling the wrap_future await cancels the future, and with it
-    # the close running on the other loop.
-    future = asyncio.run_coroutine_threadsafe(model.close(), loop)
+    # the watch running on the other loop.
+    future = asyncio.run_coroutine_threadsafe(model.watch(), loop)
     await asyncio.wrap_future(future)
     await log.flush()
 
 
-async def close_remote_detached(model: Any, loop: asyncio.AbstractEventLoop, log: Any) -> None:
-    # Buggy twin: the flush comes before the future is awaited.
-    future = asyncio.run_coroutine_threadsafe(model.close(), loop)
+async def watch_remote_detached(model: Any, loop: asyncio.AbstractEventLoop, log: Any) -> None:
+    # Buggy twin: the flush comes before the future is awaited; cancelled
+    # there, the watch goes on on the other loop with nothing to stop it.
+    future = asyncio.run_coroutine_threadsafe(model.watch(), loop)
     await log.flush()  # expect: CAN102
+    await asyncio.wrap_future(future)
+
+
+async def close_remote_detached(model: Any, loop: asyncio.AbstractEventLoop, log: Any) -> None:
+    # Fine: what runs on the other loop is the close itself; cancelled at the
+    # flush, this coroutine leaves it to run to its end, which is what it
+    # was scheduled for.
+    future = asyncio.run_coroutine_threadsafe(model.close(), loop)
+    await log.flush()
     await asyncio.wrap_future(future)

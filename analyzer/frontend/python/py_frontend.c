@@ -655,6 +655,44 @@ static int is_true_literal(lower *L, pn n)
     return 0;
 }
 
+/* Is the coroutine function of this module named `name` (a method, a
+ * nested or module-level def) a teardown: named as a release method, or
+ * something in its body releases (a call whose name says so), and it has no
+ * `while True:` (a background loop such as `_cleanup_loop` runs until it is
+ * stopped)? One not defined here is judged by its name alone. */
+static int teardown_body(lower *L, const char *name)
+{
+    if (!name) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    /* (a method named as a release, `close`, `stop`, is one whatever its
+     * body shows; a name that only contains a release word, `_cancel_task`,
+     * needs a release in its body) */
+    int found = 0, releases = cat(L, CAT_RELEASE_METHOD, name) != NULL;
+    for (pn d = L->T->v; d < endp; d++) {
+        if (d->type != PT_function_definition) continue;
+        const char *dn = text(L, pn_field(d, PF_name));
+        if (!dn || strcmp(dn, name) != 0) continue;
+        found = 1;
+        pn body = pn_field(d, PF_body);
+        for (pn x = body; x < endp && x->start < body->end; x++) {
+            if (x->type == PT_while_statement && is_true_literal(L, pn_field(x, PF_condition))) return 0;
+            if (x->type == PT_call) {
+                char *cd = dotted(L, pn_field(x, PF_function));
+                const char *last = cd ? strrchr(cd, '.') : NULL;
+                last = last ? last + 1 : cd;
+                /* (`disconnect_all()`: its first word is a release method) */
+                char first[32];
+                size_t k = 0;
+                while (last && *last == '_') last++;
+                while (last && last[k] && last[k] != '_' && k + 1 < sizeof(first)) first[k] = last[k], k++;
+                first[k] = 0;
+                if (last && (names_release(L, last) || cat(L, CAT_RELEASE_METHOD, first))) releases = 1;
+            }
+        }
+    }
+    return !found || releases;
+}
+
 /* The member of container var `root` aliased under attribute `attr`, or -1. */
 static int member_by_attr(lower *L, ir_block *scope_hint, int root, const char *attr);
 
@@ -1871,9 +1909,9 @@ static rhs_info classify_rhs(lower *L, pn right)
         ri.rkind = e->kind;
         ri.tuple_index = e->tuple_index;
         pn co = unparen(first_pos_arg(r, 0));
-        if (e->kind && strcmp(e->kind, "task") == 0 && pn_is(co, PT_call)) {
+        if (e->kind && (strcmp(e->kind, "task") == 0 || strcmp(e->kind, "future") == 0) && pn_is(co, PT_call)) {
             call_info cc = call_of(L, co);
-            if (names_release(L, cc.name))
+            if (names_release(L, cc.name) && teardown_body(L, cc.name))
                 ri.acq |= ACQ_TEARDOWN;
         }
         return ri;
