@@ -1415,6 +1415,46 @@ static int calls_timeout_wrapper(lower *L, pn c);
 static pn wrapped_call(lower *L, pn c);
 static void note_exc_flag(lower *L, int v, pn right);
 
+/* Is await aw the first await in the body of a `while` or `if` whose
+ * condition says the queue recv is not empty (`not q.empty()`, an operand
+ * of an `and` chain, or `q.qsize()`)? Nothing between the test and the get
+ * can let another task drain the queue. */
+static int guarded_nonempty(lower *L, pn aw, pn recv)
+{
+    const char *qn = norm_text(L, unparen(recv), 200);
+    pn up = pn_parent(aw);
+    while (!pn_isnull(up) && !pn_is(up, PT_block)) up = pn_parent(up);
+    if (pn_isnull(up)) return 0;
+    pn stmt = pn_parent(up);
+    if (!pn_is(stmt, PT_while_statement) && !pn_is(stmt, PT_if_statement)) return 0;
+    if (pn_field(stmt, pn_is(stmt, PT_if_statement) ? PF_consequence : PF_body) != up) return 0;
+    /* (the first await of the body) */
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = up; x < endp && x->start < aw->start; x++)
+        if (x->type == PT_await) return 0;
+    pn cond = pn_field(stmt, PF_condition);
+    if (pn_isnull(cond)) return 0;
+    ca_sb a = {0}, b = {0};
+    ca_sb_addf(&a, "not %s.empty()", qn);
+    ca_sb_addf(&b, "%s.qsize()", qn);
+    const char *ct = norm_text(L, cond, 400);
+    int ok = 0;
+    for (int k = 0; k < 2 && !ok; k++) {
+        const char *want = ca_sb_str(k ? &b : &a);
+        size_t wl = strlen(want);
+        for (const char *p = strstr(ct, want); p && !ok; p = strstr(p + 1, want)) {
+            /* (a whole operand: at the start or after `and `, and at the end
+             * or before ` and`) */
+            int start = p == ct || (p - ct >= 4 && strncmp(p - 4, "and ", 4) == 0);
+            int end = p[wl] == 0 || strncmp(p + wl, " and", 4) == 0 || (k == 1 && p[wl] == ' ');
+            ok = start && end;
+        }
+    }
+    ca_sb_release(&a);
+    ca_sb_release(&b);
+    return ok;
+}
+
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
 {
     pn e = unparen(pn_first_named(aw));
@@ -1561,6 +1601,9 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                 ca_sb q = {0};
                 ca_sb_addf(&q, "%s().%s", bare, ci.name);
                 if (cat(L, CAT_NONSUSPENDING_AWAIT, ca_sb_str(&q))) cp->flags |= CP_NO_SUSPEND;
+                /* `while not q.empty(): item = await q.get()` */
+                if (inner == e && cat(L, CAT_NONEMPTY_GET, ca_sb_str(&q)) && guarded_nonempty(L, aw, ci.recv))
+                    cp->flags |= CP_NO_SUSPEND;
                 ca_sb_release(&q);
             }
         }
