@@ -974,7 +974,12 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
      * cancels the task it is handed (catalog cancel-helper); an await of t
      * after it is of a task the function cancelled (the `t.cancel(); await
      * t` idiom, through a helper) */
-    if (ci.name && strcmp(ci.name, "cancel") != 0 && cat(L, CAT_CANCEL_HELPER, ci.name) && !pn_isnull(args))
+    /* (also a method of a cancellation token the task is linked to,
+     * `cancellation_token.link_future(task)`: the token cancels it) */
+    const char *recv_last = !pn_isnull(ci.recv) ? last_component(norm_text(L, unparen(ci.recv), 200)) : NULL;
+    if (ci.name && strcmp(ci.name, "cancel") != 0 &&
+        (cat(L, CAT_CANCEL_HELPER, ci.name) || (recv_last && cat(L, CAT_CANCEL_HELPER, recv_last))) &&
+        !pn_isnull(args))
         PN_FOR_NAMED(a, args) {
             pn av = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
             int tv = pn_is(av, PT_identifier) ? var_of(L, av) : -1;
