@@ -110,6 +110,7 @@ typedef struct eng_summary {
                                (a helper around a catalogued timeout scope) */
 #define ENG_RET_TAKEN    4  /* returns what it took out of a registry (`return self._d.pop(k)`): the caller
                                holds an entry nothing else does */
+#define ENG_RET_MAX      5  /* the largest ENG_RET_* (what a stored summary may say) */
 
 void eng_summarize(const ir_func *f, eng_summary *out);
 

@@ -317,7 +317,7 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a)
         out->varargs = get_int(&c, MAX_ITEMS) - 1;
         out->sum.suspends = get_int(&c, 1);
         out->sum.noreturn = get_int(&c, 1);
-        out->sum.returns = get_int(&c, ENG_RET_TAKEN);
+        out->sum.returns = get_int(&c, ENG_RET_MAX);
         out->sum.uses = get_num(&c, 16);
         out->sum.passes = get_num(&c, 16);
         out->fflags = (unsigned)get_int(&c, INT32_MAX);

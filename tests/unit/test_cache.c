@@ -2,6 +2,8 @@
  * test_cache.c — the directory-index blob (cache.h's ca_dirs format): what
  * is written reads back, and every cut or damaged blob is refused rather
  * than read past its end (a rescan then reads the directories afresh).
+ * And a function's facts: every summary answer a function can have reads
+ * back as written, so no file is lowered again for what its summary says.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -109,8 +111,49 @@ static void test_round_trip(void)
     free(d[1].entries);
 }
 
+static void test_facts_returns(void)
+{
+    for (int r = ENG_RET_UNKNOWN; r <= ENG_RET_MAX; r++) {
+        ca_facts f;
+        memset(&f, 0, sizeof(f));
+        const char *params[] = {"t"};
+        f.sum.returns = r;
+        f.sum.suspends = 1;
+        f.sum.uses = 1;
+        f.nparams = 1;
+        f.params = params;
+        f.varargs = -1;
+        f.ret_type = "Timeout";
+        char *text = ca_facts_encode(&f);
+        CHECK(text != NULL);
+        ca_arena a;
+        memset(&a, 0, sizeof(a));
+        ca_facts back;
+        memset(&back, 0, sizeof(back));
+        CHECK_EQ(ca_facts_decode(text, &back, &a), 0);
+        CHECK_EQ(back.sum.returns, r);
+        CHECK_EQ(back.nparams, 1);
+        CHECK_STR_EQ(back.ret_type, "Timeout");
+        ca_arena_free(&a);
+        free(text);
+    }
+    /* one past the largest answer is refused */
+    ca_facts f;
+    memset(&f, 0, sizeof(f));
+    f.sum.returns = ENG_RET_MAX + 1;
+    f.varargs = -1;
+    char *text = ca_facts_encode(&f);
+    ca_arena a;
+    memset(&a, 0, sizeof(a));
+    ca_facts back;
+    CHECK_EQ(ca_facts_decode(text, &back, &a), -1);
+    ca_arena_free(&a);
+    free(text);
+}
+
 int main(void)
 {
     test_round_trip();
+    test_facts_returns();
     CA_TEST_MAIN();
 }
