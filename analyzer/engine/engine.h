@@ -96,6 +96,8 @@ typedef struct eng_summary {
                                like has_checkpoint, the scan narrows it */
     int noreturn;           /* every path raises (or the def says -> NoReturn / Never) */
     int returns;            /* what its return values are: ENG_RET_* */
+    int returns_param;      /* 1 + the parameter every path returns unchanged (`return state`), 0 when
+                               none: the call's result is that argument, no new value */
     int remote;             /* awaiting it (or running it) may leave a server-side resource made and
                                unowned: it awaits a remote create without a shield, itself (the rules
                                seed it: rules_seed_summary) or through a function of the tree it awaits

@@ -229,6 +229,23 @@ static int quiet_cm_only(const ir_func *f)
     return q.quiet > 0 && q.other == 0;
 }
 
+static int find_return_param(void *ctx, const ir_node *n)
+{
+    int *p = ctx;
+    if (n->kind == IR_RETURN && (n->flags & RETURN_PARAM) && n->var >= 0) *p = n->var;
+    return n->kind == IR_RETURN && (n->flags & RETURN_PARAM);
+}
+
+/* 1 + the parameter the frontend found every path of f returns unchanged
+ * (it marks every return then), or 0 */
+static int returned_param(const ir_func *f)
+{
+    if (f->fflags & FN_GENERATOR) return 0;
+    int p = -1;
+    ir_visit(&f->body, find_return_param, &p);
+    return p >= 0 && p < f->nparams ? p + 1 : 0;
+}
+
 void eng_summarize(const ir_func *f, eng_summary *out)
 {
     memset(out, 0, sizeof(*out));
@@ -245,6 +262,7 @@ void eng_summarize(const ir_func *f, eng_summary *out)
     if (out->returns == ENG_RET_UNKNOWN && (c.borrowed || (f->fflags & FN_RETURNS_BORROWED)))
         out->returns = ENG_RET_BORROWED;
     if (!f->is_async && quiet_cm_only(f)) out->returns = ENG_RET_QUIET_CM;
+    out->returns_param = returned_param(f);
     /* (a stub that raises NotImplementedError stands for its overrides) */
     out->noreturn = never_returns(&c) && !(f->fflags & (FN_ABSTRACT | FN_STUB));
     eng_rel_free(&c.rel);

@@ -1253,6 +1253,22 @@ static int rewraps_parameter(const eng_walk *E, const ir_node *acq)
     return 0;
 }
 
+/* Does the acquire's making call resolve to a function of the tree that
+ * returns one of its arguments unchanged (summary returns_param), handed a
+ * value of this function? */
+static int returns_argument(eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || mk->kind != IR_CALL || !E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
+    if (!callee || !sum || callee == E->f || !sum->returns_param) return 0;
+    for (int k = 0; k < mk->nvars; k++)
+        if (mk->vars[k] >= 0 && eng_call_param(mk, k, callee, off) == sum->returns_param - 1) return 1;
+    return 0;
+}
+
 static int making_evidence(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
@@ -1391,6 +1407,10 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
          * function's end does, so no window of its can leak it (what leaks
          * it is the missing release, a plain leak other linters report) */
         if (ok && !(n->flags & ACQ_REGISTRY_TAKE) && !helper_take && dropped_everywhere(E, v)) ok = 0;
+        /* `state = strip(state)`, a function of the tree that returns its
+         * argument: the same object, no new value (what it was before, it
+         * still is) */
+        if (ok && returns_argument(E, n)) ok = 0;
         if (!ok) break;
         E->acq[v] = n;
         if (n->var2 >= 0 && E->adopt[n->var2] &&

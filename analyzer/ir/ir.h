@@ -143,6 +143,9 @@ typedef enum ir_kind {
 #define RETURN_TAKEN      0x02u /* returns what it takes out of a registry right there (`return d.pop(k)`) */
 #define RETURN_QUIET_CM   0x04u /* returns a context manager that suspends neither on enter nor on exit
                                    (catalog: `return async_timeout.timeout(None)`) */
+#define RETURN_PARAM      0x08u /* var = the parameter it returns unchanged, set on every return of a function
+                                   each of whose paths ends in `return p` and that never rebinds p
+                                   (`def strip(state): state.messages = ...; return state`) */
 /* IR_BIND flags: what the value can be */
 #define BIND_TRUE         0x01u /* truthy (True, or anything else known to be) */
 #define BIND_FALSE        0x02u /* falsy but not None (False, 0, "") */

@@ -148,6 +148,7 @@ char *ca_facts_encode(const ca_facts *f)
                f->sum.noreturn != 0, f->sum.returns, f->sum.uses, f->sum.passes, f->fflags);
     put_str(&sb, f->ret_type);
     ca_sb_addf(&sb, " %d", f->sum.remote != 0);
+    ca_sb_addf(&sb, " %d", f->sum.returns_param);
     return ca_sb_detach(&sb);
 }
 
@@ -324,6 +325,8 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a)
         out->ret_type = get_str(&c, a);
         /* (facts written before `remote` was known end here) */
         if (!c.bad && *c.p) out->sum.remote = get_int(&c, 1);
+        /* (and before returns_param) */
+        if (!c.bad && *c.p) out->sum.returns_param = get_int(&c, MAX_ITEMS);
     } else { /* f1: written before these were known */
         out->varargs = -1;
         out->sum.suspends = out->sum.has_checkpoint;

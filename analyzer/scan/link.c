@@ -182,7 +182,7 @@ uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t 
         h = scan_hash_u64(h, r->sum.takes_late);
         h = scan_hash_u64(h, (uint64_t)r->sum.has_checkpoint);
         h = scan_hash_u64(h, (uint64_t)r->sum.suspends | (uint64_t)r->sum.noreturn << 1 | (uint64_t)r->sum.returns << 2 |
-                                 (uint64_t)(r->sum.remote != 0) << 8);
+                                 (uint64_t)(r->sum.remote != 0) << 8 | (uint64_t)r->sum.returns_param << 9);
         h = scan_hash_u64(h, r->sum.uses);
         h = scan_hash_u64(h, r->sum.passes);
         h = scan_hash_u64(h, (uint64_t)r->f->nparams);

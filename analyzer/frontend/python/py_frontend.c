@@ -3852,6 +3852,65 @@ static void self_typevar_return(lower *L, ir_func *f, pn ty, pn rt, const char *
     if (il && il == rl && strncmp(in, r, il) == 0) f->ret_type = class_name;
 }
 
+static int mark_param_return(void *ctx, const ir_node *n)
+{
+    const int *p = ctx;
+    if (n->kind == IR_RETURN) {
+        ir_node *m = (ir_node *)n; /* (the frontend's own node) */
+        m->flags |= RETURN_PARAM;
+        m->var = *p;
+    }
+    return 0;
+}
+
+/* `def strip(state): state.messages = ...; return state`: every path ends
+ * in `return p` for one parameter p (not self, not *args) that the body
+ * never binds again; the returns are marked RETURN_PARAM, so a caller's
+ * `state = strip(state)` is read as the same object, not a new one. */
+static void note_returned_param(lower *L, pn def, ir_func *f)
+{
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body) || !f->nparams) return;
+    pn last = &pt_null;
+    PN_FOR_NAMED(st, body) if (!pn_is(st, PT_comment)) last = st;
+    if (!pn_is(last, PT_return_statement)) return;
+    pn rv = unparen(pn_first_named(last));
+    if (!pn_is(rv, PT_identifier)) return;
+    const char *name = text(L, rv);
+    int p = -1;
+    for (int q = 0; q < f->nparams; q++)
+        if (strcmp(f->vars[q].name, name) == 0) p = q;
+    if (p < 0 || (f->vars[p].flags & (VAR_SELF | VAR_VARARGS))) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    uint32_t nested_end = 0;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->start < nested_end) continue;
+        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+            nested_end = x->end;
+            continue;
+        }
+        if (x->type == PT_return_statement) {
+            pn e = unparen(pn_first_named(x));
+            if (!pn_is(e, PT_identifier) || strcmp(text(L, e), name) != 0) return;
+        }
+        /* (any other binding of the name: `p = ...`, `p += ...`, `for p in`,
+         * `with ... as p`, `p := ...`, `del p`, `global p`) */
+        if (x->type == PT_identifier && strcmp(text(L, x), name) == 0) {
+            pn up = pn_parent(x);
+            if ((pn_is(up, PT_assignment) || pn_is(up, PT_augmented_assignment)) && pn_field(up, PF_left) == x) return;
+            /* (`with ... as p` puts p under an as_pattern_target, a type the
+             * frontend does not name: any parent it does not know counts) */
+            if (pn_is(up, PT_named_expression) || pn_is(up, PT_as_pattern) || up->type == PT_OTHER ||
+                pn_is(up, PT_pattern_list) ||
+                pn_is(up, PT_tuple_pattern) || pn_is(up, PT_list_pattern) || pn_is(up, PT_delete_statement) ||
+                pn_is(up, PT_global_statement) || pn_is(up, PT_nonlocal_statement))
+                return;
+            if (pn_is(up, PT_for_statement) && pn_field(up, PF_left) == x) return;
+        }
+    }
+    ir_visit(&f->body, mark_param_return, &p);
+}
+
 static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
 {
     ir_func *f = ir_func_new(L->m);
@@ -3973,6 +4032,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         }
     }
     lower_block(L, pn_field(def, PF_body), &f->body);
+    note_returned_param(L, def, f);
     note_quiet_exit(L, def, f);
     if (L->returns_call && !L->returns_other) f->fflags |= FN_RETURNS_CALL;
     if (f->is_method && strcmp(name, "__init__") == 0 && joins_param(L, def)) f->fflags |= FN_JOINS_PARAM;
