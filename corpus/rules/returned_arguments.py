@@ -52,3 +52,22 @@ async def finish_rebuilt(sem: Any, sample: Any, log_images: bool, cleanup: Any) 
             raise
         state = maybe_strip(state, log_images)
     return state
+
+
+def rebuilt(state: State) -> State:
+    state = State(list(state.messages))
+    return state
+
+
+# Buggy twin: `rebuilt` binds its parameter to a new state before it
+# returns it: a new value, as in finish_rebuilt.
+async def finish_rebound(sem: Any, sample: Any, cleanup: Any) -> State:
+    state = State(sample.messages)
+    async with sem:  # expect: CAN102
+        try:
+            await cleanup.prepare(state)
+        except Exception:
+            await cleanup(state)
+            raise
+        state = rebuilt(state)
+    return state
