@@ -387,6 +387,40 @@ static int delegated_return(void *ctx, const ir_node *n)
     return 0;
 }
 
+typedef struct record_q {
+    const ir_module *m;
+    const eng_resolver *r;
+    int returns, bad;
+} record_q;
+
+static int data_record_call(const record_q *q, const ir_node *mk)
+{
+    if (!mk || mk->kind != IR_CALL || !mk->text) return 0;
+    unsigned k = q->r->class_of(q->r->ctx, q->m, mk->text);
+    return (k & ENG_CLASS_KNOWN) && (k & ENG_CLASS_DATA) && !(k & ENG_CLASS_OWNS);
+}
+
+static int record_node(void *ctx, const ir_node *n)
+{
+    record_q *q = ctx;
+    if (n->kind == IR_ACQUIRE && (n->flags & (ACQ_STRONG | ACQ_HEURISTIC | ACQ_REGISTRY_TAKE | ACQ_EXECUTOR)))
+        q->bad = 1;
+    if (n->kind == IR_TRANSFER && !(n->flags & XFER_RETURN)) q->bad = 1; /* (stores something somewhere) */
+    if (n->kind == IR_RETURN) {
+        q->returns++;
+        if (!data_record_call(q, n->ref)) q->bad = 1;
+    }
+    return q->bad;
+}
+
+static int returns_built_record(const ir_module *m, const ir_func *f, const eng_resolver *r)
+{
+    if (f->fflags & FN_GENERATOR) return 0;
+    record_q q = {m, r, 0, 0};
+    ir_visit(&f->body, record_node, &q);
+    return !q.bad && q.returns > 0;
+}
+
 int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io)
 {
     eng_summary before = *io;
@@ -421,6 +455,12 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
         ir_visit(&f->body, delegated_return, &(delegate_q){&c, &delegated});
         if (delegated > 0) io->returns = delegated;
     }
+    /* `return DailyAudioTrack(source=src, track=trk)`: a function that
+     * never suspends and makes nothing that is or sounds like a resource,
+     * returning a record of the tree (a data model that owns nothing) it
+     * builds: a record of in-memory parts, no handle to anything it made */
+    if (io->returns == ENG_RET_UNKNOWN && !io->has_checkpoint && r && r->class_of && returns_built_record(m, f, r))
+        io->returns = ENG_RET_PLAIN;
     /* else an annotation naming a class of the tree that owns something
      * (after what the returns say: `-> Model | None` of a lookup that hands
      * back a model self keeps is no maker of one) */
