@@ -3374,7 +3374,10 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
                      * A name takes the value first; the other targets then
                      * store that name, so the registry store is a store of x */
                     pn named = &pt_null;
-                    for (int k = 0; k < nt && nt > 1; k++)
+                    /* (a value made here: `a = b = None` binds each name
+                     * to the literal, as before) */
+                    int made = pn_is(unparen(cur), PT_call) || pn_is(unparen(cur), PT_await);
+                    for (int k = 0; k < nt && nt > 1 && made; k++)
                         if (pn_is(unparen(targets[k]), PT_identifier)) { named = unparen(targets[k]); break; }
                     if (!pn_isnull(named)) bind_target(L, out, named, cur, s);
                     for (int k = 0; k < nt; k++)
