@@ -655,6 +655,15 @@ static int is_true_literal(lower *L, pn n)
     return 0;
 }
 
+/* The first `_`-separated word of name (`add` of `add_child`), in buf. */
+static const char *first_word(const char *name, char *buf, size_t n)
+{
+    size_t k = 0;
+    while (name[k] && name[k] != '_' && k + 1 < n) buf[k] = name[k], k++;
+    buf[k] = 0;
+    return buf;
+}
+
 /* Is the coroutine function of this module named `name` (a method, a
  * nested or module-level def) a teardown: named as a release method, or
  * something in its body releases (a call whose name says so), and it has no
@@ -682,11 +691,10 @@ static int teardown_body(lower *L, const char *name)
                 last = last ? last + 1 : cd;
                 /* (`disconnect_all()`: its first word is a release method) */
                 char first[32];
-                size_t k = 0;
                 while (last && *last == '_') last++;
-                while (last && last[k] && last[k] != '_' && k + 1 < sizeof(first)) first[k] = last[k], k++;
-                first[k] = 0;
-                if (last && (names_release(L, last) || cat(L, CAT_RELEASE_METHOD, first))) releases = 1;
+                if (last && (names_release(L, last) ||
+                             cat(L, CAT_RELEASE_METHOD, first_word(last, first, sizeof(first)))))
+                    releases = 1;
             }
         }
     }
@@ -3798,10 +3806,7 @@ static int joins_param(lower *L, pn def)
             if (!pn_is(fn, PT_attribute)) continue;
             const char *m = text(L, pn_field(fn, PF_attribute));
             char first[64];
-            size_t k = 0;
-            while (m[k] && m[k] != '_' && k + 1 < sizeof(first)) first[k] = m[k], k++;
-            first[k] = 0;
-            if (!cat(L, CAT_REGISTER_METHOD, m) && !cat(L, CAT_REGISTER_METHOD, first) &&
+            if (!cat(L, CAT_REGISTER_METHOD, m) && !cat(L, CAT_REGISTER_METHOD, first_word(m, first, sizeof(first))) &&
                 !ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, m))
                 continue;
             pn args = pn_field(x, PF_arguments);
