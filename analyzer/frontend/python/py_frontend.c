@@ -1293,19 +1293,16 @@ static int lc_eq_skip(const char *a, size_t an, const char *b, size_t bn)
     }
 }
 
-static int lookup_name(const char *d)
+/* Does the name's last component start with a lookup verb (catalog
+ * lookup-verb: `_get_policy_by_name`, `describe_repositories`)? */
+static int lookup_name(lower *L, const char *d)
 {
-    static const char *const verbs[] = {"get", "describe", "list", "find", "lookup", "read", "fetch", "search", "exists",
-                                        "head"};
     if (!d) return 0;
     const char *p = strrchr(d, '.');
     p = p ? p + 1 : d;
     while (*p == '_') p++;
-    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
-        size_t n = strlen(verbs[k]);
-        if (strncmp(p, verbs[k], n) == 0 && (p[n] == '_' || p[n] == 0)) return 1;
-    }
-    return 0;
+    char first[32];
+    return cat(L, CAT_LOOKUP_VERB, first_word(p, first, sizeof(first))) != NULL;
 }
 
 /* Does call c (or a function reference among its positional arguments,
@@ -1314,13 +1311,13 @@ static int looks_up(lower *L, pn c, const char *e)
 {
     pn args = pn_field(c, PF_arguments);
     if (pn_isnull(args) || !pn_is(args, PT_argument_list)) return 0;
-    int lookup = lookup_name(dotted(L, pn_field(c, PF_function)));
+    int lookup = lookup_name(L, dotted(L, pn_field(c, PF_function)));
     int handed = 0;
     PN_FOR_NAMED(a, args) {
         pn x = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
         if (pn_isnull(x)) continue;
         if (!pn_is(a, PT_keyword_argument) && (pn_is(x, PT_attribute) || pn_is(x, PT_identifier)) &&
-            lookup_name(dotted(L, x)))
+            lookup_name(L, dotted(L, x)))
             lookup = 1;
         if (pn_is(x, PT_list) || pn_is(x, PT_tuple)) {
             PN_FOR_NAMED(el, x) if (strcmp(norm_text(L, unparen(el), 200), e) == 0) handed = 1;
