@@ -1306,6 +1306,40 @@ static unsigned test_allows(int test, int negated)
  * if without else). Returns 0 when the branch's test cannot hold on it
  * (the path does not go there); else narrows what the path knows and tells
  * the listeners. */
+/* Counts the nodes that bind v to a value of its own (an acquire, a loop
+ * element) in a block. */
+typedef struct bind_q {
+    int v, n;
+} bind_q;
+
+static int count_binding(void *ctx, const ir_node *n)
+{
+    bind_q *q = ctx;
+    if ((n->kind == IR_ACQUIRE || n->kind == IR_ELEMENT) && n->var == q->v) q->n++;
+    return 0;
+}
+
+/* `if w is None: await src.next()` / `else: nxt = create_task(...)` in a
+ * loop that keeps w (IF_LOOP_FIXED): a value made only in another branch
+ * of the if, on an earlier pass, cannot be live in branch k, which that
+ * pass did not take. */
+static void other_branch_values(eng_walk *E, const ir_node *n, int k, uint8_t *s)
+{
+    for (int v = 0; v < E->nvars; v++) {
+        if (!(s[v] & ST_LIVE)) continue;
+        bind_q all = {v, 0};
+        ir_visit(&E->f->body, count_binding, &all);
+        int other = 0;
+        for (int j = 0; j < n->nbranches && !other; j++) {
+            if (j == k) continue;
+            bind_q q = {v, 0};
+            ir_visit(&n->branches[j], count_binding, &q);
+            other = q.n > 0 && q.n == all.n;
+        }
+        if (other) kill(E, s, v);
+    }
+}
+
 static int enter_branch(eng_walk *E, const ir_node *n, int k, uint8_t *s)
 {
     if (n->kind == IR_IF && n->tests && n->nvars) {
@@ -1325,6 +1359,7 @@ static int enter_branch(eng_walk *E, const ir_node *n, int k, uint8_t *s)
                 s[v] = (uint8_t)((s[v] & ~ST_VALUE) | (s[v] & a));
             }
         }
+        if (n->flags & IF_LOOP_FIXED) other_branch_values(E, n, k, s);
     }
     if (E->wants & ENG_ON(ENG_EV_BRANCH)) {
         eng_event ev;

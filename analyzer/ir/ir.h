@@ -167,6 +167,8 @@ typedef enum ir_kind {
                                    constants (`if not self.suppress_errors:`), no call */
 #define IF_CANCEL_FLAG    0x08u /* `if self.F:` where a method of the class sets self.F = True and then
                                    cancels a task: on branch 0 a cancellation is the object's own */
+#define IF_LOOP_FIXED     0x10u /* IF_ONE_TEST, an identity test (`w is None`) inside a loop that never binds
+                                   w again: every pass of the loop takes the same branch */
 /* IR_LOOP */
 #define LOOP_ASYNC_FOR    0x01u
 #define LOOP_INFINITE     0x02u /* while True: leaves only by break/return/raise */

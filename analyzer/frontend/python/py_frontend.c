@@ -3271,6 +3271,30 @@ static int config_condition(lower *L, pn cond)
     return options;
 }
 
+static int binds_name(lower *L, pn x, const char *name);
+
+/* `if w is None:` in a loop that never binds w again (the outermost loop
+ * around the if, in this function, nested functions included): every pass
+ * of the loop takes the branch the first pass took, since an identity test
+ * keeps its answer while the name keeps its object. */
+static int loop_fixed_test(lower *L, pn s, const ir_node *n)
+{
+    if (!(n->flags & IF_ONE_TEST) || n->nvars != 1 || n->vars[0] < 0 ||
+        (n->tests[0] != TEST_NONE && n->tests[0] != TEST_NOT_NONE))
+        return 0;
+    pn loop = &pt_null;
+    for (pn p = pn_parent(s); !pn_isnull(p); p = pn_parent(p)) {
+        if (pn_is(p, PT_function_definition) || pn_is(p, PT_lambda) || pn_is(p, PT_class_definition)) break;
+        if (pn_is(p, PT_for_statement) || pn_is(p, PT_while_statement)) loop = p;
+    }
+    if (pn_isnull(loop)) return 0;
+    const char *name = L->f->vars[n->vars[0]].name;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = loop; x < endp && x->start < loop->end; x++)
+        if (binds_name(L, x, name)) return 0;
+    return 1;
+}
+
 static void lower_if(lower *L, pn s, ir_block *out)
 {
     lower_expr(L, out, pn_field(s, PF_condition), s);
@@ -3279,6 +3303,7 @@ static void lower_if(lower *L, pn s, ir_block *out)
     if_atoms(L, n, pn_field(s, PF_condition));
     if (config_condition(L, pn_field(s, PF_condition))) n->flags |= IF_ON_CONFIG;
     if (tests_cancel_flag(L, pn_field(s, PF_condition))) n->flags |= IF_CANCEL_FLAG;
+    if (loop_fixed_test(L, s, n)) n->flags |= IF_LOOP_FIXED;
     int nb = 1;
     PN_FOR_NAMED(ch, s)
         if (pn_is(ch, PT_elif_clause) || pn_is(ch, PT_else_clause)) nb++;
@@ -3857,6 +3882,22 @@ static void self_typevar_return(lower *L, ir_func *f, pn ty, pn rt, const char *
     if (il && il == rl && strncmp(in, r, il) == 0) f->ret_type = class_name;
 }
 
+/* Is node x the name `name` where it is bound: `p = ...`, `p += ...`,
+ * `for p in`, `with ... as p`, `p := ...`, `del p`, `global p`? */
+static int binds_name(lower *L, pn x, const char *name)
+{
+    if (x->type != PT_identifier || strcmp(text(L, x), name) != 0) return 0;
+    pn up = pn_parent(x);
+    if ((pn_is(up, PT_assignment) || pn_is(up, PT_augmented_assignment)) && pn_field(up, PF_left) == x) return 1;
+    /* (`with ... as p` puts p under an as_pattern_target, a type the
+     * frontend does not name: any parent it does not know counts) */
+    if (pn_is(up, PT_named_expression) || pn_is(up, PT_as_pattern) || up->type == PT_OTHER ||
+        pn_is(up, PT_pattern_list) || pn_is(up, PT_tuple_pattern) || pn_is(up, PT_list_pattern) ||
+        pn_is(up, PT_delete_statement) || pn_is(up, PT_global_statement) || pn_is(up, PT_nonlocal_statement))
+        return 1;
+    return pn_is(up, PT_for_statement) && pn_field(up, PF_left) == x;
+}
+
 static int mark_param_return(void *ctx, const ir_node *n)
 {
     const int *p = ctx;
@@ -3898,20 +3939,7 @@ static void note_returned_param(lower *L, pn def, ir_func *f)
             pn e = unparen(pn_first_named(x));
             if (!pn_is(e, PT_identifier) || strcmp(text(L, e), name) != 0) return;
         }
-        /* (any other binding of the name: `p = ...`, `p += ...`, `for p in`,
-         * `with ... as p`, `p := ...`, `del p`, `global p`) */
-        if (x->type == PT_identifier && strcmp(text(L, x), name) == 0) {
-            pn up = pn_parent(x);
-            if ((pn_is(up, PT_assignment) || pn_is(up, PT_augmented_assignment)) && pn_field(up, PF_left) == x) return;
-            /* (`with ... as p` puts p under an as_pattern_target, a type the
-             * frontend does not name: any parent it does not know counts) */
-            if (pn_is(up, PT_named_expression) || pn_is(up, PT_as_pattern) || up->type == PT_OTHER ||
-                pn_is(up, PT_pattern_list) ||
-                pn_is(up, PT_tuple_pattern) || pn_is(up, PT_list_pattern) || pn_is(up, PT_delete_statement) ||
-                pn_is(up, PT_global_statement) || pn_is(up, PT_nonlocal_statement))
-                return;
-            if (pn_is(up, PT_for_statement) && pn_field(up, PF_left) == x) return;
-        }
+        if (binds_name(L, x, name)) return;
     }
     ir_visit(&f->body, mark_param_return, &p);
 }
