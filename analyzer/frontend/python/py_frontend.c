@@ -966,6 +966,41 @@ static int releases_self_arg(lower *L, pn call)
     return !any;
 }
 
+/* `done, pending = await asyncio.wait([a, b], ...)` ... `for t in pending:
+ * t.cancel()`: every task of the wait is now done (in done) or cancelled
+ * (in pending), so an await of a or b raises only what that task ends
+ * with, as after `a.cancel()`. The wait is the last one before the loop
+ * to bind the name, with its tasks written out. */
+static void waited_members_cancelled(lower *L, pn loop, const char *container)
+{
+    pn fn = pn_parent(loop);
+    while (!pn_isnull(fn) && !pn_is(fn, PT_function_definition)) fn = pn_parent(fn);
+    if (pn_isnull(fn)) return;
+    pn members = &pt_null;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = fn; x < endp && x->start < loop->start; x++) {
+        if (x->type != PT_assignment) continue;
+        pn lv = unparen(pn_field(x, PF_left)), rv = unparen(pn_field(x, PF_right));
+        if (!pn_is(lv, PT_pattern_list) || pn_named_count(lv) != 2) continue;
+        pn second = unparen(pn_named_child(lv, 1));
+        if (!pn_is(second, PT_identifier) || strcmp(text(L, second), container) != 0) continue;
+        members = &pt_null;
+        if (!pn_is(rv, PT_await)) continue;
+        pn c = unparen(pn_first_named(rv));
+        char *d = pn_is(c, PT_call) ? dotted(L, pn_field(c, PF_function)) : NULL;
+        if (!d || !cat(L, CAT_WAIT_DONE, d)) continue;
+        pn a0 = unparen(first_pos_arg(c, 0));
+        if (pn_is(a0, PT_set) || pn_is(a0, PT_list) || pn_is(a0, PT_tuple)) members = a0;
+    }
+    if (pn_isnull(members)) return;
+    PN_FOR_NAMED(m, members) {
+        pn t = unparen(m);
+        if (!pn_is(t, PT_identifier)) continue;
+        name_map c = {norm_text(L, t, 200), "", 0, 0};
+        CA_VEC_PUSH(L->cancelled, c);
+    }
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
@@ -1007,6 +1042,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
                 (pn_is(rv, PT_identifier) || pn_is(rv, PT_attribute))) {
                 name_map c = {norm_text(L, rv, 200), "", 0, 0};
                 CA_VEC_PUSH(L->cancelled, c);
+                if (pn_is(rv, PT_identifier)) waited_members_cancelled(L, up, text(L, rv));
             }
             break;
         }
