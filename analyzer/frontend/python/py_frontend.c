@@ -1991,6 +1991,9 @@ static rhs_info classify_rhs(lower *L, pn right)
     const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
     /* (`arg=()`: a maker only when called with no arguments) */
     if (e && e->arg && strcmp(e->arg, "()") == 0 && !no_args(r)) e = NULL;
+    /* (`arg=await`: a coroutine function; not awaited, the call made a
+     * coroutine object, which holds nothing until something runs it) */
+    if (e && e->arg && strcmp(e->arg, "await") == 0 && !awaited) e = NULL;
     /* (`ret = await asyncio.create_task(coro)`: what the task returned) */
     if (e && awaited && e->kind && strcmp(e->kind, "task") == 0) return ri;
     if (e) {
