@@ -246,6 +246,8 @@ const ir_node *eng_acquired(const eng_walk *W, int v);
 /* Is v released anywhere in the function (a release, a releasing call, any
  * call in cleanup)? */
 int eng_released_anywhere(const eng_walk *W, int v);
+/* Is v stored or handed to an owner somewhere in the function (a transfer, an adopt)? */
+int eng_stored_anywhere(const eng_walk *W, int v);
 /* Does every path through b end in a raise (its last statement, or every
  * branch of a final if/else)? A handler that always re-raises. */
 int eng_block_always_raises(const ir_block *b);

@@ -148,6 +148,7 @@ const eng_region *eng_region_at(const eng_walk *W, int i) { return &W->regs.v[W-
 int eng_covers(const eng_walk *W, int x, int v) { return covers((eng_walk *)W, x, v); }
 const ir_node *eng_acquired(const eng_walk *W, int v) { return v >= 0 && v < W->nvars ? W->acq[v] : NULL; }
 int eng_released_anywhere(const eng_walk *W, int v) { return v >= 0 && v < W->nvars && W->released_any[v]; }
+int eng_stored_anywhere(const eng_walk *W, int v) { return v >= 0 && v < W->nvars && W->stored_any[v]; }
 
 static void emit(eng_walk *E, eng_event *ev, uint8_t *s)
 {

@@ -106,6 +106,8 @@ typedef enum ir_kind {
 #define EXEC_NAMED        0x20u /* IR_EXECUTOR: a create under a name the code also looks up
                                    (`create_policy(PolicyName=n)` and `get_policy(n)`): a named
                                    object meant to persist, found again by that name */
+#define EXEC_HEURISTIC    0x40u /* IR_EXECUTOR: the function run is one of this module whose name only sounds
+                                   like a maker (`_open_file`): a resource only with evidence */
 /* IR_CALL flags */
 #define CALL_AWAITED      0x01u
 #define CALL_IN_CLEANUP   0x02u

@@ -7,7 +7,9 @@
  * catalogued acquirer, a remote create (a lambda's or a partial's call
  * too; under a timeout that is CAN201's), a function of the tree whose
  * summary says it returns a resource it made, or when the function
- * releases the value somewhere (it treats it as one). A shield scope
+ * releases the value somewhere (it treats it as one); a function of the
+ * module whose name only sounds like a maker (`_open_file`) needs that, or
+ * the value stored somewhere, or its summary. A shield scope
  * around the await keeps the result. A create under a name the code also
  * looks up (EXEC_NAMED) makes a named object a re-run finds again.
  */
@@ -33,6 +35,9 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
         rule_on(rr->ctx, "CAN201"))
         return;
     int makes = (n->flags & EXEC_STRONG) || remote || eng_released_anywhere(W, n->var);
+    /* (a function of this module named like a maker, `_open_read_path`:
+     * kept somewhere, the value is one) */
+    if (!makes && (n->flags & EXEC_HEURISTIC) && eng_stored_anywhere(W, n->var)) makes = 1;
     /* a function of the tree that returns a resource it made */
     if (!makes && runs && sum && sum->returns == ENG_RET_RESOURCE) makes = 1;
     if (!makes) return;

@@ -669,6 +669,16 @@ static const char *first_word(const char *name, char *buf, size_t n)
  * something in its body releases (a call whose name says so), and it has no
  * `while True:` (a background loop such as `_cleanup_loop` runs until it is
  * stopped)? One not defined here is judged by its name alone. */
+/* Is a function of that name defined in this module (at any level)? */
+static int defined_here(lower *L, const char *name)
+{
+    if (!name) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn d = L->T->v; d < endp; d++)
+        if (d->type == PT_function_definition && strcmp(text(L, pn_field(d, PF_name)), name) == 0) return 1;
+    return 0;
+}
+
 static int teardown_body(lower *L, const char *name)
 {
     if (!name) return 0;
@@ -2015,9 +2025,14 @@ static rhs_info classify_rhs(lower *L, pn right)
             pn fa = first_pos_arg(r, k);
             char *fd = pn_isnull(fa) ? NULL : dotted(L, fa);
             const ca_cat_entry *fe = fd ? cat(L, CAT_ACQUIRE, fd) : NULL;
-            if (!fe && fd) fe = cat(L, CAT_ACQUIRE_PREFIX, bare_name(last_component(fd)));
+            /* (a name that only sounds like a maker, `_open_file`, needs
+             * evidence, as for a call in the event loop) */
+            unsigned heur = 0;
+            if (!fe && fd && (fe = cat(L, CAT_ACQUIRE_PREFIX, bare_name(last_component(fd)))) &&
+                defined_here(L, last_component(fd)))
+                heur = ACQ_HEURISTIC;
             if (fe) {
-                ri.acq = ACQ_STRONG | ACQ_EXECUTOR;
+                ri.acq = ACQ_STRONG | ACQ_EXECUTOR | heur;
                 ri.rkind = fe->kind;
             }
         }
@@ -2256,7 +2271,8 @@ static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *r
         for (int i = out->n - 1; i >= 0; i--)
             if (out->v[i]->kind == IR_EXECUTOR) {
                 out->v[i]->var = v;
-                if (ri->acq & ACQ_STRONG) out->v[i]->flags |= EXEC_STRONG;
+                if ((ri->acq & ACQ_STRONG) && !(ri->acq & ACQ_HEURISTIC)) out->v[i]->flags |= EXEC_STRONG;
+                if (ri->acq & ACQ_HEURISTIC) out->v[i]->flags |= EXEC_HEURISTIC;
                 break;
             }
     }

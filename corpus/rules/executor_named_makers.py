@@ -1,0 +1,54 @@
+"""A function run in a worker thread whose name only sounds like a maker.
+
+`_open_tags` is a function of this module named `open...`; what it returns
+(parsed tags) is no resource unless the code treats it as one. The twins
+keep what a module function named so returns (stored on the object, so it
+is something that needs an owner), or run a library's `create_...` method,
+which stays a maker by its name alone.
+"""
+
+import asyncio
+
+import anyio
+
+
+def _open_tags(stream):
+    start = stream.tell()
+    tags = parse_tags(stream)
+    stream.seek(start)
+    return tags
+
+
+def _open_handle(path):
+    return path.expanduser().open("rb")
+
+
+def parse_tags(stream):
+    return {"title": stream.read(16)}
+
+
+async def read_title(stream):
+    loop = asyncio.get_running_loop()
+    tags = await loop.run_in_executor(None, _open_tags, stream)
+    return tags["title"]
+
+
+class Reader:
+    def __init__(self, path):
+        self.path = path
+        self.handle = None
+
+    async def __aenter__(self):
+        loop = asyncio.get_running_loop()
+        handle = await loop.run_in_executor(None, _open_handle, self.path)  # expect: CAN203
+        self.handle = handle
+        return self
+
+
+class Network:
+    def __init__(self, ec2):
+        self._ec2 = ec2
+
+    async def provision(self):
+        gateway = await anyio.to_thread.run_sync(self._ec2.create_gateway)  # expect: CAN203
+        return gateway.id
