@@ -130,6 +130,7 @@ typedef struct lower {
     int returns_call, returns_other;  /* returns that hand back a call's result directly; other returns of a value */
     CA_VEC(name_map) idle_locks;      /* "Class.attr" -> "1"/"0": see lock_idle */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
+    CA_VEC(name_map) cancelling_methods; /* "Class.method" → "self.attr" it cancels (`self._task.cancel()`) */
     CA_VEC(const char *) self_cancellers; /* names of futures given a done-callback (a function defined in
                                              this one) that cancels the current task: done, the
                                              cancellation is the function's own request */
@@ -1039,6 +1040,19 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             if (tv >= 0 && L->f->vars[tv].first_cancel == UINT32_MAX) L->f->vars[tv].first_cancel = call->start;
         }
 
+    /* `self._finished()`, a method of the class that cancels `self._task`:
+     * an await of self._task after it is of a task the function cancelled */
+    if (ci.name && !pn_isnull(ci.recv) && L->class_name && pn_is(unparen(ci.recv), PT_identifier) &&
+        strcmp(text(L, unparen(ci.recv)), "self") == 0) {
+        ca_sb mk = {0};
+        ca_sb_addf(&mk, "%s.%s", L->class_name, ci.name);
+        for (size_t i = 0; i < L->cancelling_methods.n; i++)
+            if (strcmp(L->cancelling_methods.v[i].key, ca_sb_str(&mk)) == 0) {
+                name_map e = {L->cancelling_methods.v[i].value, "", 0, 0};
+                CA_VEC_PUSH(L->cancelled, e);
+            }
+        ca_sb_release(&mk);
+    }
     if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
         name_map e = {norm_text(L, ci.recv, 200), "", 0, 0};
         CA_VEC_PUSH(L->cancelled, e);
@@ -4187,9 +4201,22 @@ static void collect_options(lower *L, pn cls, const char *class_name)
         if (pn_isnull(fb)) continue;
         CA_VEC(const char *) set_true = {0};
         for (pn x = fb; x < endp && x->start < fb->end; x++) {
-            if (pn_is(x, PT_call) && set_true.n) {
-                /* `self._stopping = True` ... `task.cancel()` */
+            if (pn_is(x, PT_call)) {
                 pn fn = unparen(pn_field(x, PF_function));
+                /* `def _finished(self): ... self._task.cancel()` */
+                if (pn_is(fn, PT_attribute) && strcmp(text(L, pn_field(fn, PF_attribute)), "cancel") == 0) {
+                    pn tobj = unparen(pn_field(fn, PF_object));
+                    if (pn_is(tobj, PT_attribute) && pn_is(unparen(pn_field(tobj, PF_object)), PT_identifier) &&
+                        strcmp(text(L, unparen(pn_field(tobj, PF_object))), "self") == 0) {
+                        ca_sb mk = {0};
+                        ca_sb_addf(&mk, "%s.%s", class_name, text(L, pn_field(def, PF_name)));
+                        name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&mk)), norm_text(L, tobj, 200), 0, 0};
+                        CA_VEC_PUSH(L->cancelling_methods, e);
+                        ca_sb_release(&mk);
+                    }
+                }
+                if (!set_true.n) continue;
+                /* `self._stopping = True` ... `task.cancel()` */
                 if (pn_is(fn, PT_attribute) && strcmp(text(L, pn_field(fn, PF_attribute)), "cancel") == 0) {
                     for (size_t k = 0; k < set_true.n; k++) CA_VEC_PUSH(L->cancel_flags, set_true.v[k]);
                     set_true.n = 0;
@@ -5396,6 +5423,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.timeout_wrappers);
     CA_VEC_FREE(L.factory_wrappers);
     CA_VEC_FREE(L.cancel_flags);
+    CA_VEC_FREE(L.cancelling_methods);
     CA_VEC_FREE(L.pending);
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.param_class);
