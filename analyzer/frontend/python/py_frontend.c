@@ -1557,6 +1557,11 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
             break;
         }
+        /* `app[key].cancel()` ... `await app[key]` */
+        if (pn_is(inner, PT_subscript)) {
+            if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
+            break;
+        }
         if (pn_is(inner, PT_attribute)) {
             if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
             /* `await self._wait` (a task the object holds): a cancellation
