@@ -103,6 +103,24 @@ ir_class *ir_class_new(ir_module *m)
     return c;
 }
 
+void ir_spawn_add(ir_module *m, int func, const char *text, unsigned flags)
+{
+    if (!text) return;
+    for (int i = 0; i < m->nspawns; i++)
+        if (m->spawns[i].func == func && m->spawns[i].flags == flags && strcmp(m->spawns[i].text, text) == 0) return;
+    if (m->nspawns == m->cap_spawns) {
+        int cap = m->cap_spawns ? m->cap_spawns * 2 : 4;
+        ir_spawn *v = ca_arena_alloc(&m->arena, sizeof(*v) * (size_t)cap);
+        if (m->nspawns) memcpy(v, m->spawns, sizeof(*v) * (size_t)m->nspawns);
+        m->spawns = v;
+        m->cap_spawns = cap;
+    }
+    ir_spawn *sp = &m->spawns[m->nspawns++];
+    sp->func = func;
+    sp->text = text;
+    sp->flags = flags;
+}
+
 void ir_module_free(ir_module *m)
 {
     if (!m) return;

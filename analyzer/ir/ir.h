@@ -294,6 +294,12 @@ typedef struct ir_var {
                                    entering `async with f():` is no checkpoint */
 #define FN_RETURNS_CALL   0x4000u /* every value it returns is a call's result handed back directly (`return
                                     self._find(key)`, or None): what that call lends, it lends */
+#define FN_AWAITED_HERE   0x10000u /* its module calls it as a plain coroutine somewhere (`await f()`, `await
+                                      self.f()`): where another module starts it as a task, that is not its only
+                                      way to run */
+#define FN_SPAWNED_ELSEWHERE 0x20000u /* another module starts it as a task (ir_spawn) and its own module never
+                                         awaits it: its outermost frame is that task, as for FN_OWN_TASK; set by
+                                         the scan (link.c), a high bit like FN_DELEGATES */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */
@@ -335,6 +341,15 @@ typedef struct ir_class {
     unsigned flags;          /* CLASS_* */
 } ir_class;
 
+/* A task the module starts on a function called by name: `create_task(f(x))`,
+ * `ensure_future(self._loop())`, `tg.start_soon(f, a)`. The scan resolves it
+ * like a call (FN_SPAWNED_ELSEWHERE on a target in another module). */
+typedef struct ir_spawn {
+    int func;                /* index in funcs of the function that starts it */
+    const char *text;        /* the callee as a call names it: dotted, or the method name (flags) */
+    unsigned flags;          /* CALL_ON_SELF for `self.m` */
+} ir_spawn;
+
 typedef struct ir_suppress {
     int line;
     const char *rules;       /* "CAN101,CAN102" or "*" for all */
@@ -351,6 +366,8 @@ typedef struct ir_module {
     int nclasses, cap_classes;
     ir_suppress *supp;
     int nsupp, cap_supp;
+    ir_spawn *spawns;
+    int nspawns, cap_spawns;
     int parse_errors;        /* ERROR/MISSING nodes */
     int first_error_line;
     char *diagnostic;        /* heap; NULL or a per-file message (e.g. nesting too deep) */
@@ -365,6 +382,8 @@ int ir_var_add(ir_module *m, ir_func *f, const char *name, unsigned flags);
 int ir_var_find(const ir_func *f, const char *name);
 ir_func *ir_func_new(ir_module *m);
 ir_class *ir_class_new(ir_module *m);
+/* Record a spawn (once each). */
+void ir_spawn_add(ir_module *m, int func, const char *text, unsigned flags);
 /* Record that c's methods release an attribute made by `ctor` (once each). */
 void ir_class_hold(ir_module *m, ir_class *c, const char *ctor);
 void ir_module_free(ir_module *m);

@@ -11,7 +11,8 @@
  *            0 stands for NULL)
  *   module:  path language diagnostic parse_errors first_error_line
  *            cancels_threads, suppressions (line rules)*, functions*,
- *            classes (name qualname site flags bases* holds*)*
+ *            classes (name qualname site flags bases* holds*)*,
+ *            spawns (func text flags)*
  *   function: name qualname class_name site is_async is_method nparams
  *            truncated param_mentions fflags ret_type, vars (name flags
  *            stack_with first_cancel)*, body
@@ -31,7 +32,7 @@
 #include <string.h>
 
 #define IR_MAGIC "CAIR"
-#define IR_VERSION 5
+#define IR_VERSION 6
 
 /* Every member of ir.h's structs is written and read here, and compared
  * member by member by tests/unit/test_ir_serial.c over the corpus: the
@@ -48,7 +49,8 @@ _Static_assert(sizeof(ir_var) == 32, "ir_var changed: update serial.c and test_i
 _Static_assert(sizeof(ir_func) == 136, "ir_func changed: update serial.c and test_ir_serial.c");
 _Static_assert(sizeof(ir_class) == 72, "ir_class changed: update serial.c and test_ir_serial.c");
 _Static_assert(sizeof(ir_suppress) == 16, "ir_suppress changed: update serial.c and test_ir_serial.c");
-_Static_assert(sizeof(ir_module) == 120, "ir_module changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_spawn) == 24, "ir_spawn changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_module) == 136, "ir_module changed: update serial.c and test_ir_serial.c");
 #endif
 
 /* ------------------------------------------------------------------------ */
@@ -283,6 +285,12 @@ void ir_encode(const ir_module *m, ca_sb *out)
         for (int i = 0; i < c->nbases; i++) put_s(&e, c->bases[i]);
         put_u(sb, (uint64_t)c->nholds);
         for (int i = 0; i < c->nholds; i++) put_s(&e, c->holds[i]);
+    }
+    put_u(sb, (uint64_t)m->nspawns);
+    for (int k = 0; k < m->nspawns; k++) {
+        put_i(sb, m->spawns[k].func);
+        put_s(&e, m->spawns[k].text);
+        put_u(sb, m->spawns[k].flags);
     }
     ca_sb_add(out, IR_MAGIC, 4);
     put_u(out, IR_VERSION);
@@ -578,6 +586,14 @@ int ir_decode(const char *buf, size_t len, ir_module *m)
                 if (!c->holds[c->nholds++]) d.bad = 1;
             }
             if (!c->name || !c->qualname) d.bad = 1;
+        }
+        size_t nsp = d.bad ? 0 : get_count(&d);
+        for (size_t k = 0; k < nsp && !d.bad; k++) {
+            int fi = get_int(&d);
+            const char *t = get_s(&d);
+            unsigned fl = get_u32(&d);
+            if (!t || fi < 0 || fi >= m->nfuncs) d.bad = 1;
+            else ir_spawn_add(m, fi, t, fl);
         }
     }
     if (!d.bad && d.p != d.end) d.bad = 1;

@@ -166,6 +166,14 @@ char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n, const 
         ca_sb_addf(&sb, " %d %u %d", c->site.line, c->flags, c->nbases);
         for (int i = 0; i < c->nbases; i++) put_str(&sb, c->bases[i]);
     }
+    /* the tasks it starts on functions by name (ir_spawn), which the scan
+     * resolves for every module, reused ones too */
+    int ns = m ? m->nspawns : 0;
+    ca_sb_addf(&sb, " %d", ns);
+    for (int k = 0; k < ns; k++) {
+        ca_sb_addf(&sb, " %d %u", m->spawns[k].func, m->spawns[k].flags);
+        put_str(&sb, m->spawns[k].text);
+    }
     return ca_sb_detach(&sb);
 }
 
@@ -366,6 +374,15 @@ int ca_deps_decode(const char *s, uint64_t *digest, const char ***names, size_t 
             if (!cl->bases[cl->nbases++]) c.bad = 1;
         }
         if (!cl->name || !cl->qualname) c.bad = 1;
+    }
+    /* (a record written before spawns were kept ends here) */
+    int ns = v2 && !c.bad && *c.p ? get_int(&c, MAX_ITEMS) : 0;
+    for (int k = 0; k < ns && !c.bad; k++) {
+        int fi = get_int(&c, INT32_MAX);
+        unsigned fl = (unsigned)get_int(&c, INT32_MAX);
+        const char *t = get_str(&c, a);
+        if (!t) c.bad = 1;
+        else ir_spawn_add(m, fi, t, fl);
     }
     if (c.bad || *c.p) return -1;
     *names = v;

@@ -58,9 +58,9 @@ char *ca_facts_encode(const ca_facts *f);
 int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a);
 
 /* The text form of what a reused file brings to a scan besides its
- * functions: the digest and names of its cross-file lookups, and the
- * classes its module defines (classes of m; m may be NULL). Heap; the caller
- * frees. */
+ * functions: the digest and names of its cross-file lookups, the classes
+ * its module defines and the tasks it starts on functions by name (classes
+ * and spawns of m; m may be NULL). Heap; the caller frees. */
 char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n, const ir_module *m);
 
 /* A scan's directory listings as one blob (the store keeps one per scan):
@@ -74,7 +74,7 @@ char *ca_dirs_encode(const ca_dir_rec *dirs, size_t n, size_t *len);
 int ca_dirs_next(const char *blob, size_t len, size_t *at, const char **path, int64_t *mtime_ns,
                  const char **entries, size_t *elen);
 /* Parse text made by ca_deps_encode; names are allocated in m's arena and
- * the classes added to m. Returns 0, or -1 when s is NULL or malformed. */
+ * the classes and spawns added to m. Returns 0, or -1 when s is NULL or malformed. */
 int ca_deps_decode(const char *s, uint64_t *digest, const char ***names, size_t *n, ir_module *m);
 
 #endif

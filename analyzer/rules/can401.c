@@ -28,7 +28,8 @@
  *   - a handler that asks whether its own task is being cancelled
  *     (`current_task().cancelling()`, `uncancel()`): it swallows only the
  *     cancellation it requested;
- *   - the outermost frame of a task the module starts (FN_OWN_TASK): its
+ *   - the outermost frame of a task the module starts (FN_OWN_TASK), or
+ *     another module starts and its own never awaits (FN_SPAWNED_ELSEWHERE): its
  *     cancellation is its own shutdown, cleanup after the handler
  *     included, as long as the path does not go round a loop around the
  *     handler again (a task that swallows and keeps looping cannot be
@@ -387,7 +388,7 @@ static void read_task_tails(site_q *q, const ir_block *b, int in_loop)
                 awaited = b->v[j]->kind == IR_AWAIT_CALL && b->v[j]->site.line == n->site.line && b->v[j]->text &&
                           n->text && strcmp(b->v[j]->text, n->text) == 0;
             q->calls++;
-            if (in_loop || !(q->g->fflags & FN_OWN_TASK) || !awaited) q->outside = 1;
+            if (in_loop || !(q->g->fflags & (FN_OWN_TASK | FN_SPAWNED_ELSEWHERE)) || !awaited) q->outside = 1;
         }
         int loop = in_loop || n->kind == IR_LOOP;
         read_task_tails(q, &n->c, loop);
@@ -429,7 +430,7 @@ static void begin(rule_run *rr)
     swallow_state *s = ca_xcalloc(1, sizeof(*s));
     const ir_func *f = rr->ctx->f;
     ir_visit(&f->body, collect_handlers, s);
-    s->own_task = (f->fflags & FN_OWN_TASK) != 0 || (s->nh > 0 && task_tail_helper(rr->ctx, f));
+    s->own_task = (f->fflags & (FN_OWN_TASK | FN_SPAWNED_ELSEWHERE)) != 0 || (s->nh > 0 && task_tail_helper(rr->ctx, f));
     /* (computed only where there is a handler to judge) */
     s->cleanup = s->nh > 0 && cleanup_helper(rr->ctx, f);
     s->params_cancelled = s->nh > 0 && cancelled_helper(rr->ctx, f);

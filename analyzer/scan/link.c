@@ -461,3 +461,54 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
     *summary = &r->sum;
     return r->f;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Tasks started on functions of other modules.                             */
+
+/* Every module's spawns (ir_spawn; a reused file's come back from its deps
+ * record) resolved like calls: a coroutine function of another module
+ * that its own module never awaits (FN_AWAITED_HERE) runs as the task
+ * that spawn starts, so its outermost frame is that task's
+ * (FN_SPAWNED_ELSEWHERE; FN_OWN_TASK is its module's own word for the
+ * same). The flag is set on lowered functions; a reused function whose
+ * stored flag differs has its file marked in stale[] (its results read
+ * the flag). */
+void scan_mark_spawns(scan_state *S, uint8_t *stale)
+{
+    uint8_t *spawned = ca_xcalloc(S->nfns + 1, 1);
+    file_ctx fc;
+    memset(&fc, 0, sizeof(fc));
+    fc.S = S;
+    for (size_t i = 0; i < S->njobs; i++) {
+        const ir_module *m = &S->jobs[i].m;
+        for (int k = 0; k < m->nspawns; k++) {
+            const ir_spawn *sp = &m->spawns[k];
+            if (sp->func < 0 || sp->func >= m->nfuncs) continue;
+            ir_node call;
+            memset(&call, 0, sizeof(call));
+            call.kind = IR_CALL;
+            call.text = sp->text;
+            call.flags = sp->flags;
+            const eng_summary *sum = NULL;
+            int off = 0;
+            const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
+            if (!g || g->id < 0 || (size_t)g->id >= S->nfns || S->fns[g->id].file == (int)i) continue;
+            if (!g->is_async || (g->fflags & FN_AWAITED_HERE)) continue;
+            spawned[g->id] = 1;
+        }
+    }
+    scan_file_ctx_free(&fc);
+    for (size_t k = 0; k < S->nfns; k++) {
+        fn_ref *r = &S->fns[k];
+        file_job *j = &S->jobs[r->file];
+        int had = (r->f->fflags & FN_SPAWNED_ELSEWHERE) != 0;
+        if (j->reused) {
+            if (had != spawned[k] && stale) stale[r->file] = 1;
+        } else if (spawned[k]) {
+            r->f->fflags |= FN_SPAWNED_ELSEWHERE;
+        } else {
+            r->f->fflags &= ~FN_SPAWNED_ELSEWHERE;
+        }
+    }
+    free(spawned);
+}

@@ -18,6 +18,9 @@
  *     is lowered and analysed afresh (scan_check_reused). Re-lowering an
  *     unchanged file does not change the table, so one pass settles it;
  *     the loop only matters when a file changes while it is being scanned.
+ *     A function another module starts as a task (FN_SPAWNED_ELSEWHERE,
+ *     link.c) has its rules read that: a reused file whose stored flag no
+ *     longer matches what the modules' spawns say is lowered afresh too.
  * Only the files of a reusable language (ca_lang.reusable) are reused.
  * Per function the store keeps what the rest of a scan needs without the IR
  * (`facts`, cache.h): the summary and parameters that callers apply, and
@@ -184,11 +187,16 @@ static void unreuse(file_job *j)
 size_t scan_check_reused(scan_state *S)
 {
     S->norder = 0;
+    /* (and those whose functions another module now starts as tasks, or
+     * no longer does: their handlers read that) */
+    uint8_t *stale = ca_xcalloc(S->njobs + 1, 1);
+    scan_mark_spawns(S, stale);
     for (size_t i = 0; i < S->njobs; i++) {
         file_job *j = &S->jobs[i];
         if (!j->reused || j->rec.status != CA_FILE_CACHED) continue;
-        if (scan_deps_digest(S, j->deps, j->ndeps) != j->deps_digest) S->order[S->norder++] = i;
+        if (stale[i] || scan_deps_digest(S, j->deps, j->ndeps) != j->deps_digest) S->order[S->norder++] = i;
     }
+    free(stale);
     /* only now: the table points into the stubs of the files let go */
     for (size_t k = 0; k < S->norder; k++) unreuse(&S->jobs[S->order[k]]);
     return S->norder;

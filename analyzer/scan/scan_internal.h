@@ -232,6 +232,10 @@ const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const ch
  * without coroutines): marked forced and put in S->order for phase 1;
  * returns how many (0: none left). Each file is forced at most once. */
 size_t scan_classes_wanted(scan_state *S);
+/* Functions started as tasks by other modules (FN_SPAWNED_ELSEWHERE): set
+ * on lowered functions; stale[file] = 1 (when stale is given) for a reused
+ * file whose stored flag no longer holds. */
+void scan_mark_spawns(scan_state *S, uint8_t *stale);
 /* What the names resolve to across files, hashed, in the order given. */
 uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t n);
 

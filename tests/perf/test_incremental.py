@@ -107,6 +107,38 @@ def decode_dir_index(blob):
     return out
 
 
+# loops.py's handler ends the loop: fine where the loop is a task of its own
+# (starter.py spawns it), a swallow where starter.py awaits it.
+LOOPS = """\
+import asyncio
+
+
+async def pinger(send):
+    while True:
+        try:
+            await asyncio.sleep(1)
+            await send()
+        except asyncio.CancelledError:
+            break
+"""
+STARTER_SPAWNS = """\
+import asyncio
+
+from loops import pinger
+
+
+async def start(send):
+    return asyncio.create_task(pinger(send))
+"""
+STARTER_AWAITS = """\
+from loops import pinger
+
+
+async def run(send):
+    await pinger(send)
+"""
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
@@ -239,6 +271,28 @@ class Incremental(unittest.TestCase):
         os.remove(os.path.join(self.tree, "b.py"))
         warm, _ = self.scan(self.db)
         self.assertEqual(self.statuses(self.db, warm["scan"]["id"])["tree/a.py"], "analyzed")
+        self.check_against_cold(warm)
+
+    def test_spawn_in_another_file_reanalyses_the_unchanged_loop(self):
+        """A loop another module starts as a task swallows only its own stop
+        (FN_SPAWNED_ELSEWHERE): when that module stops starting it, the loop's
+        file, unchanged, is analysed again and its handler reported; and back."""
+        write(os.path.join(self.tree, "loops.py"), LOOPS)
+        write(os.path.join(self.tree, "starter.py"), STARTER_SPAWNS)
+        time.sleep(0.05)
+        first, _ = self.scan(self.db)
+        self.assertFalse([f for f in first["findings"] if f["path"] == "tree/loops.py"])
+        write(os.path.join(self.tree, "starter.py"), STARTER_AWAITS)
+        warm, _ = self.scan(self.db)
+        st = self.statuses(self.db, warm["scan"]["id"])
+        self.assertEqual(st["tree/loops.py"], "analyzed")  # unchanged, but no longer started as a task
+        self.assertEqual(st["tree/bug.py"], "cached")
+        self.assertEqual([f["rule"] for f in warm["findings"] if f["path"] == "tree/loops.py"], ["CAN401"])
+        self.check_against_cold(warm)
+        write(os.path.join(self.tree, "starter.py"), STARTER_SPAWNS)
+        warm, _ = self.scan(self.db)
+        self.assertEqual(self.statuses(self.db, warm["scan"]["id"])["tree/loops.py"], "analyzed")
+        self.assertFalse([f for f in warm["findings"] if f["path"] == "tree/loops.py"])
         self.check_against_cold(warm)
 
     def test_membership_follows_the_class_graph(self):

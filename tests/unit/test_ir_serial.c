@@ -167,6 +167,12 @@ static void same_module(const char *path, const ir_module *a, const ir_module *b
         SAME_INT(&c, x->nholds, y->nholds, "ir_class.nholds");
         for (int i = 0; i < x->nholds && i < y->nholds; i++) SAME_STR(&c, x->holds[i], y->holds[i], "ir_class.holds[]");
     }
+    SAME_INT(&c, a->nspawns, b->nspawns, "ir_module.nspawns");
+    for (int k = 0; k < a->nspawns && k < b->nspawns; k++) {
+        SAME_INT(&c, a->spawns[k].func, b->spawns[k].func, "ir_spawn.func");
+        SAME_STR(&c, a->spawns[k].text, b->spawns[k].text, "ir_spawn.text");
+        SAME_INT(&c, a->spawns[k].flags, b->spawns[k].flags, "ir_spawn.flags");
+    }
     SAME_INT(&c, a->nfuncs, b->nfuncs, "ir_module.nfuncs");
     int nf = a->nfuncs < b->nfuncs ? a->nfuncs : b->nfuncs;
     for (int k = 0; k < nf; k++) {

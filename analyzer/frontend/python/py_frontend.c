@@ -124,6 +124,8 @@ typedef struct lower {
     CA_VEC(int) strong;         /* variables given a catalogued resource in this function */
     CA_VEC(const char *) flags; /* names the function assigns True/False/None to: their values are followed */
     CA_VEC(const char *) own_tasks;   /* names of functions the module runs as tasks */
+    CA_VEC(const char *) awaited;     /* names the module awaits as plain coroutines (`await f()`, `await
+                                         self.f()`): FN_AWAITED_HERE */
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
     CA_VEC(const char *) mains;       /* ... only as the main task of a runner (asyncio.run) */
     int member_vars;                  /* the function has member variables (`entry.task`) */
@@ -1012,12 +1014,38 @@ static void waited_members_cancelled(lower *L, pn loop, const char *container)
     }
 }
 
+/* The function a spawn starts, for the scan to resolve (ir_spawn): a name
+ * (through imports) or a method of self. */
+static void note_spawn(lower *L, pn call)
+{
+    pn a0 = unparen(spawned_arg_src(L, call));
+    if (pn_isnull(a0) || !L->f) return;
+    pn fn = pn_is(a0, PT_call) ? unparen(pn_field(a0, PF_function)) : a0;
+    const char *t = NULL;
+    unsigned fl = 0;
+    if (pn_is(fn, PT_attribute)) {
+        pn r = unparen(pn_field(fn, PF_object));
+        if (!pn_is(r, PT_identifier) || strcmp(text(L, r), "self") != 0) return;
+        t = text(L, pn_field(fn, PF_attribute));
+        fl = CALL_ON_SELF;
+    } else if (pn_is(fn, PT_identifier)) {
+        t = dotted(L, fn);
+    }
+    if (!t) return;
+    for (int i = 0; i < L->m->nfuncs; i++)
+        if (L->m->funcs[i] == L->f) {
+            ir_spawn_add(L->m, i, t, fl);
+            break;
+        }
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
     if (ci.name && spawns_task(L, &ci, NULL, 0)) {
         spawn_closure(L, out, call);
         spawn_args(L, out, call);
+        note_spawn(L, call);
     }
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
@@ -4052,6 +4080,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         if (strcmp(L->own_tasks.v[k], name) == 0) f->fflags |= FN_OWN_TASK;
     for (size_t k = 0; k < L->uncancelled.n; k++)
         if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
+    for (size_t k = 0; k < L->awaited.n; k++)
+        if (strcmp(L->awaited.v[k], name) == 0) f->fflags |= FN_AWAITED_HERE;
     /* (only a coroutine no other module can await: a local one, or a
      * private one; a public `run_controller` run by asyncio.run here may
      * be awaited under a timeout by code that imports it) */
@@ -4853,6 +4883,30 @@ static pn wrapped_call(lower *L, pn c)
     return a0;
 }
 
+/* Names the module awaits as plain coroutines: `await f(...)`, `await
+ * self.f(...)`, also through a timeout call (`await wait_for(self.f(), t)`). */
+static void collect_awaited(lower *L, pn root)
+{
+    if (!bytes_contain(L->src, L->len, "await")) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = root; x < endp; x++) {
+        if (x->type != PT_await) continue;
+        pn c = unparen(pn_first_named(x));
+        if (!pn_is(c, PT_call)) continue;
+        char *d = dotted(L, pn_field(c, PF_function));
+        if (d && cat(L, CAT_TIMEOUT_CALL, d)) c = unparen(first_pos_arg(c, 0));
+        if (!pn_is(c, PT_call)) continue;
+        pn fn = unparen(pn_field(c, PF_function));
+        const char *nm = NULL;
+        if (pn_is(fn, PT_identifier)) nm = text(L, fn);
+        else if (pn_is(fn, PT_attribute) && pn_is(unparen(pn_field(fn, PF_object)), PT_identifier) &&
+                 (strcmp(text(L, unparen(pn_field(fn, PF_object))), "self") == 0 ||
+                  strcmp(text(L, unparen(pn_field(fn, PF_object))), "cls") == 0))
+            nm = text(L, pn_field(fn, PF_attribute));
+        if (nm) CA_VEC_PUSH(L->awaited, nm);
+    }
+}
+
 static void collect_own_tasks(lower *L, pn root)
 {
     /* no spawner in the text, no task to find (most modules) */
@@ -5391,6 +5445,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     pn root = pn_root(flat);
     scan_module(&L, root);
     collect_own_tasks(&L, root);
+    collect_awaited(&L, root);
     collect_framework_entries(&L, root);
     collect_timeout_wrappers(&L, root);
     collect_toplevel(&L, root);
@@ -5443,6 +5498,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.cont);
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
+    CA_VEC_FREE(L.awaited);
     CA_VEC_FREE(L.uncancelled);
     CA_VEC_FREE(L.mains);
     CA_VEC_FREE(L.idle_locks);

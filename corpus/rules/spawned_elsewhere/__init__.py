@@ -1,0 +1,11 @@
+"""Loops that another module starts as tasks.
+
+`keepalive_pinger` is written as the body of a task and never awaited in
+its module; the session module starts it with `asyncio.create_task(...)`
+and cancels that task to stop it. Its `except CancelledError: break` ends
+the task it is the outermost frame of, as for a task its own module
+starts. The twins: `inbox_pump`, of the same shape, is awaited directly by
+the session (the cancellation it swallows is its caller's), and
+`status_poller` is started as a task elsewhere but also awaited in its
+own module, so it does not always run as a task.
+"""
