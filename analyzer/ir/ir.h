@@ -169,6 +169,8 @@ typedef enum ir_kind {
                                    constants (`if not self.suppress_errors:`), no call */
 #define IF_CANCEL_FLAG    0x08u /* `if self.F:` where a method of the class sets self.F = True and then
                                    cancels a task: on branch 0 a cancellation is the object's own */
+#define IF_CANCEL_FLAG_NOT 0x20u /* with IF_CANCEL_FLAG: the test is `if not self.F:`, so the flag is set on
+                                    the other branches (the else, or the fall-through) */
 #define IF_LOOP_FIXED     0x10u /* IF_ONE_TEST, an identity test (`w is None`) inside a loop that never binds
                                    w again: every pass of the loop takes the same branch */
 /* IR_LOOP */

@@ -506,8 +506,8 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
          * the swallow is an option of the API, re-raised when it is off;
          * `if self._restarting:` set by the method that cancels this task
          * right before its cancel: the object's own cancellation */
-        if (n->kind == IR_IF && (((n->flags & IF_ON_CONFIG) && option_swallow(n, ev->branch)) ||
-                                 ((n->flags & IF_CANCEL_FLAG) && ev->branch == 0)))
+        int flag_set = (n->flags & IF_CANCEL_FLAG) && ((n->flags & IF_CANCEL_FLAG_NOT) ? ev->branch != 0 : ev->branch == 0);
+        if (n->kind == IR_IF && (((n->flags & IF_ON_CONFIG) && option_swallow(n, ev->branch)) || flag_set))
             for (int i = 0; i < s->nh; i++)
                 if (ev->state[i] && n->site.start >= s->h[i]->site.start && n->site.end <= s->h[i]->site.end)
                     ev->state[i] = 0;
@@ -517,7 +517,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
          * flag is set the cancellation was the object's request, and where
          * it is not, this task was not cancelled, so what the handler
          * caught was the awaited task's */
-        if (n->kind == IR_IF && (n->flags & IF_CANCEL_FLAG) && s->own_task)
+        if (n->kind == IR_IF && (n->flags & IF_CANCEL_FLAG) && !(n->flags & IF_CANCEL_FLAG_NOT) && s->own_task)
             for (int i = 0; i < s->nh; i++)
                 if (ev->state[i] && !(ev->state[i] & SW_AGAIN) && n->site.start >= s->h[i]->site.end) ev->state[i] = 0;
         /* `isinstance(e, C)`: a branch that needs e not to be a

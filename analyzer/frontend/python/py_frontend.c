@@ -3404,7 +3404,8 @@ static void lower_if(lower *L, pn s, ir_block *out)
     cond_fact cf = cond_test(L, pn_field(s, PF_condition));
     if_atoms(L, n, pn_field(s, PF_condition));
     if (config_condition(L, pn_field(s, PF_condition))) n->flags |= IF_ON_CONFIG;
-    if (tests_cancel_flag(L, pn_field(s, PF_condition))) n->flags |= IF_CANCEL_FLAG;
+    int cflag = tests_cancel_flag(L, pn_field(s, PF_condition));
+    if (cflag) n->flags |= IF_CANCEL_FLAG | (cflag == 2 ? IF_CANCEL_FLAG_NOT : 0);
     if (loop_fixed_test(L, s, n)) n->flags |= IF_LOOP_FIXED;
     int nb = 1;
     PN_FOR_NAMED(ch, s)
@@ -4380,6 +4381,8 @@ static int tests_cancel_flag(lower *L, pn cond)
 {
     if (L->self_cancellers.n && tests_self_canceller(L, cond)) return 1;
     pn c = unparen(cond);
+    /* `if not self._stopping: raise`: the flag is set where the test fails */
+    if (pn_is(c, PT_not_operator)) return tests_cancel_flag(L, pn_field(c, PF_argument)) ? 2 : 0;
     if (!pn_is(c, PT_attribute) || !L->class_name) return 0;
     pn obj = unparen(pn_field(c, PF_object));
     if (!pn_is(obj, PT_identifier) || strcmp(text(L, obj), "self") != 0) return 0;
