@@ -8,11 +8,14 @@
  * receiver that is not local (not a catalogued local receiver, not a task
  * group, nursery or exit stack), unless the name is catalogued as not
  * remote (connections: connect, open, ...), or the receiver is an API whose
- * creates are requests that leave nothing behind (`chat.completions`).
+ * creates are requests that leave nothing behind (`chat.completions`), or
+ * the call is an alternative constructor of a class of the tree that owns
+ * nothing (`await Metrics.create(...)` annotated `-> Metrics`).
  */
 #include "rules/rules.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct remote {
     const ir_node *at;
@@ -46,6 +49,33 @@ int rule_remote_create(const ca_catalog *cat, const ir_node *n)
     return !(n->flags & REM_RECV_SCOPE);
 }
 
+/* `await PerformanceMetrics.create(symbol, trades)`: a create known only by
+ * its name that is an alternative constructor of a class of the tree
+ * (annotated to return its own class) which owns nothing: it builds an
+ * in-memory object, not a server-side one. */
+static int builds_local_object(rule_run *rr, const ir_node *n)
+{
+    rule_ctx *ctx = rr->ctx;
+    if (n->kind != IR_AWAIT_CALL || !n->text || !n->recv || (n->callee && rule_cat(ctx, CAT_REMOTE_CREATE, n->callee)))
+        return 0;
+    if (!ctx->res || !ctx->res->resolve || !ctx->res->class_of) return 0;
+    /* (the call through its class, `Cls.create`, as the resolver reads one) */
+    ir_node call;
+    memset(&call, 0, sizeof(call));
+    call.kind = IR_CALL;
+    call.site = n->site;
+    call.text = n->text;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = ctx->res->resolve(ctx->res->ctx, ctx->m, ctx->f, &call, &sum, &off);
+    if (!callee || callee == ctx->f || !callee->ret_type || !callee->class_name || !sum || sum->remote) return 0;
+    const char *r = strrchr(callee->ret_type, '.'), *c = strrchr(callee->class_name, '.'), *v = strrchr(n->recv, '.');
+    const char *rn = r ? r + 1 : callee->ret_type, *cn = c ? c + 1 : callee->class_name, *vn = v ? v + 1 : n->recv;
+    if (strcmp(rn, cn) != 0 || strcmp(vn, cn) != 0) return 0;
+    unsigned k = ctx->res->class_of(ctx->res->ctx, ctx->m, callee->class_name);
+    return (k & ENG_CLASS_KNOWN) && !(k & ENG_CLASS_OWNS);
+}
+
 static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(remote_vec)); }
 
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
@@ -55,7 +85,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     if ((n->flags & REM_SHIELDED) || ev->shielded) return;
     int in_timeout = (n->flags & REM_TIMEOUT) || ev->in_timeout;
     remote r = {n, n->site, in_timeout, NULL};
-    if (rule_remote_create(rr->ctx->cat, n)) {
+    if (rule_remote_create(rr->ctx->cat, n) && !builds_local_object(rr, n)) {
         /* thread work that creates: only a timeout gives up on it (a
          * cancellation without one is CAN203's, the thread's result) */
         if (n->kind == IR_EXECUTOR && !in_timeout) return;
