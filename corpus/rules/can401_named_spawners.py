@@ -1,7 +1,8 @@
 """Spawners a project names after what they do, imported from elsewhere.
 
 `create_referenced_task(coro)` (keeps a reference so the task is not
-collected), `sio.start_background_task(fn, *args)`, `spawn_task(coro)`: by
+collected), `sio.start_background_task(fn, *args)`, `spawn_task(coro)`,
+`safe_ensure_future(coro)` (ensure_future behind an error-logging wrapper): by
 their names they start a task of their own on what they are given, though
 their bodies live in another module. A handler at the top of the coroutine
 they start is that task's own end.
@@ -9,7 +10,7 @@ they start is that task's own end.
 
 import asyncio
 
-from myapp.tasks import create_referenced_task
+from myapp.tasks import create_referenced_task, safe_ensure_future
 
 
 class Discovery:
@@ -31,6 +32,27 @@ class Discovery:
                 await asyncio.sleep(5)
             except asyncio.CancelledError:
                 return None
+
+
+class Pinger:
+    def __init__(self, ws):
+        self._ws = ws
+        self._ping_task = None
+
+    def start(self):
+        self._ping_task = safe_ensure_future(self._ping_forever())
+
+    def stop(self):
+        if self._ping_task is not None:
+            self._ping_task.cancel()
+
+    async def _ping_forever(self):
+        while True:
+            try:
+                await self._ws.send("ping")
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                break
 
 
 class Events:
