@@ -2530,6 +2530,30 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
 
 static void lower_block(lower *L, pn block, ir_block *out);
 static void lower_stmt(lower *L, pn s, ir_block *out);
+static int binds_name(lower *L, pn x, const char *name);
+
+/* `def on_signal(...): task.cancel()` defined in this function, task one of
+ * its locals: the function (through its own closure, a signal or done
+ * callback) cancels that task, so an await of task after the def takes
+ * what the task ends with, as after `task.cancel()` (first_cancel). */
+static void closure_cancels(lower *L, pn def)
+{
+    pn body = pn_field(def, PF_body);
+    if (!L->f || pn_isnull(body)) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type != PT_call) continue;
+        pn fn = unparen(pn_field(x, PF_function));
+        if (!pn_is(fn, PT_attribute) || strcmp(text(L, pn_field(fn, PF_attribute)), "cancel") != 0) continue;
+        pn r = unparen(pn_field(fn, PF_object));
+        if (!pn_is(r, PT_identifier)) continue;
+        const char *nm = text(L, r);
+        int bound = 0;
+        for (pn y = body; y < endp && y->start < body->end && !bound; y++) bound = binds_name(L, y, nm);
+        int v = bound ? -1 : ir_var_find(L->f, nm);
+        if (v >= 0 && L->f->vars[v].first_cancel == UINT32_MAX) L->f->vars[v].first_cancel = def->start;
+    }
+}
 static int annot_plain(lower *L, pn t, const char **one);
 
 /* Does the module import root (`trio`, `trio.abc`, `from trio import x`;
@@ -3609,6 +3633,7 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
         return;
     }
     if (t == PT_function_definition || t == PT_class_definition) {
+        if (t == PT_function_definition) closure_cancels(L, s);
         queue_def(L, s);
         return;
     }
