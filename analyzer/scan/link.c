@@ -473,6 +473,56 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
  * same). The flag is set on lowered functions; a reused function whose
  * stored flag differs has its file marked in stale[] (its results read
  * the flag). */
+/* Does class c (of module file) have a class named `anc` among itself and
+ * its bases in the tree (by last name, nearest 32)? */
+static int inherits(const scan_state *S, const cls_ref *c, const char *anc)
+{
+    const cls_ref *queue[32];
+    int nq = 0;
+    queue[nq++] = c;
+    for (int qi = 0; qi < nq; qi++) {
+        if (strcmp(queue[qi]->c->name, anc) == 0) return 1;
+        for (int b = 0; b < queue[qi]->c->nbases && nq < 32; b++) {
+            const cls_ref *bc = scan_find_class(S, &S->jobs[queue[qi]->file].m, queue[qi]->c->bases[b]);
+            if (bc) queue[nq++] = bc;
+        }
+    }
+    return 0;
+}
+
+/* A spawn of an abstract method (a base's stub, `raise NotImplementedError`)
+ * starts whichever implementation the object has: one of a subclass of the
+ * stub's class, or of a mixin that some class of the tree combines with
+ * it (`class Client(UpdateMethods, ..., BaseClient)`); when the tree shows
+ * no such relation (the combining class may sit in a module the async
+ * prefilter skips), the one implementation of that name, if it is the
+ * only one. */
+static void mark_implementations(const scan_state *S, const ir_func *stub, uint8_t *spawned)
+{
+    if (!stub->class_name) return;
+    const char *sc = last_part(stub->class_name);
+    size_t only = SIZE_MAX;
+    int candidates = 0, marked = 0;
+    for (size_t k = 0; k < S->nfns; k++) {
+        const ir_func *g = S->fns[k].f;
+        if (g == stub || !g->class_name || strcmp(g->name, stub->name) != 0 || (g->fflags & (FN_ABSTRACT | FN_STUB)))
+            continue;
+        candidates++;
+        only = k;
+        if (!g->is_async || (g->fflags & FN_AWAITED_HERE)) continue;
+        const cls_ref *gc = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
+        if (!gc) continue;
+        int related = inherits(S, gc, sc);
+        for (size_t d = 0; d < S->nclasses && !related; d++)
+            related = inherits(S, &S->classes[d], sc) && inherits(S, &S->classes[d], gc->c->name);
+        if (related) spawned[k] = marked = 1;
+    }
+    if (!marked && candidates == 1) {
+        const ir_func *g = S->fns[only].f;
+        if (g->is_async && !(g->fflags & FN_AWAITED_HERE)) spawned[only] = 1;
+    }
+}
+
 void scan_mark_spawns(scan_state *S, uint8_t *stale)
 {
     uint8_t *spawned = ca_xcalloc(S->nfns + 1, 1);
@@ -492,6 +542,7 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
             const eng_summary *sum = NULL;
             int off = 0;
             const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
+            if (g && (g->fflags & (FN_ABSTRACT | FN_STUB))) mark_implementations(S, g, spawned);
             if (!g || g->id < 0 || (size_t)g->id >= S->nfns || S->fns[g->id].file == (int)i) continue;
             if (!g->is_async || (g->fflags & FN_AWAITED_HERE)) continue;
             spawned[g->id] = 1;

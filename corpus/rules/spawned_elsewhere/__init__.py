@@ -8,4 +8,9 @@ starts. The twins: `inbox_pump`, of the same shape, is awaited directly by
 the session (the cancellation it swallows is its caller's), and
 `status_poller` is started as a task elsewhere but also awaited in its
 own module, so it does not always run as a task.
+
+`RelayBase.connect` starts `self._pump_updates()`, an abstract method of
+the base; the implementation lives in a mixin (`UpdatePumpMethods`) that
+`Relay` combines with the base, so the task runs the mixin's loop, whose
+`except CancelledError: pass` is that task's own end.
 """
