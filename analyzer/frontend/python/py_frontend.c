@@ -4277,8 +4277,15 @@ static void collect_options(lower *L, pn cls, const char *class_name)
                     }
                 }
                 if (!set_true.n) continue;
-                /* `self._stopping = True` ... `task.cancel()` */
-                if (pn_is(fn, PT_attribute) && strcmp(text(L, pn_field(fn, PF_attribute)), "cancel") == 0) {
+                /* `self._stopping = True` ... `task.cancel()`, or ... `await
+                 * self.disconnect()`: the object's own teardown, which stops
+                 * its tasks (in this class or a subclass) */
+                const char *an = pn_is(fn, PT_attribute) ? text(L, pn_field(fn, PF_attribute)) : NULL;
+                pn ao = pn_is(fn, PT_attribute) ? unparen(pn_field(fn, PF_object)) : &pt_null;
+                int teardown = an && pn_is(ao, PT_identifier) && strcmp(text(L, ao), "self") == 0 &&
+                               cat(L, CAT_RELEASE_METHOD, an) && strcmp(an, "__exit__") != 0 &&
+                               strcmp(an, "__aexit__") != 0;
+                if (an && (strcmp(an, "cancel") == 0 || teardown)) {
                     for (size_t k = 0; k < set_true.n; k++) CA_VEC_PUSH(L->cancel_flags, set_true.v[k]);
                     set_true.n = 0;
                 }
