@@ -4415,6 +4415,13 @@ static int tests_cancel_flag(lower *L, pn cond)
     pn c = unparen(cond);
     /* `if not self._stopping: raise`: the flag is set where the test fails */
     if (pn_is(c, PT_not_operator)) return tests_cancel_flag(L, pn_field(c, PF_argument)) ? 2 : 0;
+    /* `if self.transport.app.should_stop:`, `if self._closing:`: a flag
+     * named as the shutdown of its object (catalog closing-flag) */
+    if (pn_is(c, PT_attribute)) {
+        const char *an = text(L, pn_field(c, PF_attribute));
+        while (an && *an == '_') an++;
+        if (an && cat(L, CAT_CLOSING_FLAG, an)) return 1;
+    }
     if (!pn_is(c, PT_attribute) || !L->class_name) return 0;
     pn obj = unparen(pn_field(c, PF_object));
     if (!pn_is(obj, PT_identifier) || strcmp(text(L, obj), "self") != 0) return 0;
