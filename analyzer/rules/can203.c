@@ -37,7 +37,9 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     int makes = (n->flags & EXEC_STRONG) || remote || eng_released_anywhere(W, n->var);
     /* (a function of this module named like a maker, `_open_read_path`:
      * kept somewhere, the value is one) */
-    if (!makes && (n->flags & EXEC_HEURISTIC) && eng_stored_anywhere(W, n->var)) makes = 1;
+    if (!makes && (n->flags & EXEC_HEURISTIC) && eng_stored_anywhere(W, n->var) &&
+        !(runs && sum && sum->returns == ENG_RET_PLAIN))
+        makes = 1;
     /* a function of the tree that returns a resource it made */
     if (!makes && runs && sum && sum->returns == ENG_RET_RESOURCE) makes = 1;
     if (!makes) return;

@@ -4,10 +4,13 @@
 (parsed tags) is no resource unless the code treats it as one. The twins
 keep what a module function named so returns (stored on the object, so it
 is something that needs an owner), or run a library's `create_...` method,
-which stays a maker by its name alone.
+which stays a maker by its name alone. An SSL context built in a thread
+(`_create_context`, annotated `-> ssl.SSLContext`) is kept, but holds
+nothing to release.
 """
 
 import asyncio
+import ssl
 
 import anyio
 
@@ -21,6 +24,12 @@ def _open_tags(stream):
 
 def _open_handle(path):
     return path.expanduser().open("rb")
+
+
+def _create_context(cafile) -> ssl.SSLContext:
+    context = ssl.create_default_context(cafile=cafile)
+    context.check_hostname = True
+    return context
 
 
 def parse_tags(stream):
@@ -43,6 +52,18 @@ class Reader:
         handle = await loop.run_in_executor(None, _open_handle, self.path)  # expect: CAN203
         self.handle = handle
         return self
+
+
+class TlsProvider:
+    def __init__(self, cafile):
+        self.cafile = cafile
+        self._context = None
+
+    async def context(self):
+        loop = asyncio.get_running_loop()
+        context = await loop.run_in_executor(None, _create_context, self.cafile)
+        self._context = context
+        return context
 
 
 class Network:
