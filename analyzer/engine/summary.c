@@ -483,11 +483,7 @@ const ir_func *eng_resolve_awaited(const ir_module *m, const ir_func *f, const e
     if (!n->text || !r || !r->resolve) return NULL;
     /* the awaited call as the resolver reads calls: its text, and whether
      * it is a method of self */
-    ir_node call;
-    memset(&call, 0, sizeof(call));
-    call.kind = IR_CALL;
-    call.site = n->site;
-    call.text = n->text;
+    ir_node call = ir_call_stub(n->text, 0, n->site);
     if (n->recv && (strcmp(n->recv, "self") == 0 || strcmp(n->recv, "cls") == 0)) {
         call.flags = CALL_ON_SELF;
         const char *dot = strrchr(n->text, '.');

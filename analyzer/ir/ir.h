@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "util/util.h"
 
@@ -376,6 +377,19 @@ typedef struct ir_module {
     const char *language;    /* NULL: Python; "c": the C frontend (read by the C rules) */
     int cancels_threads;     /* C: the file calls pthread_cancel (catalog c-thread-cancel) */
 } ir_module;
+
+/* A call node that lives on the stack, for asking a resolver about a call
+ * the IR records some other way (an awaited call, a spawn). */
+static inline ir_node ir_call_stub(const char *text, unsigned flags, ir_site site)
+{
+    ir_node n;
+    memset(&n, 0, sizeof(n));
+    n.kind = IR_CALL;
+    n.text = text;
+    n.flags = flags;
+    n.site = site;
+    return n;
+}
 
 /* Construction helpers for frontends. */
 ir_node *ir_node_new(ir_module *m, ir_kind kind, ir_site site);

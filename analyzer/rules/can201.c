@@ -60,11 +60,7 @@ static int builds_local_object(rule_run *rr, const ir_node *n)
         return 0;
     if (!ctx->res || !ctx->res->resolve || !ctx->res->class_of) return 0;
     /* (the call through its class, `Cls.create`, as the resolver reads one) */
-    ir_node call;
-    memset(&call, 0, sizeof(call));
-    call.kind = IR_CALL;
-    call.site = n->site;
-    call.text = n->text;
+    ir_node call = ir_call_stub(n->text, 0, n->site);
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *callee = ctx->res->resolve(ctx->res->ctx, ctx->m, ctx->f, &call, &sum, &off);

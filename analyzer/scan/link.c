@@ -534,11 +534,9 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
         for (int k = 0; k < m->nspawns; k++) {
             const ir_spawn *sp = &m->spawns[k];
             if (sp->func < 0 || sp->func >= m->nfuncs) continue;
-            ir_node call;
-            memset(&call, 0, sizeof(call));
-            call.kind = IR_CALL;
-            call.text = sp->text;
-            call.flags = sp->flags;
+            ir_site nowhere;
+            memset(&nowhere, 0, sizeof(nowhere));
+            ir_node call = ir_call_stub(sp->text, sp->flags, nowhere);
             const eng_summary *sum = NULL;
             int off = 0;
             const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);

@@ -4413,8 +4413,13 @@ static int tests_cancel_flag(lower *L, pn cond)
 {
     if (L->self_cancellers.n && tests_self_canceller(L, cond)) return 1;
     pn c = unparen(cond);
-    /* `if not self._stopping: raise`: the flag is set where the test fails */
-    if (pn_is(c, PT_not_operator)) return tests_cancel_flag(L, pn_field(c, PF_argument)) ? 2 : 0;
+    /* `if not self._stopping: raise`: the flag is set where the test fails
+     * (one `not`; iteratively, so that `not not ... x` costs no stack) */
+    if (pn_is(c, PT_not_operator)) {
+        pn a = unparen(pn_field(c, PF_argument));
+        if (pn_isnull(a) || pn_is(a, PT_not_operator)) return 0;
+        return tests_cancel_flag(L, a) ? 2 : 0;
+    }
     /* `if self.transport.app.should_stop:`, `if self._closing:`: a flag
      * named as the shutdown of its object (catalog closing-flag) */
     if (pn_is(c, PT_attribute)) {
@@ -5063,30 +5068,14 @@ static void collect_own_tasks(lower *L, pn root)
         if (ok && !seen && only_started(L, root, fn, starts.v, starts.n)) CA_VEC_PUSH(uncancelled, fn);
     }
     /* a function the module also awaits as a plain coroutine (`await
-     * self._close()`, also under a timeout call) runs in its caller's task
-     * there: a cancellation it catches is the caller's, not its own */
-    for (pn x = root; x < endp && found.n; x++) {
-        if (x->type != PT_await) continue;
-        pn c = unparen(pn_first_named(x));
-        if (!pn_is(c, PT_call)) continue;
-        char *d = dotted(L, pn_field(c, PF_function));
-        if (d && cat(L, CAT_TIMEOUT_CALL, d)) c = unparen(first_pos_arg(c, 0));
-        if (!pn_is(c, PT_call)) continue;
-        /* (the function itself: a bare name, or a method of self) */
-        pn fn = unparen(pn_field(c, PF_function));
-        if (pn_is(fn, PT_attribute)) {
-            pn ob = unparen(pn_field(fn, PF_object));
-            if (!pn_is(ob, PT_identifier) || (strcmp(text(L, ob), "self") != 0 && strcmp(text(L, ob), "cls") != 0))
-                continue;
-        } else if (!pn_is(fn, PT_identifier)) {
-            continue;
-        }
-        const char *nm = spawned_name(L, c);
-        for (size_t i = 0; nm && i < found.n;) {
-            if (strcmp(found.v[i], nm) == 0) found.v[i] = found.v[--found.n];
+     * self._close()`, also under a timeout call: collect_awaited) runs in
+     * its caller's task there: a cancellation it catches is the caller's,
+     * not its own */
+    for (size_t k = 0; k < L->awaited.n; k++)
+        for (size_t i = 0; i < found.n;) {
+            if (strcmp(found.v[i], L->awaited.v[k]) == 0) found.v[i] = found.v[--found.n];
             else i++;
         }
-    }
     /* a main coroutine named nowhere else in the module than at its runner */
     CA_VEC(const char *) mains = {0};
     for (size_t i = 0; i < main_starts.n; i++)
@@ -5486,8 +5475,8 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     index_continuations(&L);
     pn root = pn_root(flat);
     scan_module(&L, root);
-    collect_own_tasks(&L, root);
     collect_awaited(&L, root);
+    collect_own_tasks(&L, root);
     collect_framework_entries(&L, root);
     collect_timeout_wrappers(&L, root);
     collect_toplevel(&L, root);
