@@ -501,26 +501,35 @@ static void mark_implementations(const scan_state *S, const ir_func *stub, uint8
 {
     if (!stub->class_name) return;
     const char *sc = last_part(stub->class_name);
-    size_t only = SIZE_MAX;
-    int candidates = 0, marked = 0;
+    /* the implementations: methods of that name (most stubs have one or none) */
+    CA_VEC(size_t) cands = {0};
     for (size_t k = 0; k < S->nfns; k++) {
         const ir_func *g = S->fns[k].f;
-        if (g == stub || !g->class_name || strcmp(g->name, stub->name) != 0 || (g->fflags & (FN_ABSTRACT | FN_STUB)))
-            continue;
-        candidates++;
-        only = k;
+        if (g != stub && g->class_name && strcmp(g->name, stub->name) == 0 && !(g->fflags & (FN_ABSTRACT | FN_STUB)))
+            CA_VEC_PUSH(cands, k);
+    }
+    if (!cands.n) return;
+    /* the classes that inherit the stub's class: one pass over the class table */
+    CA_VEC(const cls_ref *) heirs = {0};
+    for (size_t d = 0; d < S->nclasses; d++)
+        if (inherits(S, &S->classes[d], sc)) CA_VEC_PUSH(heirs, &S->classes[d]);
+    int marked = 0;
+    for (size_t i = 0; i < cands.n; i++) {
+        size_t k = cands.v[i];
+        const ir_func *g = S->fns[k].f;
         if (!g->is_async || (g->fflags & FN_AWAITED_HERE)) continue;
         const cls_ref *gc = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
         if (!gc) continue;
         int related = inherits(S, gc, sc);
-        for (size_t d = 0; d < S->nclasses && !related; d++)
-            related = inherits(S, &S->classes[d], sc) && inherits(S, &S->classes[d], gc->c->name);
+        for (size_t h = 0; h < heirs.n && !related; h++) related = inherits(S, heirs.v[h], gc->c->name);
         if (related) spawned[k] = marked = 1;
     }
-    if (!marked && candidates == 1) {
-        const ir_func *g = S->fns[only].f;
-        if (g->is_async && !(g->fflags & FN_AWAITED_HERE)) spawned[only] = 1;
+    if (!marked && cands.n == 1) {
+        const ir_func *g = S->fns[cands.v[0]].f;
+        if (g->is_async && !(g->fflags & FN_AWAITED_HERE)) spawned[cands.v[0]] = 1;
     }
+    CA_VEC_FREE(cands);
+    CA_VEC_FREE(heirs);
 }
 
 void scan_mark_spawns(scan_state *S, uint8_t *stale)
