@@ -65,9 +65,8 @@ static int builds_local_object(rule_run *rr, const ir_node *n)
     int off = 0;
     const ir_func *callee = ctx->res->resolve(ctx->res->ctx, ctx->m, ctx->f, &call, &sum, &off);
     if (!callee || callee == ctx->f || !callee->ret_type || !callee->class_name || !sum || sum->remote) return 0;
-    const char *r = strrchr(callee->ret_type, '.'), *c = strrchr(callee->class_name, '.'), *v = strrchr(n->recv, '.');
-    const char *rn = r ? r + 1 : callee->ret_type, *cn = c ? c + 1 : callee->class_name, *vn = v ? v + 1 : n->recv;
-    if (strcmp(rn, cn) != 0 || strcmp(vn, cn) != 0) return 0;
+    const char *cn = rule_last_part(callee->class_name);
+    if (strcmp(rule_last_part(callee->ret_type), cn) != 0 || strcmp(rule_last_part(n->recv), cn) != 0) return 0;
     unsigned k = ctx->res->class_of(ctx->res->ctx, ctx->m, callee->class_name);
     return (k & ENG_CLASS_KNOWN) && !(k & ENG_CLASS_OWNS);
 }

@@ -132,12 +132,6 @@ typedef struct fate_q {
     int exc;
 } fate_q;
 
-static const char *last_part(const char *s)
-{
-    const char *p = s ? strrchr(s, '.') : NULL;
-    return p ? p + 1 : s;
-}
-
 /* Does block b (a helper's body, its own handlers left out) raise
  * parameter p, `raise p`, or bare `raise` (what its caller is handling)? */
 static int raises_param(const ir_block *b, int p)
@@ -175,7 +169,7 @@ static int hands_on(void *ctx, const ir_node *n)
         }
     }
     if (n->kind == IR_TRANSFER && !(n->flags & XFER_PART) && n->var >= 0 && eng_covers(q->W, n->var, q->exc)) return 1;
-    if (n->kind == IR_CALL && n->text && rule_cat(q->ctx, CAT_EXC_SINK, last_part(n->text)))
+    if (n->kind == IR_CALL && n->text && rule_cat(q->ctx, CAT_EXC_SINK, rule_last_part(n->text)))
         for (int k = 0; k < n->nvars; k++)
             if (n->vars[k] >= 0 && eng_covers(q->W, n->vars[k], q->exc)) return 1;
     return 0;

@@ -35,6 +35,12 @@ const char *rule_var_name(const rule_ctx *ctx, int v)
     return v >= 0 && v < ctx->f->nvars ? ctx->f->vars[v].name : "?";
 }
 
+const char *rule_last_part(const char *s)
+{
+    const char *p = s ? strrchr(s, '.') : NULL;
+    return p ? p + 1 : s;
+}
+
 const ca_cat_entry *rule_cat(const rule_ctx *ctx, ca_cat_kind k, const char *s)
 {
     return ctx->cat && s ? ca_catalog_match(ctx->cat, k, s) : NULL;

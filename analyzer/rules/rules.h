@@ -114,6 +114,9 @@ char *rule_callee_text(const char *text);
 const char *rule_var_name(const rule_ctx *ctx, int v);
 /* Catalog lookup in this run's catalog. */
 const ca_cat_entry *rule_cat(const rule_ctx *ctx, ca_cat_kind k, const char *s);
+/* The last component of a dotted name (`pkg.mod.Cls` -> `Cls`); s itself when
+ * it has no dot (NULL for NULL). */
+const char *rule_last_part(const char *s);
 
 /* Windows (a value live and unowned across a checkpoint no region
  * protects), kept from CHECKPOINT events for the rules that report them. */

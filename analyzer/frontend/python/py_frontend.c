@@ -3397,8 +3397,6 @@ static int config_condition(lower *L, pn cond)
     return options;
 }
 
-static int binds_name(lower *L, pn x, const char *name);
-
 /* `if w is None:` in a loop that never binds w again (the outermost loop
  * around the if, in this function, nested functions included): every pass
  * of the loop takes the branch the first pass took, since an identity test
