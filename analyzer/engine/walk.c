@@ -97,7 +97,7 @@ struct eng_walk {
     const ir_node **adopt;
     const ir_node **subject_of; /* the `async with` whose subject it is (WITH_SUBJECT), inside its body */
     const char **pending_read;
-    uint8_t *weak_ok, *released_any, *from_registry, *stored_any;
+    uint8_t *weak_ok, *released_any, *from_registry, *stored_any, *kept_any;
     struct {
         const ir_node *node;
         int any;
@@ -223,6 +223,7 @@ static int prepass(void *ctx, const ir_node *n)
          * caller): the author keeps it as something that needs one */
         if (n->kind == IR_TRANSFER && (n->flags & XFER_PART)) break;
         if (n->var >= 0) E->stored_any[n->var] = 1;
+        if (n->var >= 0 && !(n->kind == IR_TRANSFER && (n->flags & XFER_RETURN))) E->kept_any[n->var] = 1;
         break;
     case IR_RELEASE:
         if (n->var >= 0 && !(n->flags & REL_IN_CLEANUP) && n->site.start > E->last_release[n->var])
@@ -240,7 +241,7 @@ static int prepass(void *ctx, const ir_node *n)
         for (int k = 0; k < n->nvars; k++) {
             int v = n->vars[k];
             if (v < 0) continue;
-            if ((n->flags & CALL_NAME_REGISTERS) && !n->kwnames[k]) E->stored_any[v] = 1;
+            if ((n->flags & CALL_NAME_REGISTERS) && !n->kwnames[k]) E->stored_any[v] = E->kept_any[v] = 1;
             if (n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) {
                 E->released_any[v] = 1;
                 if (E->rel.element_of[v] >= 0) E->released_any[E->rel.element_of[v]] = 1;
@@ -1270,6 +1271,41 @@ static int returns_argument(eng_walk *E, const ir_node *acq)
     return 0;
 }
 
+typedef struct oper_q {
+    const char *name;
+    size_t len;
+    int found;
+} oper_q;
+
+static int calls_method_of(void *ctx, const ir_node *n)
+{
+    oper_q *q = ctx;
+    if ((n->kind == IR_CALL || n->kind == IR_AWAIT_CALL) && n->text && strncmp(n->text, q->name, q->len) == 0 &&
+        n->text[q->len] == '.')
+        q->found = 1;
+    return q->found;
+}
+
+/* `room_id = await api.create_room(...)` ... `return room_id`: a name that
+ * says a request creates something on a server (create*, launch*,
+ * provision*) is also how APIs name requests that answer with a record or
+ * an id of something the server keeps (a room, a flow run, the results of
+ * created items). A value the function only hands back, never releasing
+ * it, storing it with an owner or calling a method of it (`await
+ * sb.wait_ready()`, the live handle of a sandbox), shows nothing of a
+ * resource; the caller that does is judged on its own. */
+static int only_handed_back(eng_walk *E, const ir_node *acq)
+{
+    int v = acq->var;
+    if (!acq->rkind || strcmp(acq->rkind, "remote") != 0) return 0;
+    if (used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->kept_any) ||
+        used_as_resource(E, v, E->weak_ok))
+        return 0;
+    oper_q q = {E->f->vars[v].name, strlen(E->f->vars[v].name), 0};
+    ir_visit(&E->f->body, calls_method_of, &q);
+    return !q.found;
+}
+
 static int making_evidence(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
@@ -1410,6 +1446,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             else if (E->weak_ok[v]) ok = 1;
             else if (!(n->flags & ACQ_HEURISTIC)) ok = 0; /* a plain call result: only by its release */
             else if (ev != 0) ok = ev > 0;
+            else if (only_handed_back(E, n)) ok = 0;
             else ok = used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->stored_any) ||
                       used_as_resource(E, v, E->weak_ok);
         }
@@ -1753,6 +1790,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->released_any = ca_xcalloc(nv, 1);
     E->from_registry = ca_xcalloc(nv, 1);
     E->stored_any = ca_xcalloc(nv, 1);
+    E->kept_any = ca_xcalloc(nv, 1);
     E->settled_any = ca_xcalloc(nv, 1);
     E->made_strong = ca_xcalloc(nv, 1);
     E->made_by = ca_xmalloc(sizeof(int) * nv);
@@ -1785,6 +1823,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->released_any);
     free(E->from_registry);
     free(E->stored_any);
+    free(E->kept_any);
     free(E->settled_any);
     free(E->made_strong);
     free(E->made_by);

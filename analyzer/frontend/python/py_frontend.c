@@ -2419,6 +2419,18 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         pn rr = unparen(right);
         int literal = (pn_is(rr, PT_tuple) || pn_is(rr, PT_expression_list)) && pn_named_count(rr) == c;
         pn el_it = pn_first_named(left), rr_it = literal ? pn_first_named(rr) : &pt_null;
+        /* `_, proto = await loop.create_connection(...)`: the transport is
+         * dropped on purpose and the protocol, which connection_made handed
+         * it to, is what the function keeps of it: the pair's other name
+         * carries the resource */
+        int carrier = ri.tuple_index;
+        if (ri.acq && carrier >= 0 && c == 2) {
+            pn at_k = unparen(pn_named_child(left, (uint32_t)carrier));
+            pn other = unparen(pn_named_child(left, (uint32_t)(1 - carrier)));
+            if (pn_is(at_k, PT_identifier) && strcmp(text(L, at_k), "_") == 0 && pn_is(other, PT_identifier) &&
+                strcmp(text(L, other), "_") != 0)
+                carrier = 1 - carrier;
+        }
         for (uint32_t i = 0; i < c; i++, el_it = pn_after_named(el_it)) {
             pn el = unparen(el_it);
             if (pn_is(el, PT_list_splat_pattern)) el = pn_first_named(el);
@@ -2441,7 +2453,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
                     break;
                 }
             if (!ri.acq) continue;
-            if (ri.tuple_index >= 0 && (int)i != ri.tuple_index) continue;
+            if (carrier >= 0 && (int)i != carrier) continue;
             acquire_var(L, out, at, v, &ri, right);
         }
         return;
