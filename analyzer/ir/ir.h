@@ -303,6 +303,9 @@ typedef struct ir_var {
 #define FN_SPAWNED_ELSEWHERE 0x20000u /* another module starts it as a task (ir_spawn) and its own module never
                                          awaits it: its outermost frame is that task, as for FN_OWN_TASK; set by
                                          the scan (link.c), a high bit like FN_DELEGATES */
+#define FN_STAGES_CANCEL  0x40000u /* it makes a stand-in raise cancellation itself (`mock.get.side_effect =
+                                       [event, CancelledError]`, `AsyncMock(side_effect=CancelledError)`): what
+                                       its handlers catch is that staged one (a test driving a loop to its end) */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

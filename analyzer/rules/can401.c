@@ -61,6 +61,7 @@ typedef struct swallow_state {
     CA_VEC(ir_site) loops;  /* every loop of the function */
     int own_task;
     int cleanup;            /* a helper only handlers that raise afterwards run (cleanup_helper) */
+    int staged;             /* the function stages the cancellation it catches (FN_STAGES_CANCEL) */
     int params_cancelled;   /* a private helper every caller hands a task it has just cancelled */
     CA_VEC(const ir_handler *) found;
 } swallow_state;
@@ -428,6 +429,9 @@ static void begin(rule_run *rr)
     /* (computed only where there is a handler to judge) */
     s->cleanup = s->nh > 0 && cleanup_helper(rr->ctx, f);
     s->params_cancelled = s->nh > 0 && cancelled_helper(rr->ctx, f);
+    /* (a test that makes its stand-in raise the cancellation: what the
+     * handlers catch is that one, the test's way to end the loop it drives) */
+    s->staged = (f->fflags & FN_STAGES_CANCEL) != 0;
     rr->data = s;
     rr->nstate = s->nh;
 }
@@ -445,7 +449,7 @@ static int option_swallow(const ir_node *n, int branch)
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     swallow_state *s = rr->data;
-    if (s->cleanup) return;
+    if (s->cleanup || s->staged) return;
     switch (ev->kind) {
     case ENG_EV_HANDLER: {
         int hi = slot_of(s, ev->handler);

@@ -1778,6 +1778,35 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at);
 /* Lower an expression's events in evaluation order (iterative post-order;
  * the ancestors live in our own frames, with the child each one is at).
  * Nested scopes (lambda, generator expressions, defs) are not entered. */
+/* Does expression e name a cancellation class anywhere in it (`[event,
+ * asyncio.CancelledError]`, `CancelledError()`)? */
+static int names_cancel_class(lower *L, pn e)
+{
+    pn stack[64];
+    int sp = 0;
+    stack[sp++] = e;
+    while (sp) {
+        pn c = unparen(stack[--sp]);
+        if (pn_is(c, PT_identifier) || pn_is(c, PT_attribute)) {
+            char *d = dotted(L, c);
+            if (d && cat(L, CAT_CANCEL_EXC, d) && !cat(L, CAT_NOT_CANCEL_EXC, d)) return 1;
+            continue;
+        }
+        PN_FOR_NAMED(x, c) if (sp < 63) stack[sp++] = x;
+    }
+    return 0;
+}
+
+/* `mock.get.side_effect = [event, CancelledError]` or
+ * `AsyncMock(side_effect=CancelledError)`: the function stages the
+ * cancellation its handlers will catch */
+static void note_staged_cancel(lower *L, pn name, pn value)
+{
+    if (L->f && !pn_isnull(name) && !pn_isnull(value) && strcmp(text(L, name), "side_effect") == 0 &&
+        names_cancel_class(L, value))
+        L->f->fflags |= FN_STAGES_CANCEL;
+}
+
 static void lower_expr(lower *L, ir_block *out, pn expr, pn stmt)
 {
     (void)stmt;
@@ -1832,6 +1861,8 @@ static void lower_expr(lower *L, ir_block *out, pn expr, pn stmt)
             cp->text = norm_text(L, n, 160);
         } else if (n->type == PT_named_expression) {
             bind_target(L, out, pn_field(n, PF_name), pn_field(n, PF_value), n);
+        } else if (n->type == PT_keyword_argument) {
+            note_staged_cancel(L, pn_field(n, PF_name), pn_field(n, PF_value));
         } else if (n->type == PT_yield) {
             L->f->fflags |= FN_GENERATOR;
             int_vec vs = {0};
@@ -2459,6 +2490,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         return;
     }
     /* stores: self.x = v, entry.ws = v, self._reg[k] = v, local[k] = v */
+    if (pn_is(left, PT_attribute)) note_staged_cancel(L, pn_field(left, PF_attribute), right);
     if (pn_is(left, PT_attribute) || pn_is(left, PT_subscript)) {
         int cv;
         owner_kind o = owner_of(L, left, &cv);
