@@ -1255,6 +1255,32 @@ static int rewraps_parameter(const eng_walk *E, const ir_node *acq)
     return 0;
 }
 
+/* `connection = WebSocketConnection(stream, ...)` of a stream the function
+ * was handed and closes itself on some path (`await stream.aclose()`): the
+ * wrapper is made around the caller's resource, whose owner (the server
+ * that accepted it, the caller) closes it; what the wrapper holds beyond it
+ * lives in the function's scopes */
+static int releases_var(void *ctx, const ir_node *n)
+{
+    return n->kind == IR_RELEASE && n->var == *(const int *)ctx;
+}
+
+static int wraps_parameter(const eng_walk *E, const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || mk->kind != IR_CALL || !(acq->flags & ACQ_WEAK) || (acq->flags & ACQ_HEURISTIC)) return 0;
+    for (int k = 0; k < mk->nvars; k++) {
+        int x = mk->vars[k];
+        if (x < 0 || x == acq->var || (mk->kwnames && mk->kwnames[k])) continue;
+        unsigned xf = E->f->vars[x].flags;
+        /* (closed by a release of its own, `await stream.aclose()`; handed
+         * to a cleanup call beside other values says nothing of it) */
+        if ((xf & VAR_PARAM) && !(xf & VAR_SELF) && E->released_any[x] && ir_visit(&E->f->body, releases_var, &x))
+            return 1;
+    }
+    return 0;
+}
+
 /* Does the acquire's making call resolve to a function of the tree that
  * returns one of its arguments unchanged (summary returns_param), handed a
  * value of this function? */
@@ -1437,7 +1463,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
              * nothing and is no record holds nothing, whatever a cleanup
              * does with it: a record may name a remote resource) */
             if (owns_nothing(E, n) || empty_record(E, n) || assembled_record(E, n) || rewraps_parameter(E, n) ||
-                joins_owner(E, n))
+                wraps_parameter(E, n) || joins_owner(E, n))
                 ok = 0;
             /* (what a helper hands back while self keeps it, `return
              * self._ws`, is self's whatever this function's cleanup does
