@@ -124,6 +124,8 @@ typedef struct lower {
     CA_VEC(int) strong;         /* variables given a catalogued resource in this function */
     CA_VEC(const char *) flags; /* names the function assigns True/False/None to: their values are followed */
     CA_VEC(const char *) own_tasks;   /* names of functions the module runs as tasks */
+    CA_VEC(const char *) own_wrappers; /* `deco.<locals>.wrapper`: a decorator's wrapper that stands in for
+                                          functions the module runs as tasks (decorator_task_wrappers) */
     CA_VEC(const char *) awaited;     /* names the module awaits as plain coroutines (`await f()`, `await
                                          self.f()`): FN_AWAITED_HERE */
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
@@ -4146,6 +4148,12 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     if (class_name && stub_body(L, def)) f->fflags |= FN_STUB;
     for (size_t k = 0; k < L->own_tasks.n; k++)
         if (strcmp(L->own_tasks.v[k], name) == 0) f->fflags |= FN_OWN_TASK;
+    for (size_t k = 0; k < L->own_wrappers.n; k++) {
+        size_t ql = strlen(f->qualname), wl = strlen(L->own_wrappers.v[k]);
+        if (ql >= wl && strcmp(f->qualname + ql - wl, L->own_wrappers.v[k]) == 0 &&
+            (ql == wl || f->qualname[ql - wl - 1] == '.'))
+            f->fflags |= FN_OWN_TASK;
+    }
     for (size_t k = 0; k < L->uncancelled.n; k++)
         if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
     for (size_t k = 0; k < L->awaited.n; k++)
@@ -4996,6 +5004,64 @@ static void collect_awaited(lower *L, pn root)
     }
 }
 
+/* Is some decorator of decorated definition st the bare name deco (`@deco`)? */
+static int decorated_by(lower *L, pn st, const char *deco)
+{
+    PN_FOR_NAMED(d, st) {
+        if (!pn_is(d, PT_decorator)) continue;
+        pn e = unparen(pn_first_named(d));
+        if (pn_is(e, PT_identifier) && strcmp(text(L, e), deco) == 0) return 1;
+    }
+    return 0;
+}
+
+/* `def worker(f): async def wrapper(...): try: await f(...) except
+ * CancelledError: ...; return wrapper`, where every function the module
+ * decorates with `@worker` runs as a task of the module (found): the
+ * wrapper replaces each of them, so it is the outermost frame of those
+ * tasks, and a cancellation it catches is the task's own end. */
+static void decorator_task_wrappers(lower *L, pn root, const char *const *found, size_t nfound)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn d = root; d < endp; d++) {
+        if (d->type != PT_function_definition) continue;
+        pn body = pn_field(d, PF_body);
+        if (pn_isnull(body)) continue;
+        const char *deco = text(L, pn_field(d, PF_name));
+        /* its own body: an async def and a `return` of that name */
+        const char *wrapper = NULL;
+        PN_FOR_NAMED(st, body) {
+            pn def = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
+            if (pn_is(def, PT_function_definition) && has_token(def, PT_async)) wrapper = text(L, pn_field(def, PF_name));
+        }
+        int returned = 0;
+        PN_FOR_NAMED(st, body) {
+            if (!wrapper || !pn_is(st, PT_return_statement)) continue;
+            pn v = unparen(pn_first_named(st));
+            if (pn_is(v, PT_identifier) && strcmp(text(L, v), wrapper) == 0) returned = 1;
+        }
+        if (!returned) continue;
+        size_t uses = 0, tasks = 0;
+        for (pn st = root; st < endp; st++) {
+            if (st->type != PT_decorated_definition || !decorated_by(L, st, deco)) continue;
+            pn def = pn_field(st, PF_definition);
+            if (!pn_is(def, PT_function_definition)) continue;
+            const char *fn = text(L, pn_field(def, PF_name));
+            uses++;
+            for (size_t i = 0; i < nfound; i++)
+                if (strcmp(found[i], fn) == 0) {
+                    tasks++;
+                    break;
+                }
+        }
+        if (uses == 0 || tasks != uses) continue;
+        ca_sb sb = {0};
+        ca_sb_addf(&sb, "%s.<locals>.%s", deco, wrapper);
+        CA_VEC_PUSH(L->own_wrappers, ca_arena_strdup(&L->m->arena, ca_sb_str(&sb)));
+        ca_sb_release(&sb);
+    }
+}
+
 static void collect_own_tasks(lower *L, pn root)
 {
     /* no spawner in the text, no task to find (most modules) */
@@ -5129,6 +5195,7 @@ static void collect_own_tasks(lower *L, pn root)
     CA_VEC_FREE(mains);
     CA_VEC_FREE(main_starts);
     for (size_t i = 0; i < found.n; i++) CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, found.v[i]));
+    decorator_task_wrappers(L, root, found.v, found.n);
     for (size_t i = 0; i < uncancelled.n; i++)
         CA_VEC_PUSH(L->uncancelled, ca_arena_strdup(&L->m->arena, uncancelled.v[i]));
     ca_arena_free(&scratch);
@@ -5571,6 +5638,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.cont);
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
+    CA_VEC_FREE(L.own_wrappers);
     CA_VEC_FREE(L.awaited);
     CA_VEC_FREE(L.uncancelled);
     CA_VEC_FREE(L.mains);
