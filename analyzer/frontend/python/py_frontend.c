@@ -981,16 +981,14 @@ static int releases_self_arg(lower *L, pn call)
     return !any;
 }
 
-/* `done, pending = await asyncio.wait([a, b], ...)` ... `for t in pending:
- * t.cancel()`: every task of the wait is now done (in done) or cancelled
- * (in pending), so an await of a or b raises only what that task ends
- * with, as after `a.cancel()`. The wait is the last one before the loop
- * to bind the name, with its tasks written out. */
-static void waited_members_cancelled(lower *L, pn loop, const char *container)
+/* `done, pending = await asyncio.wait([a, b], ...)` before the loop at
+ * `loop`, the last binding of container (its second name) there, with its
+ * tasks written out: that literal, or null. */
+static pn wait_members(lower *L, pn loop, const char *container)
 {
     pn fn = pn_parent(loop);
     while (!pn_isnull(fn) && !pn_is(fn, PT_function_definition)) fn = pn_parent(fn);
-    if (pn_isnull(fn)) return;
+    if (pn_isnull(fn)) return &pt_null;
     pn members = &pt_null;
     const pt_node *endp = L->T->v + L->T->n;
     for (pn x = fn; x < endp && x->start < loop->start; x++) {
@@ -1007,12 +1005,49 @@ static void waited_members_cancelled(lower *L, pn loop, const char *container)
         pn a0 = unparen(first_pos_arg(c, 0));
         if (pn_is(a0, PT_set) || pn_is(a0, PT_list) || pn_is(a0, PT_tuple)) members = a0;
     }
+    return members;
+}
+
+/* `for t in pending: t.cancel()` after such a wait: every task of the wait
+ * is now done (in done) or cancelled (in pending), so an await of a or b
+ * raises only what that task ends with, as after `a.cancel()`. */
+static void waited_members_cancelled(lower *L, pn loop, const char *container)
+{
+    pn members = wait_members(L, loop, container);
     if (pn_isnull(members)) return;
     PN_FOR_NAMED(m, members) {
         pn t = unparen(m);
         if (!pn_is(t, PT_identifier)) continue;
         name_map c = {norm_text(L, t, 200), "", 0, 0};
         CA_VEC_PUSH(L->cancelled, c);
+    }
+}
+
+/* The same sweep seen from the loop (`for t in pending:` whose body cancels
+ * t): after it, each task the wait was given has ended or been cancelled,
+ * and none is left running: released. */
+static void release_swept_members(lower *L, ir_block *out, pn loop)
+{
+    pn lv = unparen(pn_field(loop, PF_left)), rv = unparen(pn_field(loop, PF_right));
+    pn body = pn_field(loop, PF_body);
+    if (!pn_is(lv, PT_identifier) || !pn_is(rv, PT_identifier) || pn_isnull(body)) return;
+    const char *t = text(L, lv);
+    int cancels = 0;
+    PN_FOR_NAMED(st, body) {
+        pn e = pn_is(st, PT_expression_statement) ? unparen(pn_first_named(st)) : &pt_null;
+        if (!pn_is(e, PT_call)) continue;
+        pn f = unparen(pn_field(e, PF_function));
+        if (!pn_is(f, PT_attribute) || strcmp(text(L, pn_field(f, PF_attribute)), "cancel") != 0) continue;
+        pn o = unparen(pn_field(f, PF_object));
+        if (pn_is(o, PT_identifier) && strcmp(text(L, o), t) == 0) cancels = 1;
+    }
+    if (!cancels) return;
+    pn members = wait_members(L, loop, text(L, rv));
+    if (pn_isnull(members)) return;
+    PN_FOR_NAMED(m, members) {
+        pn x = unparen(m);
+        int v = pn_is(x, PT_identifier) ? var_of(L, x) : -1;
+        if (v >= 0) emit(L, out, IR_RELEASE, loop, v)->flags = L->in_cleanup ? REL_IN_CLEANUP : 0;
     }
 }
 
@@ -3137,6 +3172,7 @@ static void lower_for(lower *L, pn s, ir_block *out)
     L->loop_depth--;
     pn alt = pn_field(s, PF_alternative);
     if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &loop->b);
+    release_swept_members(L, out, s);
 }
 
 /* What a condition says about one variable: on which branch it holds
