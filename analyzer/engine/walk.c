@@ -74,6 +74,7 @@ char *eng_limit_message(unsigned limits, const char *qualname, int line)
 
 typedef struct frame {
     uint8_t *a, *b; /* loop: break, continue; try: exceptions of the body, of its handlers and else */
+    uint8_t *c;     /* try: the body's paths that can raise only a cancellation (CP_CANCEL_ONLY) */
     uint32_t start; /* loop: where the loop statement starts */
 } frame;
 
@@ -623,6 +624,21 @@ static void note_exc_at(eng_walk *E, const uint8_t *s, const ir_node *at)
 
 static void note_exc(eng_walk *E, const uint8_t *s) { note_exc_at(E, s, NULL); }
 
+/* Only a cancellation can arise here (an await of asyncio.sleep): inside a
+ * try's body it reaches only the first handler that catches cancellation
+ * (or leaves the try); elsewhere it goes where any exception goes. */
+static void note_cancel_at(eng_walk *E, const uint8_t *s, const ir_node *at)
+{
+    size_t i = E->regs.n;
+    if (i > 0 && E->regs.v[i - 1].kind == ENG_REG_TRY_BODY && E->reg_try.v[i - 1] >= 0) {
+        uint8_t *c = E->trys.v[E->reg_try.v[i - 1]].c;
+        st_join(E, c, s);
+        REACH(E, c) = 1;
+        return;
+    }
+    note_exc_at(E, s, at);
+}
+
 static void push_reg_try(eng_walk *E, eng_region_kind k, const ir_node *n, const ir_handler *h, int ti)
 {
     eng_region r = {k, n, h};
@@ -719,7 +735,7 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n, int *noreturn)
 
 static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
 {
-    frame fr = {st_new(E), st_new(E), 0};
+    frame fr = {st_new(E), st_new(E), st_new(E), 0};
     /* Exceptions are noted where they can arise: after a call, at an await,
      * at a raise. A body that starts with anything else may raise before
      * its first such node, so the state at entry is noted too. */
@@ -740,15 +756,22 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
         pop_reg(E);
     }
     uint8_t *exc = E->trys.v[ti].a;
+    uint8_t *cex = E->trys.v[ti].c;
     REACH(E, exc) = 1;
     uint8_t *out = st_new(E);
     st_copy(E, out, s);
-    int catch_all = 0;
+    int catch_all = 0, cancel_caught = 0;
     for (int k = 0; k < t->nhandlers; k++) {
         const ir_handler *h = &t->handlers[k];
         catch_all |= (h->flags & H_BASE) != 0;
         uint8_t *hs = st_new(E);
         st_copy(E, hs, exc);
+        /* (a cancellation-only path reaches the first clause that catches
+         * cancellation, and no later one) */
+        if ((h->flags & (H_CANCEL | H_BASE)) && !cancel_caught) {
+            if (REACH(E, cex)) st_join(E, hs, cex);
+            cancel_caught = 1;
+        }
         eng_event ev;
         memset(&ev, 0, sizeof(ev));
         ev.kind = ENG_EV_HANDLER;
@@ -775,6 +798,7 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
      * catches everything, and whatever its handlers and else raise */
     uint8_t *esc = E->trys.v[ti].b;
     if (!catch_all) st_join(E, esc, exc);
+    if (!cancel_caught && REACH(E, cex)) st_join(E, esc, cex);
     E->trys.n--;
     if (!t->c.n) {
         if (REACH(E, esc)) note_exc(E, esc);
@@ -811,6 +835,7 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
     free(out);
     free(exc);
     free(esc);
+    free(cex);
 }
 
 static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return);
@@ -860,7 +885,7 @@ static int swept_container(const ir_node *n)
 
 static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
 {
-    frame fr = {st_new(E), st_new(E), n->site.start}; /* break, continue */
+    frame fr = {st_new(E), st_new(E), NULL, n->site.start}; /* break, continue */
     CA_VEC_PUSH(E->loops, fr);
     uint8_t *head = st_new(E), *exit = st_new(E), *body = st_new(E);
     st_copy(E, head, s);
@@ -1636,6 +1661,8 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             for (int k = 0; k < n->nvars; k++) kill(E, raised, n->vars[k]);
             note_exc_at(E, raised, n);
             free(raised);
+        } else if (n->flags & CP_CANCEL_ONLY) {
+            note_cancel_at(E, s, n);
         } else {
             note_exc_at(E, s, n);
         }
@@ -1778,6 +1805,15 @@ static int through_finally(eng_walk *E, uint8_t *s, uint32_t from)
 static int call_may_raise(eng_walk *E, const ir_node *n)
 {
     if (n->flags & CALL_NO_RAISE) return 0;
+    /* (what a spawned task calls runs in that task; calling a coroutine or
+     * generator function of the tree, not awaited, only makes the object) */
+    if (n->flags & CALL_SPAWNED) return 0;
+    if (E->res && E->res->resolve) {
+        const eng_summary *sum = NULL;
+        int off = 0;
+        const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, n, &sum, &off);
+        if (callee && callee != E->f && (callee->is_async || (callee->fflags & FN_GENERATOR))) return 0;
+    }
     if (n->text && E->res && E->res->class_of) {
         unsigned c = E->res->class_of(E->res->ctx, E->m, n->text);
         if ((c & ENG_CLASS_KNOWN) && (c & ENG_CLASS_DATA)) return 0;

@@ -98,6 +98,9 @@ typedef enum ir_kind {
 #define CP_RELEASE_STEP   0x1000u /* the awaited call itself releases a value (`await x.aclose()`, a call whose
                                      name says it releases, tasks it passes cancellation into): a step of a
                                      teardown, where CP_RELEASES also counts any call in cleanup */
+#define CP_CANCEL_ONLY    0x2000u /* the awaited call raises nothing but the cancellation it delivers (catalog
+                                     cancel-only-await: asyncio.sleep, asyncio.wait): only a handler that
+                                     catches cancellation is reached from it */
 /* IR_AWAIT_CALL / IR_EXECUTOR flags */
 #define REM_TIMEOUT       0x01u /* under a timeout call (wait_for) */
 #define REM_SHIELDED      0x02u

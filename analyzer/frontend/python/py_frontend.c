@@ -1364,6 +1364,17 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
         if (ci.dotted && cat(L, CAT_NONRAISING_CALL, ci.dotted)) n->flags |= CALL_NO_RAISE;
+        /* `create_task(self._pump(ws))`: the call that makes the coroutine a
+         * task runs only makes the coroutine object; what it raises is the
+         * task's */
+        {
+            pn up = pn_parent(call);
+            pn outer = pn_is(up, PT_argument_list) ? pn_parent(up) : &pt_null;
+            if (pn_is(outer, PT_call) && unparen(spawned_arg_src(L, outer)) == call) {
+                call_info oc = call_of(L, outer);
+                if (oc.name && spawns_task(L, &oc, NULL, 0)) n->flags |= CALL_NO_RAISE;
+            }
+        }
         if (noret) n->flags |= CALL_NORETURN;
         /* `t.done()`, `t.cancelled()`: a question a future answers without raising */
         if (!ci.awaited && !pn_isnull(ci.recv) && ci.name && no_args(call) && cat(L, CAT_DONE_TEST, ci.name))
@@ -1716,6 +1727,7 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             push_unique(&done, cv);
         }
         if (ci.dotted && cat(L, CAT_NONSUSPENDING_AWAIT, ci.dotted)) cp->flags |= CP_NO_SUSPEND;
+        if (ci.dotted && cat(L, CAT_CANCEL_ONLY_AWAIT, ci.dotted)) cp->flags |= CP_CANCEL_ONLY;
         /* `await ws.send_str(hello)` right after `ws = await s.ws_connect(u)`,
          * awaited directly (a wait_for around it suspends on its own): the
          * first write goes into an empty buffer (catalog fresh-send) */
