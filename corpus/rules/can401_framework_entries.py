@@ -51,3 +51,31 @@ async def fetch_status(client):
 async def report(client):
     status = await fetch_status(client)
     print(status)
+
+
+from mode import Service
+from opentelemetry import trace
+
+tracer = trace.get_tracer(__name__)
+
+
+class Fetcher(Service):
+    # Fine: the service runs its @Service.task methods as tasks of its own
+    # and cancels them when it stops.
+    @Service.task
+    async def _fetch_forever(self) -> None:
+        try:
+            await self.app.consumer.drain(self)
+        except asyncio.CancelledError:
+            self.log.info("fetcher stopped")
+
+    # Buggy: a span wraps the call for the caller, who awaits it.
+    @tracer.start_as_current_span("commit")
+    async def _commit(self) -> None:
+        try:
+            await self.app.consumer.commit()
+        except asyncio.CancelledError:  # expect: CAN401
+            self.log.info("commit interrupted")
+
+    async def stop_soon(self) -> None:
+        await self._commit()

@@ -5264,8 +5264,24 @@ static void collect_framework_entries(lower *L, pn root)
 {
     if (!bytes_contain(L->src, L->len, "@")) return;
     const pt_node *endp = L->T->v + L->T->n;
+    /* (module level, and methods of module-level classes: `@Service.task
+     * async def _fetcher(self)`, run by the service the class defines) */
+    /* (a method only when private: a public one is the class's API,
+     * awaited by callers in other modules) */
+    CA_VEC(pn) defs = {0};
     PN_FOR_NAMED(st, root) {
-        if (!pn_is(st, PT_decorated_definition)) continue;
+        if (pn_is(st, PT_decorated_definition)) CA_VEC_PUSH(defs, st);
+        pn cls = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
+        if (!pn_is(cls, PT_class_definition)) continue;
+        pn cb = pn_field(cls, PF_body);
+        if (pn_isnull(cb)) continue;
+        PN_FOR_NAMED(m, cb) {
+            pn md = pn_is(m, PT_decorated_definition) ? pn_field(m, PF_definition) : &pt_null;
+            if (pn_is(md, PT_function_definition) && text(L, pn_field(md, PF_name))[0] == '_') CA_VEC_PUSH(defs, m);
+        }
+    }
+    for (size_t di = 0; di < defs.n; di++) {
+        pn st = defs.v[di];
         pn def = pn_field(st, PF_definition);
         if (!pn_is(def, PT_function_definition) || !has_token(def, PT_async)) continue;
         int registered = 0;
@@ -5305,6 +5321,7 @@ static void collect_framework_entries(lower *L, pn root)
         }
         if (!uses) CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, fn));
     }
+    CA_VEC_FREE(defs);
 }
 
 /* One pass over the whole tree: imports, module globals, comments
