@@ -1280,16 +1280,16 @@ static int rewraps_parameter(const eng_walk *E, const ir_node *acq)
     return 0;
 }
 
-/* `connection = WebSocketConnection(stream, ...)` of a stream the function
- * was handed and closes itself on some path (`await stream.aclose()`): the
- * wrapper is made around the caller's resource, whose owner (the server
- * that accepted it, the caller) closes it; what the wrapper holds beyond it
- * lives in the function's scopes */
 static int releases_var(void *ctx, const ir_node *n)
 {
     return n->kind == IR_RELEASE && n->var == *(const int *)ctx;
 }
 
+/* `connection = WebSocketConnection(stream, ...)` of a stream the function
+ * was handed and closes itself on some path (`await stream.aclose()`): the
+ * wrapper is made around the caller's resource, whose owner (the server
+ * that accepted it, the caller) closes it; what the wrapper holds beyond it
+ * lives in the function's scopes */
 static int wraps_parameter(const eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
