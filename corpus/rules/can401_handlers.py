@@ -95,6 +95,15 @@ class Handlers:
         except asyncio.CancelledError as exc:
             self._fut.set_exception(exc)
 
+    # Fine: the exception, cancellation included, is thrown into the
+    # destination channel, whose consumer raises it.
+    async def forward_to_channel(self, channel) -> None:
+        try:
+            async for item in self._source:
+                await channel.put(item)
+        except BaseException as exc:
+            await channel.throw(exc)
+
     # Buggy: the future gets a result and the cancellation is gone.
     async def forward_result(self) -> None:
         try:
