@@ -2609,8 +2609,12 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         if (o != OWN_NONE && o != OWN_LOCAL && !vs.n && pn_is(rr, PT_attribute) &&
             pn_is(unparen(pn_field(rr, PF_object)), PT_identifier)) {
             int xv = var_of(L, unparen(pn_field(rr, PF_object)));
+            /* (`self._sandbox_id = sandbox.id`, `cls._type_id = bt.id`: the
+             * owner keeps what names it, and finds it again by that name:
+             * the value itself is handed over, as in `Handle(id=ref.id)`) */
+            int names_it = cat(L, CAT_IDENTITY_ATTR, text(L, pn_field(rr, PF_attribute))) != NULL;
             if (xv >= 0 && !(L->f->vars[xv].flags & (VAR_SELF | VAR_PARAM)))
-                emit(L, out, IR_TRANSFER, at, xv)->flags = XFER_PART;
+                emit(L, out, IR_TRANSFER, at, xv)->flags = names_it ? 0 : XFER_PART;
         }
         CA_VEC_FREE(vs);
         /* self._lock = asyncio.Lock() in any method: remember the class attribute */
