@@ -309,6 +309,10 @@ typedef struct ir_var {
 #define FN_STAGES_CANCEL  0x40000u /* it makes a stand-in raise cancellation itself (`mock.get.side_effect =
                                        [event, CancelledError]`, `AsyncMock(side_effect=CancelledError)`): what
                                        its handlers catch is that staged one (a test driving a loop to its end) */
+#define FN_SCOPE_DRIVEN   0x80000u /* the module hands every call of it to a runner that drives it inside a
+                                       cancel scope of its own (catalog scope-runner: a streaming response):
+                                       the cancellation it meets is level-triggered, re-delivered at the next
+                                       await until it leaves the scope */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

@@ -129,6 +129,7 @@ typedef struct lower {
     CA_VEC(const char *) awaited;     /* names the module awaits as plain coroutines (`await f()`, `await
                                          self.f()`): FN_AWAITED_HERE */
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
+    CA_VEC(const char *) scope_driven; /* ... only through a scope runner (collect_scope_driven) */
     CA_VEC(const char *) mains;       /* ... only as the main task of a runner (asyncio.run) */
     int member_vars;                  /* the function has member variables (`entry.task`) */
     int returns_call, returns_other;  /* returns that hand back a call's result directly; other returns of a value */
@@ -2672,7 +2673,15 @@ static int level_module(lower *L)
     return (imports_root(L, "trio") || imports_root(L, "anyio")) && !imports_root(L, "asyncio");
 }
 
+static void classify_handler_as_written(lower *L, pn types, ir_handler *h);
+
 static void classify_handler(lower *L, pn types, ir_handler *h)
+{
+    classify_handler_as_written(L, types, h);
+    if ((h->flags & H_CANCEL) && L->f && (L->f->fflags & FN_SCOPE_DRIVEN)) h->flags |= H_LEVEL;
+}
+
+static void classify_handler_as_written(lower *L, pn types, ir_handler *h)
 {
     if (pn_isnull(types)) {
         h->flags = H_CANCEL | H_BASE | H_BARE | (level_module(L) ? H_LEVEL : 0);
@@ -4208,6 +4217,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     }
     for (size_t k = 0; k < L->uncancelled.n; k++)
         if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
+    for (size_t k = 0; k < L->scope_driven.n && !class_name; k++)
+        if (strcmp(L->scope_driven.v[k], name) == 0 && !strstr(f->qualname, ".<locals>.")) f->fflags |= FN_SCOPE_DRIVEN;
     for (size_t k = 0; k < L->awaited.n; k++)
         if (strcmp(L->awaited.v[k], name) == 0) f->fflags |= FN_AWAITED_HERE;
     /* (only a coroutine no other module can await: a local one, or a
@@ -5257,6 +5268,46 @@ static void collect_own_tasks(lower *L, pn root)
     CA_VEC_FREE(uncancelled);
 }
 
+/* `return StreamingResponse(event_stream(run), media_type=...)`: a function
+ * every use of which in the module is the first argument of a scope runner
+ * (catalog scope-runner). The server drives the generator inside a cancel
+ * scope that it cancels when the client goes away; that cancellation is
+ * delivered again at each await until the generator leaves the scope, so a
+ * handler that catches it and returns ends the stream rather than losing
+ * a cancel (FN_SCOPE_DRIVEN). */
+static void collect_scope_driven(lower *L, pn root)
+{
+    if (!bytes_contain(L->src, L->len, "Response(")) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    CA_VEC(const char *) names = {0};
+    for (pn x = root; x < endp; x++) {
+        if (x->type != PT_call) continue;
+        call_info ci = call_of(L, x);
+        if (!ci.dotted || !cat(L, CAT_SCOPE_RUNNER, ci.dotted)) continue;
+        pn a0 = unparen(first_pos_arg(x, 0));
+        if (!pn_is(a0, PT_call)) continue;
+        pn fn = unparen(pn_field(a0, PF_function));
+        if (pn_is(fn, PT_identifier)) CA_VEC_PUSH(names, text(L, fn));
+    }
+    for (size_t i = 0; i < names.n; i++) {
+        const char *fn = names.v[i];
+        size_t fl = strlen(fn), runs = 0, uses = 0;
+        int seen = 0;
+        for (size_t k = 0; k < L->scope_driven.n && !seen; k++) seen = strcmp(L->scope_driven.v[k], fn) == 0;
+        if (seen) continue;
+        for (size_t k = 0; k < names.n; k++) runs += strcmp(names.v[k], fn) == 0;
+        for (pn u = root; u < endp; u++) {
+            if (u->type != PT_identifier || u->end - u->start != fl || memcmp(L->src + u->start, fn, fl) != 0) continue;
+            pn up = pn_parent(u);
+            if (pn_is(up, PT_function_definition) && pn_field(up, PF_name) == u) continue;
+            if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
+            uses++;
+        }
+        if (uses == runs) CA_VEC_PUSH(L->scope_driven, fn);
+    }
+    CA_VEC_FREE(names);
+}
+
 /* Coroutine functions a framework runs: registered by a decorator that is
  * a method of an object (`@sio.on("message")`, `@worker_app.command()`,
  * `@router.get("/")`, `@bot.event`), the object a module global made by a
@@ -5656,6 +5707,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     collect_awaited(&L, root);
     collect_own_tasks(&L, root);
     collect_framework_entries(&L, root);
+    collect_scope_driven(&L, root);
     collect_timeout_wrappers(&L, root);
     collect_toplevel(&L, root);
     if (L.pending.n) qsort(L.pending.v, L.pending.n, sizeof(pending_def), cmp_pending);
@@ -5708,6 +5760,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
     CA_VEC_FREE(L.own_wrappers);
+    CA_VEC_FREE(L.scope_driven);
     CA_VEC_FREE(L.awaited);
     CA_VEC_FREE(L.uncancelled);
     CA_VEC_FREE(L.mains);

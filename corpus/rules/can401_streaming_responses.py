@@ -1,0 +1,45 @@
+"""An event stream a streaming response drives.
+
+`StreamingResponse(event_stream(run))` runs the generator inside a cancel
+scope of the server's, which it cancels when the client goes away; that
+cancellation is delivered again at each await until the generator leaves,
+so `except CancelledError: return` ends the stream, as meant. The same
+generator iterated by a coroutine of the module loses that coroutine's
+cancellation.
+"""
+
+import asyncio
+from typing import Any, AsyncIterator
+
+from fastapi.responses import StreamingResponse
+
+
+# Fine: only ever handed to the streaming response.
+async def event_stream(run: Any) -> AsyncIterator[str]:
+    try:
+        async for event in run.events():
+            yield f"data: {event}\n\n"
+    except asyncio.CancelledError:
+        return
+
+
+async def stream_run(run: Any) -> StreamingResponse:
+    return StreamingResponse(event_stream(run), media_type="text/event-stream")
+
+
+# Buggy: also drained by a plain coroutine, whose cancel the generator eats.
+async def progress_stream(run: Any) -> AsyncIterator[str]:
+    try:
+        async for event in run.events():
+            yield f"data: {event}\n\n"
+    except asyncio.CancelledError:  # expect: CAN401
+        return
+
+
+async def stream_progress(run: Any) -> StreamingResponse:
+    return StreamingResponse(progress_stream(run), media_type="text/event-stream")
+
+
+async def log_progress(run: Any) -> None:
+    async for line in progress_stream(run):
+        print(line)
