@@ -77,3 +77,28 @@ class Events:
             await self.sio.dispatch(sid, data)
         except asyncio.CancelledError:  # expect: CAN401
             pass
+
+
+class Tracker:
+    # Fine: tornado's IOLoop runs the coroutine function it is handed as a
+    # future of its own; its cancellation ends that future.
+    async def _track(self, future) -> None:
+        try:
+            await future.result_async()
+        except asyncio.CancelledError:
+            return
+        self.done.append(future)
+
+    def track(self, future) -> None:
+        self.loop.add_callback(self._track, future)
+
+    # Buggy: awaited in place, the handler eats the caller's cancellation.
+    async def _track_now(self, future) -> None:
+        try:
+            await future.result_async()
+        except asyncio.CancelledError:  # expect: CAN401
+            return
+        self.done.append(future)
+
+    async def track_now(self, future) -> None:
+        await self._track_now(future)
