@@ -5085,6 +5085,7 @@ static int decorated_by(lower *L, pn st, const char *deco)
  * tasks, and a cancellation it catches is the task's own end. */
 static void decorator_task_wrappers(lower *L, pn root, const char *const *found, size_t nfound)
 {
+    if (nfound == 0) return; /* (no task of the module: no wrapper stands in for one) */
     const pt_node *endp = L->T->v + L->T->n;
     for (pn d = root; d < endp; d++) {
         if (d->type != PT_function_definition) continue;
