@@ -1080,6 +1080,15 @@ static void note_spawn(lower *L, pn call)
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
+    /* `fut.set_result(value)`, `fut.set_exception(exc)`: the future is done
+     * from here on, whether the call succeeds or raises InvalidStateError
+     * because it was already (cancelled): nothing is left to release; no
+     * evidence that it is a resource either */
+    if (!awaited && ci.name && (strcmp(ci.name, "set_result") == 0 || strcmp(ci.name, "set_exception") == 0) &&
+        pn_is(unparen(ci.recv), PT_identifier)) {
+        int fv = var_of(L, unparen(ci.recv));
+        if (fv >= 0) emit(L, out, IR_DONE, call, fv);
+    }
     if (ci.name && spawns_task(L, &ci, NULL, 0)) {
         spawn_closure(L, out, call);
         spawn_args(L, out, call);
