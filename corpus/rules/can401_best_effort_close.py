@@ -1,0 +1,55 @@
+"""Best-effort teardown: a try whose every await closes something held.
+
+`try: await self._ctx.__aexit__(None, None, None) except BaseException:
+pass` states that nothing the close raises may stop the rest of the
+teardown; a context exited from another task raises its own scope's
+cancellation there. The twins await work of their own (a task's end, a
+notification) in the same try, and the handler may eat the caller's
+cancellation.
+"""
+
+import asyncio
+from typing import Any
+
+
+class Connector:
+    def __init__(self) -> None:
+        self._ctx: Any = None
+        self._stream: Any = None
+        self._reader: Any = None
+        self._notify: Any = None
+
+    # Fine: the try only exits the context by hand.
+    async def safe_cleanup(self) -> None:
+        if self._ctx is not None:
+            try:
+                await self._ctx.__aexit__(None, None, None)
+            except BaseException:
+                pass
+            self._ctx = None
+
+    # Fine: closes only, one after the other, any failure ignored.
+    async def dispose(self) -> None:
+        try:
+            await self._stream.aclose()
+            await self._stream.wait_closed()
+        except asyncio.CancelledError:
+            pass
+        self._stream = None
+
+    # Buggy twin: the try awaits the reader task's end, work the caller
+    # waits for; a cancellation of the caller landing there is eaten.
+    async def stop_reader(self) -> None:
+        try:
+            await self._reader
+        except BaseException:  # expect: CAN401
+            pass
+        self._reader = None
+
+    # Buggy twin: a notification is awaited beside the close.
+    async def close_and_tell(self) -> None:
+        try:
+            await self._stream.aclose()
+            await self._notify("closed")
+        except BaseException:  # expect: CAN401
+            pass
