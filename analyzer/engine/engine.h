@@ -251,6 +251,9 @@ int eng_stored_anywhere(const eng_walk *W, int v);
 /* Does every path through b end in a raise (its last statement, or every
  * branch of a final if/else)? A handler that always re-raises. */
 int eng_block_always_raises(const ir_block *b);
+/* Is v live (acquired, not released nor handed over) on the path the
+ * current event is told for? */
+int eng_live_here(const eng_walk *W, int v);
 /* Does some node of b release, transfer or hand v to a call? */
 int eng_block_releases(const eng_walk *W, const ir_block *b, int v);
 /* Can call n keep, release or settle its k-th argument? 0 only when n

@@ -99,6 +99,7 @@ struct eng_walk {
     const ir_node **subject_of; /* the `async with` whose subject it is (WITH_SUBJECT), inside its body */
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry, *stored_any, *kept_any;
+    const uint8_t *cur; /* the path state of the event being told */
     struct {
         const ir_node *node;
         int any;
@@ -150,6 +151,7 @@ int eng_covers(const eng_walk *W, int x, int v) { return covers((eng_walk *)W, x
 const ir_node *eng_acquired(const eng_walk *W, int v) { return v >= 0 && v < W->nvars ? W->acq[v] : NULL; }
 int eng_released_anywhere(const eng_walk *W, int v) { return v >= 0 && v < W->nvars && W->released_any[v]; }
 int eng_stored_anywhere(const eng_walk *W, int v) { return v >= 0 && v < W->nvars && W->stored_any[v]; }
+int eng_live_here(const eng_walk *W, int v) { return W->cur && v >= 0 && v < W->nvars && (W->cur[v] & ST_LIVE); }
 
 static void emit(eng_walk *E, eng_event *ev, uint8_t *s)
 {
@@ -158,7 +160,9 @@ static void emit(eng_walk *E, eng_event *ev, uint8_t *s)
         const eng_listener *l = E->ls[i].l;
         if (!(l->events & ENG_ON(ev->kind))) continue;
         ev->state = l->nstate && s ? s + E->ls[i].offset : NULL;
+        E->cur = s;
         l->on_event(l->ctx, E, ev);
+        E->cur = NULL;
     }
 }
 

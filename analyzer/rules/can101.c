@@ -261,6 +261,7 @@ typedef struct can101_data {
     int in_valid;
     int nvars;
     uint32_t cleanup_call; /* the last call in cleanup or named as a release (may release anything by id) */
+    uint8_t *left_running; /* per variable: a task still live where some path leaves the function normally */
 } can101_data;
 
 static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(can101_data)); }
@@ -440,6 +441,17 @@ static const ir_block *cleanup_step_of(const eng_walk *W, const eng_event *ev)
 
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
+    if (ev->kind == ENG_EV_EXIT) {
+        can101_data *d = rr->data;
+        const ir_func *f = eng_func(W);
+        if (!d->left_running) d->left_running = ca_xcalloc((size_t)f->nvars + 1, 1);
+        for (int v = 0; v < f->nvars; v++) {
+            const ir_node *a = eng_acquired(W, v);
+            if (a && a->rkind && strcmp(a->rkind, "task") == 0 && eng_live_here(W, v) && !eng_released_anywhere(W, v))
+                d->left_running[v] = 1;
+        }
+        return;
+    }
     /* A task nothing can cancel meets a cancellation only from a timeout of
      * its own (which its caller sees as TimeoutError, an ordinary
      * exception): its other checkpoints open no window. */
@@ -514,6 +526,18 @@ static void end(rule_run *rr)
     }
     for (int v = 0; v < nv; v++)
         if (first[2 * nv + v]) first[v] = first[nv + v] = NULL; /* a registry take is CAN301's alone */
+    /* `await asyncio.wait([a, b], return_when=FIRST_COMPLETED)`, its sets
+     * dropped, where the function never cancels or closes a task and some
+     * normal path leaves it running to the function's end (`if a.done():
+     * await a`): the function lets the loser of the race run on by
+     * design, so a cancellation at the wait leaves it as the race's end
+     * does */
+    for (int v = 0; v < nv && d->left_running; v++)
+        for (int r = 0; r < 2; r++) {
+            const rule_window *o = first[r * nv + v];
+            if (o && o->at && o->at->kind == IR_CHECKPOINT && (o->at->flags & CP_WAIT_FIRST) && d->left_running[v])
+                first[r * nv + v] = NULL;
+        }
     if (rule_on(ctx, "CAN101")) emit_rule(ctx, "CAN101", first, nv);
     if (rule_on(ctx, "CAN102")) emit_rule(ctx, "CAN102", first + nv, nv);
     if (rule_on(ctx, "CAN301")) emit_rule(ctx, "CAN301", first + 2 * nv, nv);
@@ -524,13 +548,14 @@ static void end(rule_run *rr)
     CA_VEC_FREE(d->branches);
     CA_VEC_FREE(d->in);
     free(d->fate_first);
+    free(d->left_running);
     free(d);
 }
 
 const rule_def rule_can101 = {
     .ids = "CAN101,CAN102,CAN301",
     .language = "python",
-    .events = ENG_ON(ENG_EV_CHECKPOINT),
+    .events = ENG_ON(ENG_EV_CHECKPOINT) | ENG_ON(ENG_EV_EXIT),
     .begin = begin,
     .on_event = on_event,
     .end = end,

@@ -1774,6 +1774,12 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         if (ci.dotted && cat(L, CAT_WAIT_DONE, ci.dotted)) {
             pn a0 = unparen(first_pos_arg(inner, 0));
             pn tmo = kw_arg(L, inner, "timeout");
+            pn rw = kw_arg(L, inner, "return_when");
+            /* (its sets dropped: what is still pending is left to run) */
+            if (!pn_isnull(rw) && pn_is(pn_parent(aw), PT_expression_statement)) {
+                const char *w = norm_text(L, unparen(rw), 120);
+                if (w && (strstr(w, "FIRST_COMPLETED") || strstr(w, "FIRST_EXCEPTION"))) cp->flags |= CP_WAIT_FIRST;
+            }
             if ((pn_is(a0, PT_set) || pn_is(a0, PT_list) || pn_is(a0, PT_tuple)) && pn_named_count(a0) == 1 &&
                 (pn_isnull(tmo) || pn_is(unparen(tmo), PT_none))) {
                 pn only = unparen(pn_first_named(a0));
