@@ -136,22 +136,37 @@ typedef struct fate_q {
 /* Does block b (a helper's body, its own handlers left out) raise
  * parameter p, `raise p`, or bare `raise` (what its caller is handling)? */
 /* A close of something the function holds (`await ctx.__aexit__(None, None,
- * None)`, `await self._conn.aclose()`, `await writer.wait_closed()`): no
- * task's end, no work of its own. */
-static int teardown_await(const ir_node *n)
+ * None)`, `await self._conn.aclose()`, `await writer.wait_closed()`), or a
+ * call of a function of the tree that does only that
+ * (`await self.cleanup_session(run_id)` whose every await is such a
+ * close): no task's end, no work of its own. */
+typedef struct teardown_q {
+    const rule_ctx *ctx;
+    const ir_func *f;
+    int depth;
+} teardown_q;
+
+static int other_await(void *ctx, const ir_node *n);
+
+static int teardown_await(const teardown_q *q, const ir_node *n)
 {
     static const char *const words[] = {"__aexit__", "aclose", "close", "wait_closed", "disconnect"};
-    if (n->kind != IR_AWAIT_CALL || !n->text || !strchr(n->text, '.')) return 0;
+    if (n->kind != IR_AWAIT_CALL || !n->text) return 0;
     const char *m = rule_last_part(n->text);
-    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+    for (size_t i = 0; strchr(n->text, '.') && i < sizeof(words) / sizeof(words[0]); i++)
         if (strcmp(m, words[i]) == 0) return 1;
-    return 0;
+    if (q->depth >= 2 || !q->ctx->res) return 0;
+    const eng_summary *sum = NULL;
+    const ir_func *callee = eng_resolve_awaited(q->ctx->m, q->f, q->ctx->res, n, &sum);
+    if (!callee || callee == q->f || !callee->is_async) return 0;
+    teardown_q in = {q->ctx, callee, q->depth + 1};
+    return callee->body.n > 0 && !ir_visit(&callee->body, other_await, &in);
 }
 
 static int other_await(void *ctx, const ir_node *n)
 {
-    (void)ctx;
-    if (n->kind == IR_AWAIT_CALL) return !teardown_await(n);
+    const teardown_q *q = ctx;
+    if (n->kind == IR_AWAIT_CALL) return !teardown_await(q, n);
     /* (an await of a task or a future, an `async with`, an `async for`) */
     if (n->kind == IR_CHECKPOINT) return !(n->flags & CP_CALL);
     return (n->kind == IR_WITH && (n->flags & WITH_ASYNC)) || (n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR));
@@ -160,14 +175,14 @@ static int other_await(void *ctx, const ir_node *n)
 /* A try whose every await closes something the function holds, under a
  * handler that does not even name what it caught: a best-effort teardown
  * (`try: await self._ctx.__aexit__(None, None, None) except BaseException:
- * pass`) that ignores whatever the close raises. A
- * cancellation landing in a close is one the close itself may raise (an
- * exit stack or a task group exited from another task raises its own
- * scope's cancellation), and the code states that none of it may stop the
- * rest of the teardown. */
-static int teardown_try(const ir_block *b)
+ * pass`) that ignores whatever the close raises. A cancellation landing in
+ * a close is one the close itself may raise (an exit stack or a task group
+ * exited from another task raises its own scope's cancellation), and the
+ * code states that none of it may stop the rest of the teardown. */
+static int teardown_try(const rule_ctx *ctx, const ir_func *f, const ir_block *b)
 {
-    return b->n > 0 && !ir_visit(b, other_await, NULL);
+    teardown_q q = {ctx, f, 0};
+    return b->n > 0 && !ir_visit(b, other_await, &q);
 }
 
 static int raises_param(const ir_block *b, int p)
@@ -499,7 +514,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             if (r->kind == ENG_REG_HANDLER && r->handler != h && (r->handler->flags & H_CANCEL)) return;
         }
         if (!block_takes_own_cancel(f, &ev->node->a, s->params_cancelled)) return; /* nothing here takes our cancellation */
-        if (h->exc_var < 0 && teardown_try(&ev->node->a)) return;
+        if (h->exc_var < 0 && teardown_try(rr->ctx, f, &ev->node->a)) return;
         /* the try sits in a shield scope (`with CancelScope(shield=True):
          * try: await t / except CancelledError: pass`): no cancellation
          * from outside reaches its body, what it catches is the awaited

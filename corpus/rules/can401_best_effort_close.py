@@ -53,3 +53,35 @@ class Connector:
             await self._notify("closed")
         except BaseException:  # expect: CAN401
             pass
+
+
+class SessionPool:
+    def __init__(self) -> None:
+        self._contexts: dict[str, Any] = {}
+        self._workers: dict[str, Any] = {}
+
+    async def _close_session(self, key: str) -> None:
+        ctx = self._contexts.pop(key)
+        try:
+            await ctx.__aexit__(None, None, None)
+        except BaseException:
+            pass
+
+    async def _join_worker(self, key: str) -> None:
+        await self._workers.pop(key)
+
+    # Fine: the helper it awaits only closes, as the try's own awaits do.
+    async def close(self) -> None:
+        try:
+            for key in list(self._contexts):
+                await self._close_session(key)
+        except BaseException:
+            pass
+
+    # Buggy twin: the helper awaits a worker task's end.
+    async def join(self) -> None:
+        try:
+            for key in list(self._workers):
+                await self._join_worker(key)
+        except BaseException:  # expect: CAN401
+            pass
