@@ -733,14 +733,43 @@ static int is_registry(lower *L, pn recv)
     return 0;
 }
 
+/* Is name bound, in the function holding x, by `async with G() as name:`
+ * of a task group's constructor (`anyio.create_task_group()`,
+ * `trio.open_nursery()`, `asyncio.TaskGroup()`)? Read from the text, for
+ * the passes that run before the function is lowered. */
+static int bound_to_group(lower *L, pn x, const char *name)
+{
+    pn def = x;
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    pn body = pn_isnull(def) ? &pt_null : pn_field(def, PF_body);
+    if (pn_isnull(body)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < body->end; y++) {
+        if (y->type != PT_with_item) continue;
+        pn val = unparen(pn_field(y, PF_value));
+        if (!pn_is(val, PT_as_pattern)) continue;
+        pn alias = pn_field(val, PF_alias);
+        pn target = pn_isnull(alias) ? alias : unparen(pn_first_named(alias));
+        if (pn_isnull(target)) target = alias;
+        if (pn_isnull(target) || !pn_is(target, PT_identifier) || strcmp(text(L, target), name) != 0) continue;
+        pn e = unparen(pn_first_named(val));
+        char *d = pn_is(e, PT_call) ? dotted(L, pn_field(e, PF_function)) : NULL;
+        if (d && cat(L, CAT_GROUP_CTOR, d)) return 1;
+    }
+    return 0;
+}
+
 static int recv_is_group(lower *L, pn recv)
 {
-    int v = root_var(L, recv);
+    int v = L->f ? root_var(L, recv) : -1;
     if (v >= 0 && (L->f->vars[v].flags & VAR_GROUP)) return 1;
     const char *t = last_component(dotted_raw(L, recv));
     if (!t) return 0;
-    return strstr(t, "nursery") || strstr(t, "tg") || strstr(t, "task_group") || strstr(t, "taskgroup") ||
-           strstr(t, "group");
+    if (strstr(t, "nursery") || strstr(t, "tg") || strstr(t, "task_group") || strstr(t, "taskgroup") ||
+        strstr(t, "group"))
+        return 1;
+    pn r = unparen(recv);
+    return pn_is(r, PT_identifier) && bound_to_group(L, r, text(L, r));
 }
 
 typedef struct call_info {
