@@ -1092,9 +1092,25 @@ static void note_spawn(lower *L, pn call)
     unsigned fl = 0;
     if (pn_is(fn, PT_attribute)) {
         pn r = unparen(pn_field(fn, PF_object));
-        if (!pn_is(r, PT_identifier) || strcmp(text(L, r), "self") != 0) return;
-        t = text(L, pn_field(fn, PF_attribute));
-        fl = CALL_ON_SELF;
+        /* `create_task(self.events.start())` of an attribute made from one
+         * class of the tree (`self.events = events or EventsManager()`):
+         * that class's method, run as a task the module holds (not a
+         * coroutine run to its end in place, `loop.run_until_complete(
+         * self.updater.stop())`, which callers elsewhere also await) */
+        call_info sc = call_of(L, call);
+        int holds_task = sc.name && strcmp(sc.name, "run_until_complete") != 0 &&
+                         !(sc.dotted && cat(L, CAT_MAIN_RUNNER, sc.dotted));
+        const char *rc = holds_task && pn_is(r, PT_attribute) ? self_attr_class(L, r) : NULL;
+        if (rc) {
+            ca_sb q = {0};
+            ca_sb_addf(&q, "%s.%s", rc, text(L, pn_field(fn, PF_attribute)));
+            t = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+            ca_sb_release(&q);
+        } else {
+            if (!pn_is(r, PT_identifier) || strcmp(text(L, r), "self") != 0) return;
+            t = text(L, pn_field(fn, PF_attribute));
+            fl = CALL_ON_SELF;
+        }
     } else if (pn_is(fn, PT_identifier)) {
         t = dotted(L, fn);
     }
@@ -4665,6 +4681,11 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
                     }
                     break;
                 }
+        }
+        /* `self.events = events or EventsManager()`: the default's class */
+        if (pn_is(right, PT_boolean_operator)) {
+            pn alt = unparen(pn_field(right, PF_right));
+            if (pn_is(alt, PT_call)) right = alt;
         }
         if (!attr || !pn_is(right, PT_call)) continue;
         pn cf = unparen(pn_field(right, PF_function));
