@@ -94,7 +94,11 @@ static int takes_own_cancel(void *ctx, const ir_node *n)
         }
         return 1;
     }
-    return (n->kind == IR_WITH && (n->flags & WITH_ASYNC)) || (n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR));
+    /* (an `async with` whose enter and exit both return at once, a
+     * timeout scope, delivers nothing itself: its body is looked at) */
+    if (n->kind == IR_WITH && (n->flags & WITH_ASYNC))
+        return !((n->flags & WITH_NONSUSP_ENTER) && (n->flags & WITH_NONSUSP_EXIT));
+    return n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR);
 }
 
 /* An await of parameters only (`await task`), in a helper every caller
