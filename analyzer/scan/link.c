@@ -89,6 +89,7 @@ static int same_language(const char *a, const char *b) { return a == b || (a && 
 #define METHOD_DEP "self."
 /* ... and a method of a named class, "of:Class.method" */
 #define METHOD_OF_DEP "of:"
+#define MODULE_DEP "in:"
 
 /* The one function of index idx (sorted by name) named `name` in modules of
  * `language` (NULL: Python), or NULL (none, or several). */
@@ -144,8 +145,37 @@ static const fn_ref *lookup_method_of(const scan_state *S, const char *cls, size
     return hit;
 }
 
+static int under_module(const char *path, const char *text, const char *name);
+
+/* For a MODULE_DEP name "mod.f": the one module-level f of the tree that
+ * lives in a module or package named mod, where f alone names several
+ * (`from .server_main import serve_forever` beside another module's
+ * serve_forever). */
+static const fn_ref *lookup_in_module(const scan_state *S, const char *qual, const char *language)
+{
+    const char *name = strrchr(qual, '.');
+    if (!name) return NULL;
+    name++;
+    size_t lo = 0, hi = S->nby_name, n = S->nby_name;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(S->fns[S->by_name[mid]].f->name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    const fn_ref *hit = NULL;
+    for (; lo < n && strcmp(S->fns[S->by_name[lo]].f->name, name) == 0; lo++) {
+        const fn_ref *r = &S->fns[S->by_name[lo]];
+        if (!same_language(S->jobs[r->file].m.language, language)) continue;
+        if (!under_module(S->jobs[r->file].df->path, qual, name)) continue;
+        if (hit) return NULL;
+        hit = r;
+    }
+    return hit;
+}
+
 static const fn_ref *lookup_global(const scan_state *S, const char *name, const char *language)
 {
+    if (strncmp(name, MODULE_DEP, strlen(MODULE_DEP)) == 0) return lookup_in_module(S, name + strlen(MODULE_DEP), language);
     if (strncmp(name, METHOD_OF_DEP, strlen(METHOD_OF_DEP)) == 0) {
         const char *cm = name + strlen(METHOD_OF_DEP), *dot = strchr(cm, '.');
         return dot ? lookup_method_of(S, cm, (size_t)(dot - cm), dot + 1, language) : NULL;
@@ -453,6 +483,18 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
     }
     CA_VEC_PUSH(fc->deps, name);
     const fn_ref *r = lookup_global(S, name, m->language);
+    if (!r && name != call->text) {
+        /* several of that name: the one under the module the call names
+         * (`server_main.serve_forever`) */
+        const char *comp = name - 1;
+        while (comp > call->text && comp[-1] != '.') comp--;
+        ca_sb key = {0};
+        ca_sb_addf(&key, MODULE_DEP "%s", comp);
+        const char *k = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&key));
+        ca_sb_release(&key);
+        CA_VEC_PUSH(fc->deps, k);
+        r = lookup_global(S, k, m->language);
+    }
     if (!r) return NULL;
     /* `mod.f(...)`: only a function that lives under a module or package of
      * that name (`utils.aio.cancel_and_wait` in `.../aio/utils.py`), not any

@@ -6,6 +6,7 @@
  * frontend's ca_lang hooks (py_lang.c) on the bytes the scan read once.
  * Needs nothing but libc, so tests/bench/parse_floor.c links it alone.
  */
+#define _GNU_SOURCE /* memmem */
 #include "frontend/python/py_precheck.h"
 
 #include <string.h>
@@ -38,8 +39,20 @@ static int def_follows(const char *q, const char *end)
     return gap && end - q >= 3 && memcmp(q, "def", 3) == 0 && (end - q == 3 || !ident_byte((unsigned char)q[3]));
 }
 
+/* A module that runs a coroutine of another as its program's main
+ * (`asyncio.run(main(args))`, `loop.run_until_complete(...)`), with no
+ * coroutine of its own: read too, for the task it starts there. */
+static int runs_main(const char *buf, size_t len)
+{
+    static const char *const runners[] = {"asyncio.run(", "run_until_complete(", "anyio.run(", "trio.run("};
+    for (size_t i = 0; i < sizeof(runners) / sizeof(runners[0]); i++)
+        if (memmem(buf, len, runners[i], strlen(runners[i]))) return 1;
+    return 0;
+}
+
 int py_prefilter_async(const char *buf, size_t len)
 {
+    if (runs_main(buf, len)) return 1;
     const char *p = buf, *end = buf + len;
     while (p && (size_t)(end - p) >= 5) {
         p = memchr(p, 'a', (size_t)(end - p) - 4);
