@@ -98,9 +98,9 @@ typedef enum ir_kind {
 #define CP_RELEASE_STEP   0x1000u /* the awaited call itself releases a value (`await x.aclose()`, a call whose
                                      name says it releases, tasks it passes cancellation into): a step of a
                                      teardown, where CP_RELEASES also counts any call in cleanup */
-#define CP_WAIT_FIRST     0x4000u /* a statement `await asyncio.wait(..., return_when=FIRST_COMPLETED /
-                                     FIRST_EXCEPTION)` whose done and pending sets are dropped: it returns with
-                                     the other awaitables still pending */
+#define CP_WAIT_FIRST     0x4000u /* `await asyncio.wait(..., return_when=FIRST_COMPLETED / FIRST_EXCEPTION)`
+                                     or with a timeout, whose done and pending sets are dropped (a statement,
+                                     or names never read again): it may return with awaitables still pending */
 #define CP_CANCEL_ONLY    0x2000u /* the awaited call raises nothing but the cancellation it delivers (catalog
                                      cancel-only-await: asyncio.sleep, asyncio.wait): only a handler that
                                      catches cancellation is reached from it */

@@ -48,3 +48,27 @@ class Prompt:
         )
         for t in pending:
             t.cancel()
+
+
+class Spawner:
+    def __init__(self, spawn: Any) -> None:
+        self._spawn = spawn
+
+    # Fine: the spawn is given one second, then runs on in the background
+    # while the caller is answered; the sets are never read.
+    async def start(self, user: str) -> str:
+        job = asyncio.create_task(self._spawn(user))
+        done, pending = await asyncio.wait([job], timeout=1)
+        if job.done() and job.exception():
+            raise RuntimeError("spawn failed")
+        return "pending"
+
+    # Buggy twin: what is still pending after the second is cancelled, so
+    # the job is the function's to stop; a cancellation at the wait skips
+    # that.
+    async def start_or_give_up(self, user: str) -> str:
+        job = asyncio.create_task(self._spawn(user))
+        done, pending = await asyncio.wait([job], timeout=1)  # expect: CAN102
+        for t in pending:
+            t.cancel()
+        return "done" if done else "gave up"

@@ -1081,6 +1081,44 @@ static void release_swept_members(lower *L, ir_block *out, pn loop)
     }
 }
 
+/* `await asyncio.wait(...)` as a statement, or `done, pending = await
+ * asyncio.wait(...)` whose names the function never reads again: the
+ * sets it returns are dropped. */
+static int wait_sets_dropped(lower *L, pn aw)
+{
+    pn st = pn_parent(aw);
+    if (pn_is(st, PT_expression_statement)) return 1;
+    if (!pn_is(st, PT_assignment) || pn_field(st, PF_right) != aw) return 0;
+    pn left = unparen(pn_field(st, PF_left));
+    const char *names[8];
+    int nn = 0;
+    if (pn_is(left, PT_identifier)) names[nn++] = text(L, left);
+    else if (pn_is(left, PT_pattern_list) || pn_is(left, PT_tuple_pattern) || pn_is(left, PT_tuple)) {
+        PN_FOR_NAMED(x, left) {
+            pn u = unparen(x);
+            if (!pn_is(u, PT_identifier) || nn == 8) return 0;
+            names[nn++] = text(L, u);
+        }
+    } else {
+        return 0;
+    }
+    pn def = st;
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    pn body = pn_isnull(def) ? &pt_null : pn_field(def, PF_body);
+    if (pn_isnull(body)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < body->end; y++) {
+        if (y->type != PT_identifier || (y->start >= st->start && y->end <= st->end)) continue;
+        /* (`f.done()`, `g(done=x)`: a member or keyword of that name) */
+        pn up = pn_parent(y);
+        if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == y) continue;
+        if (pn_is(up, PT_keyword_argument) && pn_field(up, PF_name) == y) continue;
+        for (int i = 0; i < nn; i++)
+            if (strcmp(text(L, y), names[i]) == 0) return 0;
+    }
+    return 1;
+}
+
 /* The function a spawn starts, for the scan to resolve (ir_spawn): a name
  * (through imports) or a method of self. */
 static void note_spawn(lower *L, pn call)
@@ -1820,11 +1858,13 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             pn a0 = unparen(first_pos_arg(inner, 0));
             pn tmo = kw_arg(L, inner, "timeout");
             pn rw = kw_arg(L, inner, "return_when");
-            /* (its sets dropped: what is still pending is left to run) */
-            if (!pn_isnull(rw) && pn_is(pn_parent(aw), PT_expression_statement)) {
-                const char *w = norm_text(L, unparen(rw), 120);
-                if (w && (strstr(w, "FIRST_COMPLETED") || strstr(w, "FIRST_EXCEPTION"))) cp->flags |= CP_WAIT_FIRST;
-            }
+            /* it may return with awaitables still pending (the first done,
+             * or a timeout), and the function drops its sets: what is
+             * still pending is left to run */
+            const char *w = pn_isnull(rw) ? NULL : norm_text(L, unparen(rw), 120);
+            int early = (w && (strstr(w, "FIRST_COMPLETED") || strstr(w, "FIRST_EXCEPTION"))) ||
+                        (!pn_isnull(tmo) && !pn_is(unparen(tmo), PT_none));
+            if (early && wait_sets_dropped(L, aw)) cp->flags |= CP_WAIT_FIRST;
             if ((pn_is(a0, PT_set) || pn_is(a0, PT_list) || pn_is(a0, PT_tuple)) && pn_named_count(a0) == 1 &&
                 (pn_isnull(tmo) || pn_is(unparen(tmo), PT_none))) {
                 pn only = unparen(pn_first_named(a0));
