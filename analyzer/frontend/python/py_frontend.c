@@ -485,6 +485,9 @@ static owner_kind owner_of(lower *L, pn n, int *var)
     if (v >= 0) {
         *var = v;
         if (L->f->vars[v].flags & VAR_SELF) return OWN_SELF;
+        /* (a view of an entry self holds: an owner that outlives this call) */
+        if ((L->f->vars[v].flags & VAR_OF_SELF) && pn_is(unparen(n), PT_attribute) && unparen(n) != r)
+            return OWN_GLOBAL;
         if (L->f->vars[v].flags & VAR_PARAM) return OWN_PARAM;
         return OWN_LOCAL;
     }
@@ -1117,6 +1120,97 @@ static int wait_sets_dropped(lower *L, pn aw)
             if (strcmp(text(L, y), names[i]) == 0) return 0;
     }
     return 1;
+}
+
+/* Is e something self holds, looked up (`self._queues[key]`,
+ * `self._queues.get(key)`, `self._queues.setdefault(key, Q())`)? */
+static int self_lookup(lower *L, pn e)
+{
+    e = unparen(e);
+    pn base = &pt_null;
+    if (pn_is(e, PT_subscript)) base = unparen(pn_field(e, PF_value));
+    else if (pn_is(e, PT_call)) {
+        pn fn = unparen(pn_field(e, PF_function));
+        if (!pn_is(fn, PT_attribute)) return 0;
+        const char *m = text(L, pn_field(fn, PF_attribute));
+        if (strcmp(m, "get") != 0 && strcmp(m, "setdefault") != 0) return 0;
+        base = unparen(pn_field(fn, PF_object));
+    }
+    if (pn_isnull(base) || !pn_is(base, PT_attribute)) return 0;
+    pn root = root_ident(base);
+    return !pn_isnull(root) && (strcmp(text(L, root), "self") == 0 || strcmp(text(L, root), "cls") == 0);
+}
+
+/* `queue_ref = self._queues[key]` ... `queue_ref.task = create_task(...)`:
+ * a local every binding of which (in this method) looks up an entry self
+ * holds is a view of self's: what is stored on it is stored with self
+ * (VAR_OF_SELF). A name also bound otherwise (`entry = Entry()` when the
+ * lookup found none) is a local like any other. */
+static void mark_views_of_self(lower *L, pn def, ir_func *f)
+{
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body)) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    const char *cand[16];
+    int ok[16], nc = 0;
+    for (pn y = body; y < endp && y->start < body->end; y++) {
+        if (y->type == PT_function_definition || y->type == PT_lambda || y->type == PT_class_definition) {
+            /* (skip nested scopes) */
+            uint32_t end = y->end;
+            while (y + 1 < endp && (y + 1)->start < end) y++;
+            continue;
+        }
+        const char *name = NULL;
+        int good = 0;
+        if (y->type == PT_assignment || y->type == PT_augmented_assignment) {
+            pn left = unparen(pn_field(y, PF_left));
+            if (pn_is(left, PT_identifier)) {
+                name = text(L, left);
+                good = y->type == PT_assignment && self_lookup(L, pn_field(y, PF_right));
+            } else if (pn_is(left, PT_pattern_list) || pn_is(left, PT_tuple_pattern) || pn_is(left, PT_tuple)) {
+                PN_FOR_NAMED(x, left) {
+                    pn u = unparen(x);
+                    if (!pn_is(u, PT_identifier)) continue;
+                    for (int i = 0; i < nc; i++)
+                        if (strcmp(cand[i], text(L, u)) == 0) ok[i] = 0;
+                    if (nc < 16) {
+                        cand[nc] = text(L, u);
+                        ok[nc++] = 0;
+                    }
+                }
+                continue;
+            }
+        } else if (y->type == PT_named_expression) {
+            pn nm = pn_field(y, PF_name);
+            if (pn_is(nm, PT_identifier)) name = text(L, nm), good = self_lookup(L, pn_field(y, PF_value));
+        } else if (y->type == PT_for_statement) {
+            /* (a loop target: bound otherwise) */
+            pn t = unparen(pn_field(y, PF_left));
+            if (pn_is(t, PT_identifier)) name = text(L, t);
+        } else if (y->type == PT_as_pattern) {
+            /* (`with ... as t`, `except E as t`: bound otherwise) */
+            pn alias = pn_field(y, PF_alias);
+            pn t = pn_isnull(alias) ? alias : unparen(pn_first_named(alias));
+            if (pn_isnull(t)) t = alias;
+            if (!pn_isnull(t) && pn_is(t, PT_identifier)) name = text(L, t);
+        }
+        if (!name) continue;
+        int i = 0;
+        while (i < nc && strcmp(cand[i], name) != 0) i++;
+        if (i == nc) {
+            if (nc == 16) continue;
+            cand[nc] = name;
+            ok[nc++] = good;
+        } else {
+            ok[i] &= good;
+        }
+    }
+    for (int i = 0; i < nc; i++) {
+        if (!ok[i]) continue;
+        int v = ir_var_find(f, cand[i]);
+        if (v < 0) v = ir_var_add(L->m, f, cand[i], 0);
+        if (!(f->vars[v].flags & (VAR_PARAM | VAR_SELF))) f->vars[v].flags |= VAR_OF_SELF;
+    }
 }
 
 /* The function a spawn starts, for the scan to resolve (ir_spawn): a name
@@ -4407,6 +4501,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
             CA_VEC_PUSH(L->param_class, e);
         }
     }
+    if (f->is_method) mark_views_of_self(L, def, f);
     lower_block(L, pn_field(def, PF_body), &f->body);
     note_returned_param(L, def, f);
     note_quiet_exit(L, def, f);
