@@ -5509,6 +5509,70 @@ static void collect_scope_driven(lower *L, pn root)
     CA_VEC_FREE(names);
 }
 
+/* Is call c a registration of an event listener, `pc.add_listener("track",
+ * self._on_track)`, `emitter.on("data", handler)`? */
+static int listener_registration(lower *L, pn c)
+{
+    static const char *const names[] = {"on", "once", "add_listener", "add_event_handler", "add_event_listener"};
+    pn fn = unparen(pn_field(c, PF_function));
+    if (!pn_is(fn, PT_attribute)) return 0;
+    const char *m = text(L, pn_field(fn, PF_attribute));
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(m, names[i]) == 0) return 1;
+    return 0;
+}
+
+/* Coroutine functions an event emitter runs: handed by reference to a
+ * listener registration (`pc.add_listener("track", self._on_track)`), and
+ * named nowhere else in the module. The emitter runs a coroutine listener
+ * as a task of its own (or awaits it from its dispatch loop): the outermost
+ * frame of that run, as for a decorator's registration. */
+static void collect_listeners(lower *L, pn root)
+{
+    if (!bytes_contain(L->src, L->len, "on(") && !bytes_contain(L->src, L->len, "listener(") &&
+        !bytes_contain(L->src, L->len, "handler("))
+        return;
+    const pt_node *endp = L->T->v + L->T->n;
+    CA_VEC(pn) refs = {0};
+    for (pn c = root; c < endp; c++) {
+        if (c->type != PT_call || !listener_registration(L, c)) continue;
+        pn args = pn_field(c, PF_arguments);
+        if (pn_isnull(args) || !pn_is(args, PT_argument_list)) continue;
+        PN_FOR_NAMED(a, args) {
+            pn u = unparen(a);
+            if (pn_is(u, PT_attribute)) {
+                pn o = unparen(pn_field(u, PF_object));
+                if (!pn_is(o, PT_identifier) || (strcmp(text(L, o), "self") != 0 && strcmp(text(L, o), "cls") != 0))
+                    continue;
+                u = pn_field(u, PF_attribute);
+            }
+            if (pn_is(u, PT_identifier)) CA_VEC_PUSH(refs, u);
+        }
+    }
+    for (size_t i = 0; i < refs.n; i++) {
+        const char *fn = text(L, refs.v[i]);
+        size_t fl = strlen(fn);
+        int def_async = 0, uses = 0;
+        for (pn u = root; u < endp && uses == 0; u++) {
+            if (u->type != PT_identifier || u->end - u->start != fl || memcmp(L->src + u->start, fn, fl) != 0) continue;
+            pn up = pn_parent(u);
+            if (pn_is(up, PT_function_definition) && pn_field(up, PF_name) == u) {
+                def_async |= has_token(up, PT_async);
+                continue;
+            }
+            int reg = 0;
+            for (size_t k = 0; k < refs.n && !reg; k++) reg = refs.v[k] == u;
+            if (reg) continue;
+            /* (`worker.start()`: a member of something else; `self.fn(...)`
+             * called is a use) */
+            if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u && !pn_is(pn_parent(up), PT_call)) continue;
+            uses++;
+        }
+        if (def_async && !uses) CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, fn));
+    }
+    CA_VEC_FREE(refs);
+}
+
 /* Coroutine functions a framework runs: registered by a decorator that is
  * a method of an object (`@sio.on("message")`, `@worker_app.command()`,
  * `@router.get("/")`, `@bot.event`), the object a module global made by a
@@ -5908,6 +5972,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     collect_awaited(&L, root);
     collect_own_tasks(&L, root);
     collect_framework_entries(&L, root);
+    collect_listeners(&L, root);
     collect_scope_driven(&L, root);
     collect_timeout_wrappers(&L, root);
     collect_toplevel(&L, root);
