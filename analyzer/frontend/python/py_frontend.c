@@ -5580,10 +5580,44 @@ static void collect_listeners(lower *L, pn root)
  * nowhere else in the module. The framework's dispatcher calls them as the
  * outermost frame of what it runs: a cancellation they catch is that run's
  * own end, as for a task (FN_OWN_TASK). */
+/* Module-level decorators whose wrapper runs the decorated function as a
+ * program's main coroutine: `def coro(f): @wraps(f) def wrapper(*a, **k):
+ * return asyncio.run(f(*a, **k)); return wrapper` (a main runner called on
+ * a call of the decorator's parameter). */
+static int runs_param_as_main(lower *L, pn def)
+{
+    pn params = pn_field(def, PF_parameters), body = pn_field(def, PF_body);
+    if (pn_isnull(params) || pn_isnull(body)) return 0;
+    pn first = &pt_null;
+    PN_FOR_NAMED(pp, params) {
+        first = param_ident(pp);
+        break;
+    }
+    if (pn_isnull(first) || !pn_is(first, PT_identifier)) return 0;
+    const char *pname = text(L, first);
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < body->end; y++) {
+        if (y->type != PT_call) continue;
+        char *d = dotted(L, pn_field(y, PF_function));
+        if (!d || !cat(L, CAT_MAIN_RUNNER, d)) continue;
+        pn a0 = unparen(first_pos_arg(y, 0));
+        if (!pn_is(a0, PT_call)) continue;
+        pn f0 = unparen(pn_field(a0, PF_function));
+        if (pn_is(f0, PT_identifier) && strcmp(text(L, f0), pname) == 0) return 1;
+    }
+    return 0;
+}
+
 static void collect_framework_entries(lower *L, pn root)
 {
     if (!bytes_contain(L->src, L->len, "@")) return;
     const pt_node *endp = L->T->v + L->T->n;
+    CA_VEC(const char *) runners = {0};
+    PN_FOR_NAMED(st, root) {
+        pn d = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
+        if (pn_is(d, PT_function_definition) && !has_token(d, PT_async) && runs_param_as_main(L, d))
+            CA_VEC_PUSH(runners, text(L, pn_field(d, PF_name)));
+    }
     /* (module level, and methods of module-level classes: `@Service.task
      * async def _fetcher(self)`, run by the service the class defines) */
     /* (a method only when private: a public one is the class's API,
@@ -5604,10 +5638,17 @@ static void collect_framework_entries(lower *L, pn root)
         pn st = defs.v[di];
         pn def = pn_field(st, PF_definition);
         if (!pn_is(def, PT_function_definition) || !has_token(def, PT_async)) continue;
-        int registered = 0;
+        int registered = 0, main = 0;
         PN_FOR_NAMED(d, st) {
             if (!pn_is(d, PT_decorator)) continue;
             pn e = unparen(pn_first_named(d));
+            /* `@asyncio_run async def run_cmd(...)`: a decorator named as a
+             * main runner, whose wrapper runs the function with
+             * asyncio.run: the program's main coroutine */
+            char *dd = pn_is(e, PT_identifier) || pn_is(e, PT_attribute) ? dotted(L, e) : NULL;
+            if (dd && cat(L, CAT_MAIN_RUNNER, dd)) main = 1;
+            for (size_t r = 0; r < runners.n && pn_is(e, PT_identifier); r++)
+                if (strcmp(runners.v[r], text(L, e)) == 0) main = 1;
             if (pn_is(e, PT_call)) e = unparen(pn_field(e, PF_function));
             if (!pn_is(e, PT_attribute)) continue;
             pn obj = unparen(pn_field(e, PF_object));
@@ -5624,6 +5665,12 @@ static void collect_framework_entries(lower *L, pn root)
                     break;
                 }
             if (object) registered = 1;
+        }
+        if (main) {
+            const char *fn = text(L, pn_field(def, PF_name));
+            CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, fn));
+            CA_VEC_PUSH(L->mains, ca_arena_strdup(&L->m->arena, fn));
+            continue;
         }
         if (!registered) continue;
         /* named nowhere else in the module: only the framework calls it */
@@ -5642,6 +5689,7 @@ static void collect_framework_entries(lower *L, pn root)
         if (!uses) CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, fn));
     }
     CA_VEC_FREE(defs);
+    CA_VEC_FREE(runners);
 }
 
 /* One pass over the whole tree: imports, module globals, comments
