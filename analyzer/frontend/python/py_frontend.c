@@ -107,6 +107,8 @@ typedef struct lower {
     const char *class_name;
     CA_VEC(name_map) locals_ctor; /* local var → dotted of the call it was assigned */
     CA_VEC(name_map) param_class; /* parameter → the one class its annotation names (`app: Application`) */
+    CA_VEC(name_map) elem_class;  /* container or loop element → the one class of its elements
+                                     (`apps: list[App]`, `for app in apps`) */
     CA_VEC(const char *) global_decl;
     CA_VEC(fresh_var) fresh;    /* per function */
     int loop_depth;             /* loops around the statement being lowered */
@@ -1213,6 +1215,67 @@ static void mark_views_of_self(lower *L, pn def, ir_func *f)
     }
 }
 
+static int annot_plain(lower *L, pn t, const char **one);
+
+/* The one class of the elements an annotation names: `list[App]`,
+ * `Sequence[App]`, `set[App]`, `typing.List[App]` (NULL otherwise). */
+static const char *element_class(lower *L, pn t)
+{
+    static const char *const seqs[] = {"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence",
+                                       "MutableSequence", "Iterable", "Collection", "deque", "Deque"};
+    if (pn_isnull(t)) return NULL;
+    if (pn_is(t, PT_type)) t = pn_first_named(t);
+    pn head = &pt_null, args = &pt_null;
+    if (pn_is(t, PT_subscript)) head = pn_field(t, PF_value), args = t;
+    else if (pn_is(t, PT_generic_type)) {
+        head = pn_first_named(t);
+        PN_FOR_NAMED(x, t) if (pn_is(x, PT_type_parameter)) args = x;
+    }
+    if (pn_isnull(head) || pn_isnull(args)) return NULL;
+    const char *h = last_component(dotted_raw(L, head));
+    int seq = 0;
+    for (size_t i = 0; h && i < sizeof(seqs) / sizeof(seqs[0]); i++) seq |= strcmp(h, seqs[i]) == 0;
+    if (!seq) return NULL;
+    pn only = &pt_null;
+    int n = 0;
+    PN_FOR_NAMED(x, args) {
+        if (x == head) continue;
+        only = x;
+        n++;
+    }
+    const char *one = NULL;
+    if (n != 1 || annot_plain(L, only, &one)) return NULL;
+    return one;
+}
+
+/* `apps: list[App] = []` and parameters annotated so: the class of what
+ * a loop over them binds (lower_for reads it). */
+static void note_element_classes(lower *L, pn def)
+{
+    pn params = pn_field(def, PF_parameters), body = pn_field(def, PF_body);
+    if (!pn_isnull(params))
+        PN_FOR_NAMED(p, params) {
+            if (pn_is(p, PT_identifier)) continue;
+            pn id = param_ident(p);
+            const char *c = pn_isnull(id) ? NULL : element_class(L, pn_field(p, PF_type));
+            if (c) {
+                name_map e = {text(L, id), c, 0, 0};
+                CA_VEC_PUSH(L->elem_class, e);
+            }
+        }
+    if (pn_isnull(body)) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < body->end; y++) {
+        if (y->type != PT_assignment) continue;
+        pn left = unparen(pn_field(y, PF_left));
+        const char *c = pn_is(left, PT_identifier) ? element_class(L, pn_field(y, PF_type)) : NULL;
+        if (c) {
+            name_map e = {text(L, left), c, 0, 0};
+            CA_VEC_PUSH(L->elem_class, e);
+        }
+    }
+}
+
 /* The function a spawn starts, for the scan to resolve (ir_spawn): a name
  * (through imports) or a method of self. */
 static void note_spawn(lower *L, pn call)
@@ -1523,6 +1586,9 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         else if (rv >= 0 && (L->f->vars[rv].flags & VAR_PARAM) && !(L->f->vars[rv].flags & VAR_SELF) &&
                  !map_get(L->locals_ctor.v, L->locals_ctor.n, rn))
             recv_class = map_get(L->param_class.v, L->param_class.n, rn);
+        /* `for app in apps` of `apps: list[App]`: a method of App */
+        if (!recv_class && rv >= 0 && (L->f->vars[rv].flags & VAR_ELEMENT))
+            recv_class = map_get(L->elem_class.v, L->elem_class.n, rn);
         if (recv_class && !*recv_class) recv_class = NULL; /* rebound to something unknown */
     }
     /* `self.handshake.accept(...)` where the class assigns `self.handshake`
@@ -3331,6 +3397,17 @@ static void lower_for(lower *L, pn s, ir_block *out)
 {
     pn left = pn_field(s, PF_left), right = pn_field(s, PF_right);
     lower_expr(L, out, right, s);
+    /* `for app in apps` of `apps: list[App]`: app is an App */
+    {
+        pn lt = unparen(left), rt = unparen(right);
+        const char *c = pn_is(lt, PT_identifier) && pn_is(rt, PT_identifier)
+                            ? map_get(L->elem_class.v, L->elem_class.n, text(L, rt))
+                            : NULL;
+        if (c && *c) {
+            name_map e = {text(L, lt), c, 0, 0};
+            CA_VEC_PUSH(L->elem_class, e);
+        }
+    }
     ir_node *loop = emit(L, out, IR_LOOP, s, -1);
     if (has_token(s, PT_async)) loop->flags |= LOOP_ASYNC_FOR;
     loop->text = norm_text(L, s, 80);
@@ -4424,6 +4501,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->class_name = class_name;
     L->locals_ctor.n = 0;
     L->param_class.n = 0;
+    L->elem_class.n = 0;
     L->global_decl.n = 0;
     L->plain_decl.n = 0;
     L->global_views.n = 0;
@@ -4502,6 +4580,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         }
     }
     if (f->is_method) mark_views_of_self(L, def, f);
+    note_element_classes(L, def);
     lower_block(L, pn_field(def, PF_body), &f->body);
     note_returned_param(L, def, f);
     note_quiet_exit(L, def, f);
@@ -6062,6 +6141,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.pending);
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.param_class);
+    CA_VEC_FREE(L.elem_class);
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.plain_decl);
     CA_VEC_FREE(L.global_views);
