@@ -1512,6 +1512,8 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             break;
         }
         if (helper_take) ok = 1;
+        /* made inside an existing remote parent: the parent's */
+        if (n->flags & ACQ_CHILD) ok = 0;
         /* a catalogued maker that is, here, a function of the tree which
          * keeps what it makes (`app.create_task(coro)` of an application
          * that adds each task to its own set and waits for them): the

@@ -72,6 +72,8 @@ typedef enum ir_kind {
 #define ACQ_TEARDOWN      0x40u /* a task whose coroutine is a release (`create_task(self.close())`): awaited
                                    through a shield, it goes on to its end by itself when the await is
                                    cancelled, which is what the shield is for */
+#define ACQ_CHILD         0x80u /* made inside an existing remote parent (`vpc.create_route_table`, a create
+                                   naming its parent's id): reachable and deleted through that parent */
 /* IR_TRANSFER flags */
 #define XFER_RETURN       0x01u /* returned or yielded, not stored anywhere */
 #define XFER_PART         0x02u /* a member of var stored in an owner (`self.proc = entry.proc`): a record
@@ -113,6 +115,7 @@ typedef enum ir_kind {
 #define EXEC_NAMED        0x20u /* IR_EXECUTOR: a create under a name the code also looks up
                                    (`create_policy(PolicyName=n)` and `get_policy(n)`): a named
                                    object meant to persist, found again by that name */
+#define EXEC_CHILD        0x80u /* IR_EXECUTOR: a create inside an existing parent (ACQ_CHILD) */
 #define EXEC_HEURISTIC    0x40u /* IR_EXECUTOR: the function run is one of this module whose name only sounds
                                    like a maker (`_open_file`): a resource only with evidence */
 /* IR_CALL flags */

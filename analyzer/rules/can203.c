@@ -27,6 +27,8 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     if (n->var < 0 || ev->shielded) return;
     /* (a named object the code finds again by its name is not orphaned) */
     if (n->flags & EXEC_NAMED) return;
+    /* (nor a child made inside an existing parent, reached through it) */
+    if (n->flags & EXEC_CHILD) return;
     const eng_summary *sum = NULL;
     const ir_func *runs = rule_runs(rr->ctx, n, &sum);
     int remote = rule_remote_create(rr->ctx->cat, n) || (runs && sum && sum->remote && !runs->is_async);

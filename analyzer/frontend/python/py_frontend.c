@@ -124,6 +124,7 @@ typedef struct lower {
     int too_deep;
     int plain_bind;             /* binding a target annotated as plain data: no acquisition */
     CA_VEC(int) strong;         /* variables given a catalogued resource in this function */
+    CA_VEC(int) created;        /* variables given what a create_* call run in a thread made */
     CA_VEC(const char *) flags; /* names the function assigns True/False/None to: their values are followed */
     CA_VEC(const char *) own_tasks;   /* names of functions the module runs as tasks */
     CA_VEC(const char *) own_wrappers; /* `deco.<locals>.wrapper`: a decorator's wrapper that stands in for
@@ -1753,6 +1754,45 @@ static int named_create(lower *L, const char *fn, pn call)
     return 0;
 }
 
+/* A create of something inside an existing parent: a method of a remote
+ * object this function made (`vpc.create_route_table`), or a create
+ * naming an existing parent by its id, taken from self or a parameter
+ * (`create_agent_action_group(agentId=self.agent.agent_id, ...)`; an id
+ * named for what is created, `create_session(sessionId=...)`, names no
+ * parent). What it makes lives in the parent: reachable through it, and
+ * deleted with it. */
+static int child_create(lower *L, pn fn, const char *d, pn call)
+{
+    const char *p = strrchr(d, '.');
+    p = p ? p + 1 : d;
+    if (strncmp(p, "create_", 7) != 0 || !p[7]) return 0;
+    const char *kind = p + 7;
+    if (pn_is(fn, PT_attribute)) {
+        pn o = unparen(pn_field(fn, PF_object));
+        int ov = pn_is(o, PT_identifier) ? var_of(L, o) : -1;
+        for (size_t k = 0; ov >= 0 && k < L->strong.n; k++)
+            if (L->strong.v[k] == ov && !(L->f->vars[ov].flags & (VAR_SELF | VAR_PARAM))) return 1;
+        for (size_t k = 0; ov >= 0 && k < L->created.n; k++)
+            if (L->created.v[k] == ov) return 1;
+    }
+    pn args = pn_isnull(call) || !pn_is(call, PT_call) ? &pt_null : pn_field(call, PF_arguments);
+    if (pn_isnull(args)) return 0;
+    PN_FOR_NAMED(a, args) {
+        if (!pn_is(a, PT_keyword_argument)) continue;
+        const char *k = text(L, pn_field(a, PF_name));
+        size_t kl = k ? strlen(k) : 0;
+        if (kl < 3 || !lc_eq_skip(k + kl - 2, 2, "id", 2)) continue;
+        /* (the created object's own id: `sessionId` for create_session) */
+        size_t stem = kl - 2 - (k[kl - 3] == '_');
+        if (stem && lc_eq_skip(k, stem, kind, strlen(kind))) continue;
+        pn v = unparen(pn_field(a, PF_value));
+        pn root = root_ident(v);
+        int rv = pn_isnull(root) ? -1 : var_of(L, root);
+        if (rv >= 0 && (L->f->vars[rv].flags & (VAR_SELF | VAR_PARAM)) && !pn_is(v, PT_identifier)) return 1;
+    }
+    return 0;
+}
+
 /* What thread work runs (`to_thread(f, ...)`, `run_in_executor(ex, f,
  * ...)`): the function passed, the call a lambda makes (`lambda:
  * client.create(...)`), the function a functools.partial wraps. Recorded
@@ -1780,6 +1820,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
         char *d = dotted(L, fn);
         if (!d) return;
         if (named_create(L, d, made)) x->flags |= EXEC_NAMED;
+        if (child_create(L, fn, d, made)) x->flags |= EXEC_CHILD;
         x->callee = d;
         x->cname = last_component(d);
         x->flags &= ~(unsigned)(REM_HAS_RECV | REM_RECV_SCOPE);
@@ -2661,6 +2702,8 @@ static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *r
                 out->v[i]->var = v;
                 if ((ri->acq & ACQ_STRONG) && !(ri->acq & ACQ_HEURISTIC)) out->v[i]->flags |= EXEC_STRONG;
                 if (ri->acq & ACQ_HEURISTIC) out->v[i]->flags |= EXEC_HEURISTIC;
+                if (out->v[i]->flags & EXEC_CHILD) n->flags |= ACQ_CHILD;
+                else if (out->v[i]->cname && strncmp(out->v[i]->cname, "create_", 7) == 0) CA_VEC_PUSH(L->created, v);
                 break;
             }
     }
@@ -4516,6 +4559,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->self_cancellers.n = 0;
     collect_self_cancellers(L, def);
     L->strong.n = 0;
+    L->created.n = 0;
     L->flags.n = 0;
     L->member_vars = 0;
     L->returns_call = L->returns_other = 0;
@@ -6150,6 +6194,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.cancelled);
     CA_VEC_FREE(L.self_cancellers);
     CA_VEC_FREE(L.strong);
+    CA_VEC_FREE(L.created);
     CA_VEC_FREE(L.cont);
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
