@@ -205,3 +205,25 @@ class Crawler:
             link.close()
             raise
         link.close()
+
+
+class Relay:
+    def __init__(self, sink: Any) -> None:
+        self._sink = sink
+        self._items: list[Any] = []
+        self._workers: list[Any] = []
+
+    # Fine: what is taken out is an end marker or an exception, raised after
+    # the close; making StopAsyncIteration from it releases nothing.
+    async def next_item(self) -> Any:
+        item, is_end = self._items.pop(0)
+        if is_end:
+            await self._sink.close()
+            raise StopAsyncIteration(*item.args)
+        return item
+
+    # Buggy twin: a worker taken out is stopped only after the flush.
+    async def retire_one(self) -> None:
+        worker = self._workers.pop(0)
+        await self._sink.flush()  # expect: CAN301
+        worker.stop()

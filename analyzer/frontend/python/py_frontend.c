@@ -611,9 +611,24 @@ static const ca_cat_entry *cat(lower *L, ca_cat_kind k, const char *s) { return 
 
 /* Does a call of this name release what it is given (`close`, `aclose`,
  * `self._terminate_entry`): a release method, or a release word in it? */
+/* `StopAsyncIteration(...)`, `ShutdownError(...)`: an exception class
+ * made to be raised, whatever words its name holds */
+static int exception_class_name(const char *name)
+{
+    static const char *const ends[] = {"Error", "Exception", "Iteration", "Exit", "Interrupt", "Warning"};
+    if (!name || !(*name >= 'A' && *name <= 'Z')) return 0;
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+        size_t e = strlen(ends[i]);
+        if (n >= e && strcmp(name + n - e, ends[i]) == 0) return 1;
+    }
+    return 0;
+}
+
 static int names_release(lower *L, const char *name)
 {
-    return name && (cat(L, CAT_RELEASE_METHOD, name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, name));
+    return name && !exception_class_name(name) &&
+           (cat(L, CAT_RELEASE_METHOD, name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, name));
 }
 
 static pn first_pos_arg(pn call, int idx)
@@ -1614,7 +1629,8 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             n->recv = recv_class;
         }
         const char *nm = ci.name ? ci.name : "";
-        if (ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm)) n->flags |= CALL_NAME_RELEASES;
+        if (!exception_class_name(nm) && ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm))
+            n->flags |= CALL_NAME_RELEASES;
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
         if (ci.dotted && cat(L, CAT_NONRAISING_CALL, ci.dotted)) n->flags |= CALL_NO_RAISE;
