@@ -754,24 +754,37 @@ static int is_registry(lower *L, pn recv)
     return 0;
 }
 
+/* The name an `as` binds (`with x as t`, `except E as t`), or the null
+ * node: its alias, through the as_pattern_target around it. */
+static pn as_target(pn as)
+{
+    pn alias = pn_field(as, PF_alias);
+    pn target = pn_isnull(alias) ? alias : unparen(pn_first_named(alias));
+    return pn_isnull(target) ? alias : target;
+}
+
+/* The body of the function holding x (NULL node at module level). */
+static pn enclosing_body(pn x)
+{
+    pn def = x;
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    return pn_isnull(def) ? &pt_null : pn_field(def, PF_body);
+}
+
 /* Is name bound, in the function holding x, by `async with G() as name:`
  * of a task group's constructor (`anyio.create_task_group()`,
  * `trio.open_nursery()`, `asyncio.TaskGroup()`)? Read from the text, for
  * the passes that run before the function is lowered. */
 static int bound_to_group(lower *L, pn x, const char *name)
 {
-    pn def = x;
-    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
-    pn body = pn_isnull(def) ? &pt_null : pn_field(def, PF_body);
+    pn body = enclosing_body(x);
     if (pn_isnull(body)) return 0;
     const pt_node *endp = L->T->v + L->T->n;
     for (pn y = body; y < endp && y->start < body->end; y++) {
         if (y->type != PT_with_item) continue;
         pn val = unparen(pn_field(y, PF_value));
         if (!pn_is(val, PT_as_pattern)) continue;
-        pn alias = pn_field(val, PF_alias);
-        pn target = pn_isnull(alias) ? alias : unparen(pn_first_named(alias));
-        if (pn_isnull(target)) target = alias;
+        pn target = as_target(val);
         if (pn_isnull(target) || !pn_is(target, PT_identifier) || strcmp(text(L, target), name) != 0) continue;
         pn e = unparen(pn_first_named(val));
         char *d = pn_is(e, PT_call) ? dotted(L, pn_field(e, PF_function)) : NULL;
@@ -1123,9 +1136,7 @@ static int wait_sets_dropped(lower *L, pn aw)
     } else {
         return 0;
     }
-    pn def = st;
-    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
-    pn body = pn_isnull(def) ? &pt_null : pn_field(def, PF_body);
+    pn body = enclosing_body(st);
     if (pn_isnull(body)) return 0;
     const pt_node *endp = L->T->v + L->T->n;
     for (pn y = body; y < endp && y->start < body->end; y++) {
@@ -1207,9 +1218,7 @@ static void mark_views_of_self(lower *L, pn def, ir_func *f)
             if (pn_is(t, PT_identifier)) name = text(L, t);
         } else if (y->type == PT_as_pattern) {
             /* (`with ... as t`, `except E as t`: bound otherwise) */
-            pn alias = pn_field(y, PF_alias);
-            pn t = pn_isnull(alias) ? alias : unparen(pn_first_named(alias));
-            if (pn_isnull(t)) t = alias;
+            pn t = as_target(y);
             if (!pn_isnull(t) && pn_is(t, PT_identifier)) name = text(L, t);
         }
         if (!name) continue;
@@ -3363,9 +3372,7 @@ static int asks_own_scope(lower *L, pn body, pn block)
         if (x->type != PT_with_item) continue;
         pn val = unparen(pn_field(x, PF_value));
         if (!pn_is(val, PT_as_pattern)) continue;
-        pn alias = pn_field(val, PF_alias);
-        pn target = pn_isnull(alias) ? alias : unparen(pn_first_named(alias));
-        if (pn_isnull(target)) target = alias;
+        pn target = as_target(val);
         if (!pn_isnull(target) && pn_is(target, PT_identifier)) names[nn++] = text(L, target);
     }
     for (pn x = block; nn && x < endp && x->start < block->end; x++) {
@@ -5120,9 +5127,7 @@ static const unsigned char stmt_holder[PT__COUNT] = {
  * around x (`coro = self._run(); create_task(coro)`), or the null node. */
 static pn bound_call(lower *L, pn x, const char *name)
 {
-    pn def = pn_parent(x);
-    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
-    pn body = pn_isnull(def) ? &pt_null : pn_field(def, PF_body);
+    pn body = enclosing_body(pn_parent(x));
     pn found = &pt_null;
     if (pn_isnull(body)) return found;
     const pt_node *endp = L->T->v + L->T->n;
