@@ -169,6 +169,16 @@ static char *text(lower *L, pn n)
     return ca_arena_strndup(&L->m->arena, L->src + s, e - s);
 }
 
+/* Is n's source text exactly s? (no copy: for the passes over every node) */
+static int text_is(lower *L, pn n, const char *s)
+{
+    uint32_t b = n->start, e = n->end;
+    if (e > L->len) e = L->len;
+    if (b > e) return 0;
+    size_t k = strlen(s);
+    return (size_t)(e - b) == k && memcmp(L->src + b, s, k) == 0;
+}
+
 /* Source text with whitespace runs collapsed to one space, capped at cap
  * bytes without splitting a UTF-8 sequence; "..." marks a cut. */
 static char *norm_text(lower *L, pn n, size_t cap)
@@ -1161,13 +1171,13 @@ static int self_lookup(lower *L, pn e)
     else if (pn_is(e, PT_call)) {
         pn fn = unparen(pn_field(e, PF_function));
         if (!pn_is(fn, PT_attribute)) return 0;
-        const char *m = text(L, pn_field(fn, PF_attribute));
-        if (strcmp(m, "get") != 0 && strcmp(m, "setdefault") != 0) return 0;
+        pn m = pn_field(fn, PF_attribute);
+        if (!text_is(L, m, "get") && !text_is(L, m, "setdefault")) return 0;
         base = unparen(pn_field(fn, PF_object));
     }
     if (pn_isnull(base) || !pn_is(base, PT_attribute)) return 0;
     pn root = root_ident(base);
-    return !pn_isnull(root) && (strcmp(text(L, root), "self") == 0 || strcmp(text(L, root), "cls") == 0);
+    return !pn_isnull(root) && (text_is(L, root, "self") || text_is(L, root, "cls"));
 }
 
 /* `queue_ref = self._queues[key]` ... `queue_ref.task = create_task(...)`:
@@ -1180,6 +1190,15 @@ static void mark_views_of_self(lower *L, pn def, ir_func *f)
     pn body = pn_field(def, PF_body);
     if (pn_isnull(body)) return;
     const pt_node *endp = L->T->v + L->T->n;
+    /* (most methods look nothing up into a local: done without a copy) */
+    int any = 0;
+    for (pn y = body; y < endp && y->start < body->end && !any; y++) {
+        if (y->type == PT_assignment)
+            any = pn_is(unparen(pn_field(y, PF_left)), PT_identifier) && self_lookup(L, pn_field(y, PF_right));
+        else if (y->type == PT_named_expression)
+            any = self_lookup(L, pn_field(y, PF_value));
+    }
+    if (!any) return;
     const char *cand[16];
     int ok[16], nc = 0;
     for (pn y = body; y < endp && y->start < body->end; y++) {
@@ -5660,9 +5679,9 @@ static int listener_registration(lower *L, pn c)
     static const char *const names[] = {"on", "once", "add_listener", "add_event_handler", "add_event_listener"};
     pn fn = unparen(pn_field(c, PF_function));
     if (!pn_is(fn, PT_attribute)) return 0;
-    const char *m = text(L, pn_field(fn, PF_attribute));
+    pn m = pn_field(fn, PF_attribute);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strcmp(m, names[i]) == 0) return 1;
+        if (text_is(L, m, names[i])) return 1;
     return 0;
 }
 
@@ -5757,7 +5776,9 @@ static void collect_framework_entries(lower *L, pn root)
     if (!bytes_contain(L->src, L->len, "@")) return;
     const pt_node *endp = L->T->v + L->T->n;
     CA_VEC(const char *) runners = {0};
+    int may_run = bytes_contain(L->src, L->len, ".run(");
     PN_FOR_NAMED(st, root) {
+        if (!may_run) break;
         pn d = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
         if (pn_is(d, PT_function_definition) && !has_token(d, PT_async) && runs_param_as_main(L, d))
             CA_VEC_PUSH(runners, text(L, pn_field(d, PF_name)));

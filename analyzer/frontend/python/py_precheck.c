@@ -6,7 +6,6 @@
  * frontend's ca_lang hooks (py_lang.c) on the bytes the scan read once.
  * Needs nothing but libc, so tests/bench/parse_floor.c links it alone.
  */
-#define _GNU_SOURCE /* memmem */
 #include "frontend/python/py_precheck.h"
 
 #include <string.h>
@@ -40,26 +39,29 @@ static int def_follows(const char *q, const char *end)
 }
 
 /* A module that runs a coroutine of another as its program's main
- * (`asyncio.run(main(args))`, `loop.run_until_complete(...)`), with no
- * coroutine of its own: read too, for the task it starts there. */
-static int runs_main(const char *buf, size_t len)
+ * (`asyncio.run(main(args))`, `anyio.run(main)`), with no coroutine of its
+ * own, is read too, for the task it starts there: checked at the same `a`
+ * the `async def` search stops at, so no pass of its own. */
+static int runs_main_at(const char *p, const char *end)
 {
-    static const char *const runners[] = {"asyncio.run(", "run_until_complete(", "anyio.run(", "trio.run("};
-    for (size_t i = 0; i < sizeof(runners) / sizeof(runners[0]); i++)
-        if (memmem(buf, len, runners[i], strlen(runners[i]))) return 1;
+    static const char *const runners[] = {"asyncio.run(", "anyio.run("};
+    for (size_t i = 0; i < sizeof(runners) / sizeof(runners[0]); i++) {
+        size_t n = strlen(runners[i]);
+        if ((size_t)(end - p) >= n && memcmp(p, runners[i], n) == 0) return 1;
+    }
     return 0;
 }
 
 int py_prefilter_async(const char *buf, size_t len)
 {
-    if (runs_main(buf, len)) return 1;
     const char *p = buf, *end = buf + len;
     while (p && (size_t)(end - p) >= 5) {
         p = memchr(p, 'a', (size_t)(end - p) - 4);
         if (!p) break;
-        if (memcmp(p + 1, "sync", 4) == 0 && (p == buf || !ident_byte((unsigned char)p[-1])) &&
-            def_follows(p + 5, end))
-            return 1;
+        if (p == buf || !ident_byte((unsigned char)p[-1])) {
+            if (memcmp(p + 1, "sync", 4) == 0 && def_follows(p + 5, end)) return 1;
+            if (runs_main_at(p, end)) return 1;
+        }
         p++;
     }
     return 0;
