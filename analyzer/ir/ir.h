@@ -100,12 +100,12 @@ typedef enum ir_kind {
 #define CP_RELEASE_STEP   0x1000u /* the awaited call itself releases a value (`await x.aclose()`, a call whose
                                      name says it releases, tasks it passes cancellation into): a step of a
                                      teardown, where CP_RELEASES also counts any call in cleanup */
-#define CP_WAIT_FIRST     0x4000u /* `await asyncio.wait(..., return_when=FIRST_COMPLETED / FIRST_EXCEPTION)`
-                                     or with a timeout, whose done and pending sets are dropped (a statement,
-                                     or names never read again): it may return with awaitables still pending */
 #define CP_CANCEL_ONLY    0x2000u /* the awaited call raises nothing but the cancellation it delivers (catalog
                                      cancel-only-await: asyncio.sleep, asyncio.wait): only a handler that
                                      catches cancellation is reached from it */
+#define CP_WAIT_FIRST     0x4000u /* `await asyncio.wait(..., return_when=FIRST_COMPLETED / FIRST_EXCEPTION)`
+                                     or with a timeout, whose done and pending sets are dropped (a statement,
+                                     or names never read again): it may return with awaitables still pending */
 /* IR_AWAIT_CALL / IR_EXECUTOR flags */
 #define REM_TIMEOUT       0x01u /* under a timeout call (wait_for) */
 #define REM_SHIELDED      0x02u
@@ -115,9 +115,9 @@ typedef enum ir_kind {
 #define EXEC_NAMED        0x20u /* IR_EXECUTOR: a create under a name the code also looks up
                                    (`create_policy(PolicyName=n)` and `get_policy(n)`): a named
                                    object meant to persist, found again by that name */
-#define EXEC_CHILD        0x80u /* IR_EXECUTOR: a create inside an existing parent (ACQ_CHILD) */
 #define EXEC_HEURISTIC    0x40u /* IR_EXECUTOR: the function run is one of this module whose name only sounds
                                    like a maker (`_open_file`): a resource only with evidence */
+#define EXEC_CHILD        0x80u /* IR_EXECUTOR: a create inside an existing parent (ACQ_CHILD) */
 /* IR_CALL flags */
 #define CALL_AWAITED      0x01u
 #define CALL_IN_CLEANUP   0x02u

@@ -137,8 +137,6 @@ typedef struct fate_q {
     int exc;
 } fate_q;
 
-/* Does block b (a helper's body, its own handlers left out) raise
- * parameter p, `raise p`, or bare `raise` (what its caller is handling)? */
 /* A close of something the function holds (`await ctx.__aexit__(None, None,
  * None)`, `await self._conn.aclose()`, `await writer.wait_closed()`), or a
  * call of a function of the tree that does only that
@@ -189,6 +187,8 @@ static int teardown_try(const rule_ctx *ctx, const ir_func *f, const ir_block *b
     return b->n > 0 && !ir_visit(b, other_await, &q);
 }
 
+/* Does block b (a helper's body, its own handlers left out) raise
+ * parameter p, `raise p`, or bare `raise` (what its caller is handling)? */
 static int raises_param(const ir_block *b, int p)
 {
     for (int i = 0; i < b->n; i++) {

@@ -91,10 +91,15 @@ static int same_language(const char *a, const char *b) { return a == b || (a && 
 #define METHOD_OF_DEP "of:"
 #define MODULE_DEP "in:"
 
+static int under_module(const char *path, const char *text, const char *name);
+
 /* The one function of index idx (sorted by name) named `name` in modules of
- * `language` (NULL: Python), or NULL (none, or several). */
-static const fn_ref *lookup_unique(const scan_state *S, const size_t *idx, size_t n, const char *name,
-                                   const char *language)
+ * `language` (NULL: Python), or NULL (none, or several); and with `qual` ("mod.f", for a MODULE_DEP name) the one that lives in
+ * a module or package named mod, where f alone names several (`from
+ * .server_main import serve_forever` beside another module's one); `name`
+ * points into qual. */
+static const fn_ref *lookup_unique_in(const scan_state *S, const size_t *idx, size_t n, const char *name,
+                                      const char *language, const char *qual)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -106,10 +111,17 @@ static const fn_ref *lookup_unique(const scan_state *S, const size_t *idx, size_
     for (; lo < n && strcmp(S->fns[idx[lo]].f->name, name) == 0; lo++) {
         const fn_ref *r = &S->fns[idx[lo]];
         if (!same_language(S->jobs[r->file].m.language, language)) continue;
+        if (qual && !under_module(S->jobs[r->file].df->path, qual, name)) continue;
         if (hit) return NULL;
         hit = r;
     }
     return hit;
+}
+
+static const fn_ref *lookup_unique(const scan_state *S, const size_t *idx, size_t n, const char *name,
+                                   const char *language)
+{
+    return lookup_unique_in(S, idx, n, name, language, NULL);
 }
 
 /* A module-level function, or for a METHOD_DEP name the one method of that
@@ -145,37 +157,12 @@ static const fn_ref *lookup_method_of(const scan_state *S, const char *cls, size
     return hit;
 }
 
-static int under_module(const char *path, const char *text, const char *name);
-
-/* For a MODULE_DEP name "mod.f": the one module-level f of the tree that
- * lives in a module or package named mod, where f alone names several
- * (`from .server_main import serve_forever` beside another module's
- * serve_forever). */
-static const fn_ref *lookup_in_module(const scan_state *S, const char *qual, const char *language)
-{
-    const char *name = strrchr(qual, '.');
-    if (!name) return NULL;
-    name++;
-    size_t lo = 0, hi = S->nby_name, n = S->nby_name;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (strcmp(S->fns[S->by_name[mid]].f->name, name) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    const fn_ref *hit = NULL;
-    for (; lo < n && strcmp(S->fns[S->by_name[lo]].f->name, name) == 0; lo++) {
-        const fn_ref *r = &S->fns[S->by_name[lo]];
-        if (!same_language(S->jobs[r->file].m.language, language)) continue;
-        if (!under_module(S->jobs[r->file].df->path, qual, name)) continue;
-        if (hit) return NULL;
-        hit = r;
-    }
-    return hit;
-}
-
 static const fn_ref *lookup_global(const scan_state *S, const char *name, const char *language)
 {
-    if (strncmp(name, MODULE_DEP, strlen(MODULE_DEP)) == 0) return lookup_in_module(S, name + strlen(MODULE_DEP), language);
+    if (strncmp(name, MODULE_DEP, strlen(MODULE_DEP)) == 0) {
+        const char *qual = name + strlen(MODULE_DEP), *f = strrchr(qual, '.');
+        return f ? lookup_unique_in(S, S->by_name, S->nby_name, f + 1, language, qual) : NULL;
+    }
     if (strncmp(name, METHOD_OF_DEP, strlen(METHOD_OF_DEP)) == 0) {
         const char *cm = name + strlen(METHOD_OF_DEP), *dot = strchr(cm, '.');
         return dot ? lookup_method_of(S, cm, (size_t)(dot - cm), dot + 1, language) : NULL;

@@ -38,14 +38,14 @@ def logged(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @asyncio_run
-async def serve_cmd(port: int) -> None:
-    server = await asyncio.start_server(lambda r, w: None, port=port)
+async def tail_cmd(host: str, port: int) -> None:
+    reader, writer = await asyncio.open_connection(host, port)
     try:
-        await server.serve_forever()
+        while line := await reader.readline():
+            print(line.decode().rstrip())
     except asyncio.CancelledError:
         print("bye")
-    finally:
-        server.close()
+    writer.close()
 
 
 @coro

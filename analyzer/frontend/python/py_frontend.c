@@ -3222,9 +3222,7 @@ static void lower_with(lower *L, pn s, ir_block *out)
         pn expr = val, target = &pt_null;
         if (pn_is(val, PT_as_pattern)) {
             expr = pn_first_named(val);
-            pn alias = pn_field(val, PF_alias);
-            if (!pn_isnull(alias)) target = unparen(pn_first_named(alias));
-            if (pn_isnull(target)) target = alias;
+            target = as_target(val);
         }
         lower_expr(L, cur, expr, s);
         if (!is_async && pn_is(unparen(expr), PT_call) && ctx_matches(L, expr, CAT_SUPPRESS_CM)) {
