@@ -136,6 +136,7 @@ typedef struct eng_resolver {
                                    owner's */
 #define ENG_CLASS_STEP_RELEASES 0x08u /* its __anext__ (or a base's) releases the object when cancelled: a
                                           cancellation of `async for x in obj` is delivered there */
+#define ENG_CLASS_ENDPOINT 0x20u /* a web framework's handler class, or one derived from it (CLASS_ENDPOINT) */
 
 /* Fold in what the function's CALL_RUNS_CALLEE calls do (their callees'
  * current summaries, through r): a callee that reaches a checkpoint, or that

@@ -345,6 +345,8 @@ typedef struct ir_func {
 #define CLASS_DATA        0x01u /* a data model: dataclass, pydantic model, TypedDict, NamedTuple, enum */
 #define CLASS_PROTOCOL    0x02u /* a typing.Protocol */
 #define CLASS_ABSTRACT    0x04u /* an abc.ABC (base or metaclass) */
+#define CLASS_ENDPOINT    0x08u /* a web framework's handler class (catalog endpoint-base): the framework
+                                   calls its verb methods (catalog endpoint-method) for each request */
 
 /* A class defined in the module: what the scan's class table is built from. */
 typedef struct ir_class {
@@ -366,8 +368,14 @@ typedef struct ir_class {
 typedef struct ir_spawn {
     int func;                /* index in funcs of the function that starts it */
     const char *text;        /* the callee as a call names it: dotted, or the method name (flags) */
-    unsigned flags;          /* CALL_ON_SELF for `self.m` */
+    unsigned flags;          /* CALL_ON_SELF for `self.m`; SPAWN_ENTRY */
 } ir_spawn;
+
+/* ir_spawn.flags: no spawn but a registration with a web framework (catalog
+ * route-entry: `web.post("/x", api.upload)`), which runs the function in a
+ * task of its own for each request: its outermost frame, in its own module
+ * too. A bit clear of the CALL_* flags the rest of the field holds. */
+#define SPAWN_ENTRY       0x100000u
 
 typedef struct ir_suppress {
     int line;

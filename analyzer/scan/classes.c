@@ -200,7 +200,8 @@ void scan_build_classes(scan_state *S)
             cls_ref *r = &S->classes[S->nclasses];
             r->c = S->jobs[i].m.classes[k];
             r->file = (int)i;
-            r->flags = ENG_CLASS_KNOWN | ((r->c->flags & CLASS_DATA) ? ENG_CLASS_DATA : 0);
+            r->flags = ENG_CLASS_KNOWN | ((r->c->flags & CLASS_DATA) ? ENG_CLASS_DATA : 0) |
+                       ((r->c->flags & CLASS_ENDPOINT) ? ENG_CLASS_ENDPOINT : 0);
             S->cls_by_name[S->nclasses] = S->nclasses;
             S->nclasses++;
         }
@@ -262,7 +263,8 @@ void scan_build_classes(scan_state *S)
             for (int b = 0; b < r->c->nbases; b++, at++) {
                 const cls_ref *base = ref[at];
                 if (base && base != r) {
-                    f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA | ENG_CLASS_STEP_RELEASES | ENG_CLASS_JOINS);
+                    f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA | ENG_CLASS_STEP_RELEASES | ENG_CLASS_JOINS |
+                                        ENG_CLASS_ENDPOINT);
                     if (!(base->flags & ENG_CLASS_KNOWN)) f &= ~ENG_CLASS_KNOWN;
                 } else if (!base && !plain[at]) {
                     f &= ~ENG_CLASS_KNOWN;

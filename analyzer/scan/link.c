@@ -574,17 +574,33 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
             if (sp->func < 0 || sp->func >= m->nfuncs) continue;
             ir_site nowhere;
             memset(&nowhere, 0, sizeof(nowhere));
-            ir_node call = ir_call_stub(sp->text, sp->flags, nowhere);
+            ir_node call = ir_call_stub(sp->text, sp->flags & ~SPAWN_ENTRY, nowhere);
             const eng_summary *sum = NULL;
             int off = 0;
             const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
             if (g && (g->fflags & (FN_ABSTRACT | FN_STUB))) mark_implementations(S, g, spawned);
-            if (!g || g->id < 0 || (size_t)g->id >= S->nfns || S->fns[g->id].file == (int)i) continue;
+            if (!g || g->id < 0 || (size_t)g->id >= S->nfns) continue;
+            /* (a task its own module starts is FN_OWN_TASK's, by the module's
+             * own rules; a framework's run is the same in any module) */
+            if (S->fns[g->id].file == (int)i && !(sp->flags & SPAWN_ENTRY)) continue;
             if (!g->is_async || (g->fflags & FN_AWAITED_HERE)) continue;
             spawned[g->id] = 1;
         }
     }
     scan_file_ctx_free(&fc);
+    /* the verb methods of a web framework's handler classes (`class
+     * SpawnHandler(BaseHandler)` ... `async def get(self)`, tornado's
+     * RequestHandler at the root): the framework calls them for each
+     * request, the outermost frame of its task */
+    const ca_catalog *cat = S->o->cat;
+    for (size_t k = 0; k < S->nfns && cat; k++) {
+        const ir_func *g = S->fns[k].f;
+        if (!g->class_name || !g->is_async || (g->fflags & (FN_AWAITED_HERE | FN_ABSTRACT | FN_STUB)) ||
+            !ca_catalog_match(cat, CAT_ENDPOINT_METHOD, g->name))
+            continue;
+        const cls_ref *c = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
+        if (c && (c->flags & ENG_CLASS_ENDPOINT)) spawned[k] = 1;
+    }
     for (size_t k = 0; k < S->nfns; k++) {
         fn_ref *r = &S->fns[k];
         file_job *j = &S->jobs[r->file];

@@ -1361,6 +1361,75 @@ static void note_spawn(lower *L, pn call)
         }
 }
 
+/* An ASGI application's signature, `(scope, receive, send)` after self: the
+ * server calls it as the outermost frame of a task of its own for each
+ * connection and for the lifespan (a method an app hands the three to,
+ * `await self.lifespan(scope, receive, send)`, is read the same way). */
+static int asgi_signature(lower *L, pn def, int method)
+{
+    static const char *const want[] = {"scope", "receive", "send"};
+    pn params = pn_field(def, PF_parameters);
+    if (pn_isnull(params)) return 0;
+    int i = method ? -1 : 0;
+    PN_FOR_NAMED(p, params) {
+        pn id = param_ident(p);
+        if (pn_isnull(id) || !pn_is(id, PT_identifier)) return 0;
+        if (i >= 0 && (i >= 3 || !text_is(L, id, want[i]))) return 0;
+        i++;
+    }
+    return i == 3;
+}
+
+/* A registration of request handlers with a web framework (catalog
+ * route-entry: `web.post("/upload", api.upload)`, `app.router.add_route(
+ * "GET", path, self._handle_ws)`): each function handed by reference, for
+ * the scan to resolve like a spawn (SPAWN_ENTRY). The framework runs it in
+ * a task of its own per request: its outermost frame. A reference is a name
+ * (through imports), a method of self, or a method of a local made by a
+ * constructor of the tree or a parameter annotated with one. */
+static void note_entries(lower *L, pn call)
+{
+    pn args = pn_field(call, PF_arguments);
+    if (pn_isnull(args) || !pn_is(args, PT_argument_list) || !L->f) return;
+    int fi = -1;
+    for (int i = 0; i < L->m->nfuncs && fi < 0; i++)
+        if (L->m->funcs[i] == L->f) fi = i;
+    if (fi < 0) return;
+    PN_FOR_NAMED(a, args) {
+        pn u = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+        const char *t = NULL;
+        unsigned fl = SPAWN_ENTRY;
+        if (pn_is(u, PT_identifier)) {
+            t = dotted(L, u);
+        } else if (pn_is(u, PT_attribute)) {
+            pn r = unparen(pn_field(u, PF_object));
+            const char *m = text(L, pn_field(u, PF_attribute));
+            const char *rc = NULL;
+            if (pn_is(r, PT_identifier)) {
+                const char *rn = text(L, r);
+                int rv = ir_var_find(L->f, rn);
+                if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF)) {
+                    t = m;
+                    fl |= CALL_ON_SELF;
+                } else if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_PARAM | VAR_ELEMENT | VAR_EXC))) {
+                    rc = map_get(L->locals_ctor.v, L->locals_ctor.n, rn);
+                } else if (rv >= 0 && (L->f->vars[rv].flags & VAR_PARAM)) {
+                    rc = map_get(L->param_class.v, L->param_class.n, rn);
+                }
+            } else if (pn_is(r, PT_attribute)) {
+                rc = self_attr_class(L, r);
+            }
+            if (rc && *rc) {
+                ca_sb q = {0};
+                ca_sb_addf(&q, "%s.%s", rc, m);
+                t = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+                ca_sb_release(&q);
+            }
+        }
+        if (t) ir_spawn_add(L->m, fi, t, fl);
+    }
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
@@ -1378,6 +1447,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         spawn_args(L, out, call);
         note_spawn(L, call);
     }
+    if (!awaited && ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) note_entries(L, call);
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
     pn args = pn_field(call, PF_arguments);
@@ -4361,6 +4431,7 @@ static void record_class(lower *L, pn cls, const char *qualname)
             if (cat(L, CAT_DATA_BASE, d)) c->flags |= CLASS_DATA;
             if (cat(L, CAT_PROTOCOL_BASE, d)) c->flags |= CLASS_PROTOCOL;
             if (cat(L, CAT_ABSTRACT_BASE, d)) c->flags |= CLASS_ABSTRACT;
+            if (!meta && cat(L, CAT_ENDPOINT_BASE, d)) c->flags |= CLASS_ENDPOINT;
             if (!meta) c->bases[c->nbases++] = d;
         }
     if (has_decorator(L, cls, CAT_DATA_DECORATOR, NULL)) c->flags |= CLASS_DATA;
@@ -4569,6 +4640,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
             (ql == wl || f->qualname[ql - wl - 1] == '.'))
             f->fflags |= FN_OWN_TASK;
     }
+    if (f->is_async && asgi_signature(L, def, class_name != NULL)) f->fflags |= FN_OWN_TASK;
     for (size_t k = 0; k < L->uncancelled.n; k++)
         if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
     for (size_t k = 0; k < L->scope_driven.n && !class_name; k++)

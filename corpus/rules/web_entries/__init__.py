@@ -1,0 +1,11 @@
+"""Coroutines a web framework runs for each request (CAN401).
+
+A handler registered with a router (`web.post("/upload", api.upload)`,
+`app.router.add_route(...)`), a verb method of a handler class
+(tornado's `RequestHandler.get`) and an ASGI application (`__call__(self,
+scope, receive, send)`) are each the outermost frame of the task the
+framework runs the request in: a cancellation they end on quietly is that
+request's end, and no caller of theirs goes on as if nothing happened.
+The same handler shapes called by code of the tree, which goes on after
+them, swallow that caller's cancellation.
+"""
