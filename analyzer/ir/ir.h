@@ -368,7 +368,7 @@ typedef struct ir_class {
 typedef struct ir_spawn {
     int func;                /* index in funcs of the function that starts it */
     const char *text;        /* the callee as a call names it: dotted, or the method name (flags) */
-    unsigned flags;          /* CALL_ON_SELF for `self.m`; SPAWN_ENTRY */
+    unsigned flags;          /* CALL_ON_SELF for `self.m`; SPAWN_ENTRY, SPAWN_TAIL */
 } ir_spawn;
 
 /* ir_spawn.flags: no spawn but a registration with a web framework (catalog
@@ -376,6 +376,10 @@ typedef struct ir_spawn {
  * task of its own for each request: its outermost frame, in its own module
  * too. A bit clear of the CALL_* flags the rest of the field holds. */
 #define SPAWN_ENTRY       0x100000u
+/* ir_spawn.flags: no spawn but an await, outside any loop, in a task of the
+ * module's own (FN_OWN_TASK): a coroutine of another module that its own
+ * module never awaits runs there as that task's last frames. */
+#define SPAWN_TAIL        0x200000u
 
 typedef struct ir_suppress {
     int line;

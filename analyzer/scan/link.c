@@ -126,9 +126,11 @@ static const fn_ref *lookup_unique(const scan_state *S, const size_t *idx, size_
 
 /* A module-level function, or for a METHOD_DEP name the one method of that
  * name in the scan. */
-/* The one method `method` of a class named `cls` (last components), or NULL. */
+/* The one method `method` of a class named `cls` (last components), or NULL;
+ * with `qual` ("mod.Cls.method", cls pointing into it) the one whose class
+ * lives in a module or package named mod. */
 static const fn_ref *lookup_method_of(const scan_state *S, const char *cls, size_t cls_len, const char *method,
-                                      const char *language)
+                                      const char *language, const char *qual)
 {
     size_t lo = 0, hi = S->nby_method, n = S->nby_method;
     const size_t *idx = S->by_method;
@@ -151,6 +153,7 @@ static const fn_ref *lookup_method_of(const scan_state *S, const char *cls, size
         const char *c = r->f->class_name ? last_part(r->f->class_name) : "";
         if (strlen(c) != cls_len || strncmp(c, cls, cls_len) != 0) break;
         if (!same_language(S->jobs[r->file].m.language, language)) continue;
+        if (qual && !under_module(S->jobs[r->file].df->path, qual, cls)) continue;
         if (hit) return NULL;
         hit = r;
     }
@@ -164,8 +167,12 @@ static const fn_ref *lookup_global(const scan_state *S, const char *name, const 
         return f ? lookup_unique_in(S, S->by_name, S->nby_name, f + 1, language, qual) : NULL;
     }
     if (strncmp(name, METHOD_OF_DEP, strlen(METHOD_OF_DEP)) == 0) {
-        const char *cm = name + strlen(METHOD_OF_DEP), *dot = strchr(cm, '.');
-        return dot ? lookup_method_of(S, cm, (size_t)(dot - cm), dot + 1, language) : NULL;
+        /* "Cls.method", or "mod.Cls.method" where Cls alone names several */
+        const char *cm = name + strlen(METHOD_OF_DEP), *dot = strrchr(cm, '.');
+        if (!dot) return NULL;
+        const char *cls = dot;
+        while (cls > cm && cls[-1] != '.') cls--;
+        return lookup_method_of(S, cls, (size_t)(dot - cls), dot + 1, language, cls > cm ? cm : NULL);
     }
     if (strncmp(name, METHOD_DEP, strlen(METHOD_DEP)) == 0)
         return lookup_unique(S, S->by_method, S->nby_method, name + strlen(METHOD_DEP), language);
@@ -417,6 +424,16 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
             ca_sb_release(&dep);
             CA_VEC_PUSH(fc->deps, key);
             const fn_ref *r = lookup_global(S, key, m->language);
+            /* (a class name several modules define: the one the receiver's
+             * class names through its module, `workers.Worker`) */
+            if (!r && qi == 0 && strchr(recv, '.')) {
+                ca_sb qd = {0};
+                ca_sb_addf(&qd, METHOD_OF_DEP "%s.%s", recv, name);
+                key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&qd));
+                ca_sb_release(&qd);
+                CA_VEC_PUSH(fc->deps, key);
+                r = lookup_global(S, key, m->language);
+            }
             if (r) {
                 *off = through_class ? (r->f->is_method ? 1 : 0) : 1;
                 *summary = &r->sum;
@@ -574,7 +591,7 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
             if (sp->func < 0 || sp->func >= m->nfuncs) continue;
             ir_site nowhere;
             memset(&nowhere, 0, sizeof(nowhere));
-            ir_node call = ir_call_stub(sp->text, sp->flags & ~SPAWN_ENTRY, nowhere);
+            ir_node call = ir_call_stub(sp->text, sp->flags & ~(SPAWN_ENTRY | SPAWN_TAIL), nowhere);
             const eng_summary *sum = NULL;
             int off = 0;
             const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);

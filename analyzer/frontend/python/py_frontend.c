@@ -1380,54 +1380,76 @@ static int asgi_signature(lower *L, pn def, int method)
     return i == 3;
 }
 
+/* The function a reference names, for the scan to resolve (ir_spawn.text
+ * and CALL_ON_SELF in *fl): a name (through imports), a method of self, or
+ * a method of a local made by a constructor of the tree, of a parameter
+ * annotated with a class, or of an attribute of self made by one. NULL when
+ * none of those. */
+static const char *ref_text(lower *L, pn u, unsigned *fl)
+{
+    u = unparen(u);
+    if (pn_is(u, PT_identifier)) return dotted(L, u);
+    if (!pn_is(u, PT_attribute)) return NULL;
+    pn r = unparen(pn_field(u, PF_object));
+    const char *m = text(L, pn_field(u, PF_attribute));
+    const char *rc = NULL;
+    if (pn_is(r, PT_identifier)) {
+        int rv = ir_var_find(L->f, text(L, r));
+        unsigned vf = rv >= 0 ? L->f->vars[rv].flags : 0;
+        if (rv >= 0 && (vf & VAR_SELF)) {
+            *fl |= CALL_ON_SELF;
+            return m;
+        }
+        if (rv >= 0 && !(vf & (VAR_PARAM | VAR_ELEMENT | VAR_EXC))) rc = map_get(L->locals_ctor.v, L->locals_ctor.n, text(L, r));
+        else if (rv >= 0 && (vf & VAR_PARAM)) rc = map_get(L->param_class.v, L->param_class.n, text(L, r));
+    } else if (pn_is(r, PT_attribute)) {
+        rc = self_attr_class(L, r);
+    }
+    if (!rc || !*rc) return NULL;
+    ca_sb q = {0};
+    ca_sb_addf(&q, "%s.%s", rc, m);
+    const char *t = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+    ca_sb_release(&q);
+    return t;
+}
+
+static int func_index(lower *L)
+{
+    for (int i = 0; L->f && i < L->m->nfuncs; i++)
+        if (L->m->funcs[i] == L->f) return i;
+    return -1;
+}
+
 /* A registration of request handlers with a web framework (catalog
  * route-entry: `web.post("/upload", api.upload)`, `app.router.add_route(
  * "GET", path, self._handle_ws)`): each function handed by reference, for
  * the scan to resolve like a spawn (SPAWN_ENTRY). The framework runs it in
- * a task of its own per request: its outermost frame. A reference is a name
- * (through imports), a method of self, or a method of a local made by a
- * constructor of the tree or a parameter annotated with one. */
+ * a task of its own per request: its outermost frame. */
 static void note_entries(lower *L, pn call)
 {
     pn args = pn_field(call, PF_arguments);
-    if (pn_isnull(args) || !pn_is(args, PT_argument_list) || !L->f) return;
-    int fi = -1;
-    for (int i = 0; i < L->m->nfuncs && fi < 0; i++)
-        if (L->m->funcs[i] == L->f) fi = i;
-    if (fi < 0) return;
+    int fi = func_index(L);
+    if (pn_isnull(args) || !pn_is(args, PT_argument_list) || fi < 0) return;
     PN_FOR_NAMED(a, args) {
-        pn u = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
-        const char *t = NULL;
         unsigned fl = SPAWN_ENTRY;
-        if (pn_is(u, PT_identifier)) {
-            t = dotted(L, u);
-        } else if (pn_is(u, PT_attribute)) {
-            pn r = unparen(pn_field(u, PF_object));
-            const char *m = text(L, pn_field(u, PF_attribute));
-            const char *rc = NULL;
-            if (pn_is(r, PT_identifier)) {
-                const char *rn = text(L, r);
-                int rv = ir_var_find(L->f, rn);
-                if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF)) {
-                    t = m;
-                    fl |= CALL_ON_SELF;
-                } else if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_PARAM | VAR_ELEMENT | VAR_EXC))) {
-                    rc = map_get(L->locals_ctor.v, L->locals_ctor.n, rn);
-                } else if (rv >= 0 && (L->f->vars[rv].flags & VAR_PARAM)) {
-                    rc = map_get(L->param_class.v, L->param_class.n, rn);
-                }
-            } else if (pn_is(r, PT_attribute)) {
-                rc = self_attr_class(L, r);
-            }
-            if (rc && *rc) {
-                ca_sb q = {0};
-                ca_sb_addf(&q, "%s.%s", rc, m);
-                t = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
-                ca_sb_release(&q);
-            }
-        }
+        const char *t = ref_text(L, pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a, &fl);
         if (t) ir_spawn_add(L->m, fi, t, fl);
     }
+}
+
+/* An awaited call, outside any loop, of a task of the module's own
+ * (FN_OWN_TASK): when its callee is a coroutine of another module that its
+ * own module never awaits, the callee runs as that task's last frames
+ * (`await worker.run(params)` in the runner's `_run_worker` task), for the
+ * scan to resolve (SPAWN_TAIL). */
+static void note_tail(lower *L, pn call)
+{
+    int fi = func_index(L);
+    if (fi < 0) return;
+    unsigned fl = SPAWN_TAIL;
+    const char *t = ref_text(L, pn_field(call, PF_function), &fl);
+    /* (a method of self is its own module's: the rule reads those) */
+    if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
 }
 
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
@@ -1448,6 +1470,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         note_spawn(L, call);
     }
     if (!awaited && ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) note_entries(L, call);
+    if (awaited && L->f && (L->f->fflags & FN_OWN_TASK) && L->loop_depth == 0) note_tail(L, call);
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
     pn args = pn_field(call, PF_arguments);
@@ -5747,6 +5770,9 @@ static void collect_scope_driven(lower *L, pn root)
 static int listener_registration(lower *L, pn c)
 {
     static const char *const names[] = {"on", "once", "add_listener", "add_event_handler", "add_event_listener"};
+    /* (a route registration too: the framework's run of a request) */
+    call_info ci = call_of(L, c);
+    if (ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) return 1;
     pn fn = unparen(pn_field(c, PF_function));
     if (!pn_is(fn, PT_attribute)) return 0;
     pn m = pn_field(fn, PF_attribute);
@@ -5756,14 +5782,17 @@ static int listener_registration(lower *L, pn c)
 }
 
 /* Coroutine functions an event emitter runs: handed by reference to a
- * listener registration (`pc.add_listener("track", self._on_track)`), and
- * named nowhere else in the module. The emitter runs a coroutine listener
- * as a task of its own (or awaits it from its dispatch loop): the outermost
- * frame of that run, as for a decorator's registration. */
+ * listener registration (`pc.add_listener("track", self._on_track)`), or a
+ * web framework's route registration (`app.router.add_route("GET", path,
+ * handle_ws)`), and named nowhere else in the module. The emitter runs a
+ * coroutine listener as a task of its own (or awaits it from its dispatch
+ * loop), the framework each request: the outermost frame of that run, as
+ * for a decorator's registration. */
 static void collect_listeners(lower *L, pn root)
 {
     if (!bytes_contain(L->src, L->len, "on(") && !bytes_contain(L->src, L->len, "listener(") &&
-        !bytes_contain(L->src, L->len, "handler("))
+        !bytes_contain(L->src, L->len, "handler(") && !bytes_contain(L->src, L->len, "add_") &&
+        !bytes_contain(L->src, L->len, "web.") && !bytes_contain(L->src, L->len, "Route("))
         return;
     const pt_node *endp = L->T->v + L->T->n;
     CA_VEC(pn) refs = {0};

@@ -13,4 +13,10 @@ own module, so it does not always run as a task.
 the base; the implementation lives in a mixin (`UpdatePumpMethods`) that
 `Relay` combines with the base, so the task runs the mixin's loop, whose
 `except CancelledError: pass` is that task's own end.
+
+`Worker.run` is awaited by the runner's task (`_run_worker`, a task the
+runner module starts) as its last step, outside any loop, and its own
+module never awaits it: its handler is that task's end. The twins:
+`Worker.check`, awaited by a coroutine that is no task, and `Worker.step`,
+awaited by a task once per worker of a loop, which goes on after it.
 """

@@ -8,4 +8,6 @@ framework runs the request in: a cancellation they end on quietly is that
 request's end, and no caller of theirs goes on as if nothing happened.
 The same handler shapes called by code of the tree, which goes on after
 them, swallow that caller's cancellation.
+`ClientHandler.handle`, in another module, is what a route's handler
+returns `await handler.handle()` of: the request task's last frames.
 """
