@@ -3441,6 +3441,37 @@ static int asks_cancelling(lower *L, pn block)
 
 static int bytes_contain(const char *s, size_t n, const char *word);
 
+/* Does the handler's block cancel its own task again (`asyncio.current_task()
+ * .cancel()`, or `.cancel()` of a name the block binds to current_task(),
+ * catalog current-task)? The cancellation is re-armed: asyncio raises it at
+ * the task's next await, so the handler passes it on, as a raise would. */
+static int recancels(lower *L, pn block)
+{
+    if (!bytes_contain(L->src + block->start, block->end - block->start, "current_task")) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = block; x < endp && x->start < block->end; x++) {
+        if (x->type != PT_call) continue;
+        pn fn = unparen(pn_field(x, PF_function));
+        if (!pn_is(fn, PT_attribute) || !text_is(L, pn_field(fn, PF_attribute), "cancel")) continue;
+        pn r = unparen(pn_field(fn, PF_object));
+        if (pn_is(r, PT_call)) {
+            char *d = dotted(L, pn_field(r, PF_function));
+            if (d && cat(L, CAT_CURRENT_TASK, d)) return 1;
+            continue;
+        }
+        if (!pn_is(r, PT_identifier)) continue;
+        /* `current = asyncio.current_task()` in the block */
+        for (pn y = block; y < endp && y->start < x->start; y++) {
+            if (y->type != PT_assignment) continue;
+            pn left = unparen(pn_field(y, PF_left)), right = unparen(pn_field(y, PF_right));
+            if (!pn_is(left, PT_identifier) || !pn_is(right, PT_call) || strcmp(text(L, left), text(L, r)) != 0) continue;
+            char *d = dotted(L, pn_field(right, PF_function));
+            if (d && cat(L, CAT_CURRENT_TASK, d)) return 1;
+        }
+    }
+    return 0;
+}
+
 /* Does block b call a catalogued sweep of every task (`asyncio.all_tasks()`)? */
 static int sweeps_tasks(lower *L, pn b)
 {
@@ -3535,7 +3566,8 @@ static void lower_try(lower *L, pn s, ir_block *out)
              * `except BaseException:`) */
             if (cancel_taken) h->flags &= ~(unsigned)H_CANCEL;
             else if (h->flags & H_CANCEL) cancel_taken = 1;
-            if (!pn_isnull(block) && (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block)))
+            if (!pn_isnull(block) &&
+                (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block) || recancels(L, block)))
                 h->flags |= H_CANCELLING;
             if (!pn_isnull(alias) && pn_is(unparen(alias), PT_identifier))
                 h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), VAR_EXC);
