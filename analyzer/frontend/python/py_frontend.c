@@ -1380,6 +1380,16 @@ static int asgi_signature(lower *L, pn def, int method)
     return i == 3;
 }
 
+/* What a reference argument hands on: the function itself, or the one a
+ * `functools.partial(f, ...)` wraps. */
+static pn partial_target(lower *L, pn a)
+{
+    a = unparen(a);
+    if (!pn_is(a, PT_call)) return a;
+    call_info pc = call_of(L, a);
+    return pc.name && strcmp(pc.name, "partial") == 0 ? unparen(first_pos_arg(a, 0)) : &pt_null;
+}
+
 /* The function a reference names, for the scan to resolve (ir_spawn.text
  * and CALL_ON_SELF in *fl): a name (through imports), a method of self, or
  * a method of a local made by a constructor of the tree, of a parameter
@@ -1432,7 +1442,7 @@ static void note_entries(lower *L, pn call)
     if (pn_isnull(args) || !pn_is(args, PT_argument_list) || fi < 0) return;
     PN_FOR_NAMED(a, args) {
         unsigned fl = SPAWN_ENTRY;
-        const char *t = ref_text(L, pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a, &fl);
+        const char *t = ref_text(L, partial_target(L, pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a), &fl);
         if (t) ir_spawn_add(L->m, fi, t, fl);
     }
 }
@@ -1469,7 +1479,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         spawn_args(L, out, call);
         note_spawn(L, call);
     }
-    if (!awaited && ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) note_entries(L, call);
+    if (ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) note_entries(L, call);
     if (awaited && L->f && (L->f->fflags & FN_OWN_TASK) && L->loop_depth == 0) note_tail(L, call);
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
@@ -5833,7 +5843,8 @@ static void collect_listeners(lower *L, pn root)
         pn args = pn_field(c, PF_arguments);
         if (pn_isnull(args) || !pn_is(args, PT_argument_list)) continue;
         PN_FOR_NAMED(a, args) {
-            pn u = unparen(a);
+            pn u = partial_target(L, pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+            if (pn_isnull(u)) continue;
             if (pn_is(u, PT_attribute)) {
                 pn o = unparen(pn_field(u, PF_object));
                 if (!pn_is(o, PT_identifier) || (strcmp(text(L, o), "self") != 0 && strcmp(text(L, o), "cls") != 0))

@@ -10,4 +10,6 @@ The same handler shapes called by code of the tree, which goes on after
 them, swallow that caller's cancellation.
 `ClientHandler.handle`, in another module, is what a route's handler
 returns `await handler.handle()` of: the request task's last frames.
+`console.interact` is the connection handler a server runs for each
+client (`asyncio.start_server(functools.partial(interact, self), ...)`).
 """
