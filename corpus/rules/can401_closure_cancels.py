@@ -5,6 +5,8 @@ function, cancels (`task.cancel()`): the CancelledError caught around
 `await task` is that task's, the function's own request to stop waiting,
 as after `task.cancel(); await task`. The twin's handler cancels another
 task, so the cancellation caught around the wait may be the caller's.
+`run_turn()` hands the task's bound `task.cancel` to the loop as the
+signal's callback: the same request, without a closure.
 """
 
 import asyncio
@@ -39,3 +41,28 @@ async def idle_other(loop, worker):
             await task
         except asyncio.CancelledError:  # expect: CAN401
             break
+
+
+async def run_turn(agent, prompt):
+    # Fine: ^C cancels the turn's task through its bound cancel, handed to
+    # the loop as the signal's callback; the handler takes that task's end.
+    task = asyncio.ensure_future(agent.reply(prompt))
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGINT, task.cancel)
+    try:
+        await task
+    except asyncio.CancelledError:
+        print("turn interrupted")
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+
+
+async def run_turn_with_spinner(agent, prompt, spinner):
+    # Buggy: the callback cancels the spinner, not the turn being awaited.
+    task = asyncio.ensure_future(agent.reply(prompt))
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGINT, spinner.cancel)
+    try:
+        await task
+    except asyncio.CancelledError:  # expect: CAN401
+        print("turn interrupted")

@@ -1447,6 +1447,24 @@ static void note_entries(lower *L, pn call)
     }
 }
 
+/* `loop.add_signal_handler(SIGINT, task.cancel)`, `loop.call_later(t,
+ * task.cancel)`: a task's bound cancel handed on as a callback. The
+ * function has arranged for that task to be cancelled: from here on an
+ * await of it may end in that cancellation, as after `task.cancel()`
+ * (first_cancel). */
+static void note_deferred_cancels(lower *L, pn call)
+{
+    pn args = pn_field(call, PF_arguments);
+    if (pn_isnull(args) || !pn_is(args, PT_argument_list) || !L->f) return;
+    PN_FOR_NAMED(a, args) {
+        pn u = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+        if (!pn_is(u, PT_attribute) || !text_is(L, pn_field(u, PF_attribute), "cancel")) continue;
+        pn r = unparen(pn_field(u, PF_object));
+        int v = pn_is(r, PT_identifier) ? ir_var_find(L->f, text(L, r)) : -1;
+        if (v >= 0 && L->f->vars[v].first_cancel == UINT32_MAX) L->f->vars[v].first_cancel = call->start;
+    }
+}
+
 /* An awaited call, outside any loop, of a task of the module's own
  * (FN_OWN_TASK): when its callee is a coroutine of another module that its
  * own module never awaits, the callee runs as that task's last frames
@@ -1480,6 +1498,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         note_spawn(L, call);
     }
     if (ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) note_entries(L, call);
+    note_deferred_cancels(L, call);
     if (awaited && L->f && (L->f->fflags & FN_OWN_TASK) && L->loop_depth == 0) note_tail(L, call);
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
