@@ -210,7 +210,8 @@ typedef enum ir_kind {
 #define H_BARE            0x04u
 #define H_SHIELDED        0x08u /* its body runs cleanup under a shield */
 #define H_CANCELLING      0x10u /* its body asks whether the task is being cancelled (cancelling(), uncancel()),
-                                   or cancels the task again (`asyncio.current_task().cancel()`) */
+                                   cancels the task again (`asyncio.current_task().cancel()`), or hands the
+                                   caller a status saying cancelled (`finish_reason=INTERRUPTED`) */
 #define H_SUPPRESS        0x20u /* a `with contextlib.suppress(...)` scope, read as a handler */
 #define H_LEVEL           0x40u /* the cancellation it catches is level-triggered (trio, anyio scopes): the
                                    next unshielded checkpoint raises it again */

@@ -3501,6 +3501,71 @@ static int recancels(lower *L, pn block)
     return 0;
 }
 
+/* Does expression e hold a name (an identifier, an attribute's name, a
+ * keyword) that says cancelled or interrupted (`FinishReason.INTERRUPTED`,
+ * `cancelled=True`): a status the caller's code can test? A message
+ * ("Execution was cancelled.") is for a reader, and the name of a called
+ * method (`t.cancel()`) is an act, not a status. */
+static int names_cancel_status(lower *L, pn e)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = e; x < endp && x->start < e->end; x++) {
+        if (x->type != PT_identifier) continue;
+        pn up = pn_parent(x);
+        if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == x && pn_is(pn_parent(up), PT_call) &&
+            pn_field(pn_parent(up), PF_function) == up)
+            continue;
+        size_t n = x->end - x->start;
+        const char *t = L->src + x->start;
+        for (size_t i = 0; i + 6 <= n; i++)
+            if (strncasecmp(t + i, "cancel", 6) == 0 || (i + 9 <= n && strncasecmp(t + i, "interrupt", 9) == 0)) return 1;
+    }
+    return 0;
+}
+
+/* Is name nm in what a return or a yield of the function body hands back? */
+static int handed_back(lower *L, pn body, const char *nm)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < body->end; y++) {
+        if (y->type != PT_return_statement && y->type != PT_yield) continue;
+        for (pn z = y; z < endp && z->start < y->end; z++)
+            if (z->type == PT_identifier && text_is(L, z, nm)) return 1;
+    }
+    return 0;
+}
+
+/* Does the handler turn the cancellation into a status its caller is handed:
+ * returned or yielded there (`return ChatResponse(finished_reason=
+ * FinishedReason.INTERRUPTED)`), or stored in a local (or on a local's
+ * attribute) that the function returns or yields (`acc.finished_reason =
+ * INTERRUPTED` ... `yield acc.build()`)? The caller's code is told the work
+ * was cancelled, as by a returned exception. */
+static int reports_cancel(lower *L, pn handler, pn block)
+{
+    pn body = enclosing_body(handler);
+    if (pn_isnull(body)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = block; x < endp && x->start < block->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda) {
+            /* (a nested function's returns are its own) */
+            uint32_t end = x->end;
+            while (x + 1 < endp && (x + 1)->start < end) x++;
+            continue;
+        }
+        if (x->type == PT_return_statement || x->type == PT_yield) {
+            if (names_cancel_status(L, x)) return 1;
+            continue;
+        }
+        if (x->type != PT_assignment && x->type != PT_augmented_assignment) continue;
+        pn right = pn_field(x, PF_right), left = unparen(pn_field(x, PF_left));
+        if (pn_isnull(right) || !names_cancel_status(L, right)) continue;
+        while (pn_is(left, PT_attribute)) left = unparen(pn_field(left, PF_object));
+        if (pn_is(left, PT_identifier) && !text_is(L, left, "self") && handed_back(L, body, text(L, left))) return 1;
+    }
+    return 0;
+}
+
 /* Does block b call a catalogued sweep of every task (`asyncio.all_tasks()`)? */
 static int sweeps_tasks(lower *L, pn b)
 {
@@ -3596,7 +3661,8 @@ static void lower_try(lower *L, pn s, ir_block *out)
             if (cancel_taken) h->flags &= ~(unsigned)H_CANCEL;
             else if (h->flags & H_CANCEL) cancel_taken = 1;
             if (!pn_isnull(block) &&
-                (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block) || recancels(L, block)))
+                (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block) || recancels(L, block) ||
+                 reports_cancel(L, s, block)))
                 h->flags |= H_CANCELLING;
             if (!pn_isnull(alias) && pn_is(unparen(alias), PT_identifier))
                 h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), VAR_EXC);
