@@ -5,7 +5,9 @@ scope of the server's, which it cancels when the client goes away; that
 cancellation is delivered again at each await until the generator leaves,
 so `except CancelledError: return` ends the stream, as meant. The same
 generator iterated by a coroutine of the module loses that coroutine's
-cancellation.
+cancellation. A generator defined inside the endpoint that hands it to the
+response (`def heartbeat(): async def iterator(): ...; return
+StreamingResponse(iterator())`) is read within that endpoint.
 """
 
 import asyncio
@@ -43,3 +45,33 @@ async def stream_progress(run: Any) -> StreamingResponse:
 async def log_progress(run: Any) -> None:
     async for line in progress_stream(run):
         print(line)
+
+
+# Fine: a generator defined in the endpoint that hands it to the response
+# (the usual FastAPI shape), counted within that endpoint.
+def heartbeat(app: Any, session: str) -> StreamingResponse:
+    async def iterator() -> AsyncIterator[str]:
+        while True:
+            try:
+                yield "data: ALIVE\n\n"
+                await asyncio.sleep(15)
+            except asyncio.CancelledError:
+                app.sessions.pop(session, None)
+                return
+
+    return StreamingResponse(iterator(), media_type="text/event-stream")
+
+
+# Buggy: the nested generator is also drained in the endpoint itself.
+async def replay(run: Any) -> StreamingResponse:
+    async def iterator() -> AsyncIterator[str]:
+        try:
+            async for event in run.events():
+                yield f"data: {event}\n\n"
+        except asyncio.CancelledError:  # expect: CAN401
+            return
+
+    async for first in iterator():
+        print("first event", first)
+        break
+    return StreamingResponse(iterator(), media_type="text/event-stream")

@@ -133,6 +133,7 @@ typedef struct lower {
                                          self.f()`): FN_AWAITED_HERE */
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
     CA_VEC(const char *) scope_driven; /* ... only through a scope runner (collect_scope_driven) */
+    CA_VEC(uint32_t) scope_driven_defs; /* ... the nested ones, by the start of their def */
     CA_VEC(const char *) mains;       /* ... only as the main task of a runner (asyncio.run) */
     int member_vars;                  /* the function has member variables (`entry.task`) */
     int returns_call, returns_other;  /* returns that hand back a call's result directly; other returns of a value */
@@ -4795,6 +4796,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
     for (size_t k = 0; k < L->scope_driven.n && !class_name; k++)
         if (strcmp(L->scope_driven.v[k], name) == 0 && !strstr(f->qualname, ".<locals>.")) f->fflags |= FN_SCOPE_DRIVEN;
+    for (size_t k = 0; k < L->scope_driven_defs.n; k++)
+        if (L->scope_driven_defs.v[k] == def->start && strstr(f->qualname, ".<locals>.")) f->fflags |= FN_SCOPE_DRIVEN;
     for (size_t k = 0; k < L->awaited.n; k++)
         if (strcmp(L->awaited.v[k], name) == 0) f->fflags |= FN_AWAITED_HERE;
     /* (only a coroutine no other module can await: a local one, or a
@@ -5890,6 +5893,47 @@ static void collect_scope_driven(lower *L, pn root)
         if (uses == runs) CA_VEC_PUSH(L->scope_driven, fn);
     }
     CA_VEC_FREE(names);
+    /* a generator defined in the function that hands it to the runner
+     * (`def stream(): async def gen(): ...; return StreamingResponse(gen())`):
+     * its uses are counted in that function */
+    for (pn x = root; x < endp; x++) {
+        if (x->type != PT_call) continue;
+        call_info ci = call_of(L, x);
+        if (!ci.dotted || !cat(L, CAT_SCOPE_RUNNER, ci.dotted)) continue;
+        pn a0 = unparen(first_pos_arg(x, 0));
+        pn fn = pn_is(a0, PT_call) ? unparen(pn_field(a0, PF_function)) : &pt_null;
+        if (!pn_is(fn, PT_identifier)) continue;
+        pn d = pn_parent(x);
+        while (!pn_isnull(d) && !pn_is(d, PT_function_definition)) d = pn_parent(d);
+        pn body = pn_isnull(d) ? d : pn_field(d, PF_body);
+        if (pn_isnull(body)) continue;
+        size_t fl = fn->end - fn->start, runs = 0, uses = 0;
+        pn def = &pt_null;
+        for (pn u = body; u < endp && u->start < body->end; u++) {
+            if (u->type == PT_call) {
+                call_info cu = call_of(L, u);
+                pn ua = unparen(first_pos_arg(u, 0));
+                pn uf = pn_is(ua, PT_call) ? unparen(pn_field(ua, PF_function)) : &pt_null;
+                if (cu.dotted && cat(L, CAT_SCOPE_RUNNER, cu.dotted) && pn_is(uf, PT_identifier) &&
+                    uf->end - uf->start == fl && memcmp(L->src + uf->start, L->src + fn->start, fl) == 0)
+                    runs++;
+                continue;
+            }
+            if (u->type != PT_identifier || u->end - u->start != fl || memcmp(L->src + u->start, L->src + fn->start, fl) != 0)
+                continue;
+            pn up = pn_parent(u);
+            if (pn_is(up, PT_function_definition) && pn_field(up, PF_name) == u) {
+                /* (defined right in this function, not deeper) */
+                pn o = pn_parent(up);
+                while (!pn_isnull(o) && !pn_is(o, PT_function_definition)) o = pn_parent(o);
+                if (o == d) def = up;
+                continue;
+            }
+            if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
+            uses++;
+        }
+        if (!pn_isnull(def) && uses == runs) CA_VEC_PUSH(L->scope_driven_defs, def->start);
+    }
 }
 
 /* Is call c a registration of an event listener, `pc.add_listener("track",
@@ -6469,6 +6513,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.own_tasks);
     CA_VEC_FREE(L.own_wrappers);
     CA_VEC_FREE(L.scope_driven);
+    CA_VEC_FREE(L.scope_driven_defs);
     CA_VEC_FREE(L.awaited);
     CA_VEC_FREE(L.uncancelled);
     CA_VEC_FREE(L.mains);
