@@ -474,6 +474,58 @@ static int cancelled_helper(const rule_ctx *ctx, const ir_func *f)
     return f->nparams > 0 && private_name(f) && every_site(ctx, f, 1);
 }
 
+/* `try: await asyncio.shield(t)` / `except CancelledError: if not t.done():
+ * t.cancel(); ...; raise` and on: the handler goes on only where the task it
+ * shielded is done. A cancellation of this task raises out of the shield
+ * while t runs on, so what finds t done was t's own cancellation. (A plain
+ * `await t` would have cancelled t too: there t done tells nothing.) Read
+ * on the try body's and the handler's own level. */
+static int done_test_of(const ir_node *n, const int *vars, int nv)
+{
+    if (n->kind != IR_DONE || n->flags) return 0;
+    for (int k = 0; k < nv; k++)
+        if (n->var == vars[k]) return 1;
+    return 0;
+}
+
+static int shielded_done_only(const ir_block *body, const ir_block *hbody)
+{
+    int vars[8], nv = 0;
+    for (int i = 0; i + 1 < body->n && nv < 8; i++) {
+        const ir_node *c = body->v[i], *d = body->v[i + 1];
+        if (c->kind == IR_CHECKPOINT && (c->flags & CP_SHIELDED) && d->kind == IR_DONE && (d->flags & DONE_SETTLED) &&
+            d->var >= 0)
+            vars[nv++] = d->var;
+    }
+    if (!nv) return 0;
+    for (int i = 0; i < hbody->n; i++) {
+        const ir_node *n = hbody->v[i];
+        if (done_test_of(n, vars, nv)) return 1;
+        if (n->kind == IR_IF) {
+            /* each branch raises, or is the way past the test, which may
+             * say that the task is done (`if not t.done(): ...; raise`) */
+            int done = 0;
+            for (int b = 0; b < n->nbranches; b++) {
+                const ir_block *br = &n->branches[b];
+                if (br->n == 0 || eng_block_always_raises(br)) continue;
+                int facts = 1, here = 0;
+                for (int j = 0; j < br->n && facts; j++) {
+                    facts = br->v[j]->kind == IR_DONE && !br->v[j]->flags;
+                    here |= done_test_of(br->v[j], vars, nv);
+                }
+                if (!facts) return 0;
+                done |= here;
+            }
+            if (done) return 1;
+            continue;
+        }
+        if (n->kind == IR_RETURN || n->kind == IR_BREAK || n->kind == IR_CONTINUE || n->kind == IR_RAISE ||
+            n->kind == IR_LOOP || n->kind == IR_TRY || n->kind == IR_WITH)
+            return 0;
+    }
+    return 0;
+}
+
 static void begin(rule_run *rr)
 {
     swallow_state *s = ca_xcalloc(1, sizeof(*s));
@@ -519,6 +571,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
         }
         if (!block_takes_own_cancel(f, &ev->node->a, s->params_cancelled)) return; /* nothing here takes our cancellation */
         if (h->exc_var < 0 && teardown_try(rr->ctx, f, &ev->node->a)) return;
+        if (shielded_done_only(&ev->node->a, &h->body)) return;
         /* the try sits in a shield scope (`with CancelScope(shield=True):
          * try: await t / except CancelledError: pass`): no cancellation
          * from outside reaches its body, what it catches is the awaited
