@@ -112,6 +112,7 @@ typedef struct lower {
     CA_VEC(const char *) global_decl;
     CA_VEC(fresh_var) fresh;    /* per function */
     int loop_depth;             /* loops around the statement being lowered */
+    const char *kwargs_name;    /* the function's **kwargs parameter, or NULL */
     CA_VEC(int) exc_flags;      /* pairs (flag, exc): `flag = isinstance(exc, Exception) and ...`, so flag
                                    truthy says exc is no cancellation */
     CA_VEC(const char *) plain_decl; /* locals annotated as plain data (`x: str = ""`): never a resource */
@@ -2577,6 +2578,11 @@ static rhs_info classify_rhs(lower *L, pn right)
     int group_spawn = ci.name && !pn_isnull(ci.recv) && cat(L, CAT_GROUP_SPAWN, ci.name) &&
                       recv_is_group(L, ci.recv);
     if (group_spawn) return ri;
+    /* `agent = kwargs.get("agent")`: a value the caller handed in by keyword,
+     * looked up in the function's **kwargs: still the caller's */
+    if (L->kwargs_name && ci.name && (strcmp(ci.name, "get") == 0 || strcmp(ci.name, "setdefault") == 0) &&
+        pn_is(unparen(ci.recv), PT_identifier) && text_is(L, unparen(ci.recv), L->kwargs_name))
+        return ri;
     if (!pn_isnull(ci.recv)) {
         int rv = root_var(L, ci.recv);
         if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_SELF | VAR_PARAM))) ri.parent = rv;
@@ -4861,10 +4867,12 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         }
     }
     pn params = pn_field(def, PF_parameters);
+    L->kwargs_name = NULL;
     PN_FOR_NAMED(p, params) {
         pn id = param_ident(p);
         if (pn_isnull(id)) continue;
         unsigned fl = VAR_PARAM;
+        if (p->end - p->start > 2 && L->src[p->start] == '*' && L->src[p->start + 1] == '*') L->kwargs_name = text(L, id);
         if (pn_is(p, PT_list_splat_pattern) || (!pn_is(p, PT_identifier) && pn_is(pn_first_named(p), PT_list_splat_pattern)))
             fl |= VAR_VARARGS;
         if (f->nparams == 0 && class_name) {
