@@ -1630,7 +1630,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             /* a process waited for has exited */
             const ir_node *a = n->var >= 0 && n->var < E->nvars ? E->acq[n->var] : NULL;
             if (a && a->rkind && strcmp(a->rkind, "process") == 0) kill(E, s, n->var);
-        } else if (n->kind == IR_TRANSFER || (n->flags & DONE_SETTLED) || n->var < 0) kill(E, s, n->var);
+        } else if (n->kind == IR_TRANSFER || (n->flags & (DONE_SETTLED | DONE_EMPTY)) || n->var < 0) kill(E, s, n->var);
         else s[n->var] &= (uint8_t)~(ST_LIVE | ST_ADOPTED);
         break;
     case IR_ADOPT:

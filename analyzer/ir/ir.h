@@ -146,6 +146,8 @@ typedef enum ir_kind {
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */
 #define DONE_EXITED       0x02u /* `await v.wait()` returned (catalog exit-wait): finished if v is a process */
+#define DONE_EMPTY        0x04u /* a test found v falsy or None (`if pending:`'s other branch): whatever was put
+                                   into v has left it, so what v holds is no longer live through it */
 /* IR_RAISE */
 #define RAISE_CANCEL      0x01u /* raises a cancellation exception (raise asyncio.CancelledError) */
 #define RAISE_BARE        0x02u /* a bare `raise`: the exception being handled (in a helper called from a

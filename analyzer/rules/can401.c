@@ -482,7 +482,7 @@ static int cancelled_helper(const rule_ctx *ctx, const ir_func *f)
  * on the try body's and the handler's own level. */
 static int done_test_of(const ir_node *n, const int *vars, int nv)
 {
-    if (n->kind != IR_DONE || n->flags) return 0;
+    if (n->kind != IR_DONE || (n->flags & (DONE_SETTLED | DONE_EXITED))) return 0;
     for (int k = 0; k < nv; k++)
         if (n->var == vars[k]) return 1;
     return 0;
@@ -510,7 +510,7 @@ static int shielded_done_only(const ir_block *body, const ir_block *hbody)
                 if (br->n == 0 || eng_block_always_raises(br)) continue;
                 int facts = 1, here = 0;
                 for (int j = 0; j < br->n && facts; j++) {
-                    facts = br->v[j]->kind == IR_DONE && !br->v[j]->flags;
+                    facts = br->v[j]->kind == IR_DONE && !(br->v[j]->flags & (DONE_SETTLED | DONE_EXITED));
                     here |= done_test_of(br->v[j], vars, nv);
                 }
                 if (!facts) return 0;

@@ -4032,10 +4032,11 @@ static void if_atoms(lower *L, ir_node *n, pn cond)
     CA_VEC_FREE(tests);
 }
 
-static void prepend_done(lower *L, ir_block *b, int v, ir_site at)
+static void prepend_done(lower *L, ir_block *b, int v, ir_site at, unsigned flags)
 {
     ir_node *d = ir_node_new(L->m, IR_DONE, at);
     d->var = v;
+    d->flags = flags;
     ir_block_push(L->m, b, d);
     for (int i = b->n - 1; i > 0; i--) b->v[i] = b->v[i - 1];
     b->v[0] = d;
@@ -4107,11 +4108,25 @@ static int loop_fixed_test(lower *L, pn s, const ir_node *n)
     return 1;
 }
 
+/* Is the condition a test of a value itself (`if pending:`, `if not x`,
+ * `if x is None`), not of a task's end (`t.done()`, `proc.returncode`)?
+ * Where it finds the value falsy or None, the value holds nothing: what was
+ * put into it has left (DONE_EMPTY). */
+static int value_test(pn cond)
+{
+    pn c = unparen(cond);
+    for (int guard = 0; guard < 4 && pn_is(c, PT_not_operator); guard++) c = unparen(pn_field(c, PF_argument));
+    if (pn_is(c, PT_identifier)) return 1;
+    return pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2 && pn_is(unparen(pn_first_named(c)), PT_identifier) &&
+           pn_is(unparen(pn_named_child(c, 1)), PT_none);
+}
+
 static void lower_if(lower *L, pn s, ir_block *out)
 {
     lower_expr(L, out, pn_field(s, PF_condition), s);
     ir_node *n = emit(L, out, IR_IF, s, -1);
     cond_fact cf = cond_test(L, pn_field(s, PF_condition));
+    unsigned empty = value_test(pn_field(s, PF_condition)) ? DONE_EMPTY : 0;
     if_atoms(L, n, pn_field(s, PF_condition));
     if (config_condition(L, pn_field(s, PF_condition))) n->flags |= IF_ON_CONFIG;
     int cflag = tests_cancel_flag(L, pn_field(s, PF_condition));
@@ -4126,22 +4141,23 @@ static void lower_if(lower *L, pn s, ir_block *out)
         if (pn_is(ch, PT_elif_clause)) {
             ir_block *b = &n->branches[n->nbranches++];
             /* every elif and the else run only when the first test failed */
-            if (cf.var >= 0 && cf.empty_if_false) emit(L, b, IR_DONE, ch, cf.var);
+            if (cf.var >= 0 && cf.empty_if_false) emit(L, b, IR_DONE, ch, cf.var)->flags = empty;
             lower_expr(L, b, pn_field(ch, PF_condition), ch);
             lower_block(L, pn_field(ch, PF_consequence), b);
         } else if (pn_is(ch, PT_else_clause)) {
             ir_block *b = &n->branches[n->nbranches++];
-            if (cf.var >= 0 && cf.empty_if_false) emit(L, b, IR_DONE, ch, cf.var);
+            if (cf.var >= 0 && cf.empty_if_false) emit(L, b, IR_DONE, ch, cf.var)->flags = empty;
             lower_block(L, pn_field(ch, PF_body), b);
             n->flags |= IF_HAS_ELSE;
         }
     }
     if (cf.var < 0) return;
-    if (cf.empty_if_true) prepend_done(L, &n->branches[0], cf.var, n->site);
+    if (cf.empty_if_true) prepend_done(L, &n->branches[0], cf.var, n->site, empty);
     if (cf.empty_if_false && !(n->flags & IF_HAS_ELSE) && n->nbranches == 1) {
         /* the implicit else: nothing to release there */
         ir_node *d = ir_node_new(L->m, IR_DONE, n->site);
         d->var = cf.var;
+        d->flags = empty;
         ir_block_push(L->m, &n->branches[n->nbranches++], d);
         n->flags |= IF_HAS_ELSE;
     }
