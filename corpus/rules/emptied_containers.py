@@ -32,20 +32,20 @@ class Crew:
 
     # Buggy: a batch is flushed only when it is large; a smaller one is
     # still running, unowned, when the synchronous task is awaited.
-    async def run_batched(self, tasks):
-        pending = []
-        outputs = []
+    async def run_batched(self, tasks, flush_at=8):
+        batch = []
+        results = []
         for task in tasks:
-            if task.async_execution:
-                started = asyncio.create_task(task.run())
-                pending.append((task, started))
-            else:
-                if len(pending) > 8:
-                    outputs.extend(await self._process(pending))
-                    pending.clear()
-                outputs.append(await task.run())  # expect: CAN102
-        outputs.extend(await self._process(pending))
-        return outputs
+            if not task.async_execution:
+                if len(batch) > flush_at:
+                    results += await self._process(batch)
+                    batch = []
+                results.append(await task.run())  # expect: CAN102
+                continue
+            job = asyncio.create_task(task.run())
+            batch.append((task, job))
+        results += await self._process(batch)
+        return results
 
     async def _process(self, pending):
         outs = []
