@@ -21,6 +21,20 @@ typedef CA_VEC(const ir_node *) node_vec;
 
 static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(node_vec)); }
 
+/* Does the function the thread runs say it makes something: a name the
+ * catalog reads as a maker (`open*`, `create*`, `connect*`, ...), or a
+ * class (`IceCastClient(buffer, url)` built in the thread)? Other thread
+ * work (a tool the caller handed in, a user's API function,
+ * `block.postprocess`) returns data, whatever a cleanup later does with it. */
+static int names_maker(const rule_ctx *ctx, const ir_node *n)
+{
+    if (!n->callee) return 0;
+    const char *last = rule_last_part(n->callee);
+    while (*last == '_') last++;
+    if (*last >= 'A' && *last <= 'Z') return 1;
+    return *last && rule_cat(ctx, CAT_ACQUIRE_PREFIX, last) != NULL;
+}
+
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     const ir_node *n = ev->node;
@@ -36,7 +50,8 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     if (remote && ((n->flags & REM_TIMEOUT) || ev->in_timeout) && !(n->flags & REM_SHIELDED) &&
         rule_on(rr->ctx, "CAN201"))
         return;
-    int makes = (n->flags & EXEC_STRONG) || remote || eng_released_anywhere(W, n->var);
+    /* (released somewhere: evidence for what a maker made) */
+    int makes = (n->flags & EXEC_STRONG) || remote || (eng_released_anywhere(W, n->var) && names_maker(rr->ctx, n));
     /* (a function of this module named like a maker, `_open_read_path`:
      * kept somewhere, the value is one) */
     if (!makes && (n->flags & EXEC_HEURISTIC) && eng_stored_anywhere(W, n->var) &&

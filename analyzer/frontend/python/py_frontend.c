@@ -1969,7 +1969,11 @@ static int child_create(lower *L, pn fn, const char *d, pn call)
  * engine can resolve it into the tree. */
 static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 {
-    for (int k = 0; k < 2; k++) {
+    /* (`run_in_executor(executor, f, ...)` hands the executor first, None or
+     * not; `to_thread(f, ...)` the function) */
+    call_info ec = call_of(L, call);
+    int first = ec.name && strcmp(ec.name, "run_in_executor") == 0 ? 1 : 0;
+    for (int k = first; k < first + 1; k++) {
         pn a = unparen(first_pos_arg(call, k));
         if (pn_isnull(a) || pn_is(a, PT_none)) continue;
         pn fn = a, made = &pt_null;
