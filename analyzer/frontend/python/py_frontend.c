@@ -1322,6 +1322,38 @@ static void note_element_classes(lower *L, pn def)
     }
 }
 
+/* The one class of the tree a receiver was made from, for its methods to
+ * resolve to that class's: a local made by a constructor (`server =
+ * ControlServer(...)`), a parameter annotated with a class (`application:
+ * Application`, unless rebound), a loop element of a container so annotated
+ * (`for app in apps` of `apps: list[App]`), or an attribute of self that the
+ * class assigns from one constructor only (`self.handshake`). NULL when none. */
+static const char *receiver_class(lower *L, pn recv)
+{
+    const char *rc = NULL;
+    pn r = unparen(recv);
+    if (pn_is(r, PT_identifier)) {
+        const char *rn = text(L, r);
+        int rv = ir_var_find(L->f, rn);
+        unsigned vf = rv >= 0 ? L->f->vars[rv].flags : 0;
+        if (rv >= 0 && !(vf & (VAR_PARAM | VAR_ELEMENT | VAR_EXC)))
+            rc = map_get(L->locals_ctor.v, L->locals_ctor.n, rn);
+        else if (rv >= 0 && (vf & VAR_PARAM) && !(vf & VAR_SELF) && !map_get(L->locals_ctor.v, L->locals_ctor.n, rn))
+            rc = map_get(L->param_class.v, L->param_class.n, rn);
+        if (!rc && rv >= 0 && (vf & VAR_ELEMENT)) rc = map_get(L->elem_class.v, L->elem_class.n, rn);
+        if (rc && !*rc) rc = NULL; /* rebound to something unknown */
+    }
+    return rc ? rc : self_attr_class(L, recv);
+}
+
+/* The index in its module's funcs of the function being lowered, or -1. */
+static int func_index(lower *L)
+{
+    for (int i = 0; L->f && i < L->m->nfuncs; i++)
+        if (L->m->funcs[i] == L->f) return i;
+    return -1;
+}
+
 /* The function a spawn starts, for the scan to resolve (ir_spawn): a name
  * (through imports) or a method of self. */
 static void note_spawn(lower *L, pn call)
@@ -1355,12 +1387,8 @@ static void note_spawn(lower *L, pn call)
     } else if (pn_is(fn, PT_identifier)) {
         t = dotted(L, fn);
     }
-    if (!t) return;
-    for (int i = 0; i < L->m->nfuncs; i++)
-        if (L->m->funcs[i] == L->f) {
-            ir_spawn_add(L->m, i, t, fl);
-            break;
-        }
+    int fi = t ? func_index(L) : -1;
+    if (fi >= 0) ir_spawn_add(L->m, fi, t, fl);
 }
 
 /* An ASGI application's signature, `(scope, receive, send)` after self: the
@@ -1404,32 +1432,18 @@ static const char *ref_text(lower *L, pn u, unsigned *fl)
     if (!pn_is(u, PT_attribute)) return NULL;
     pn r = unparen(pn_field(u, PF_object));
     const char *m = text(L, pn_field(u, PF_attribute));
-    const char *rc = NULL;
-    if (pn_is(r, PT_identifier)) {
-        int rv = ir_var_find(L->f, text(L, r));
-        unsigned vf = rv >= 0 ? L->f->vars[rv].flags : 0;
-        if (rv >= 0 && (vf & VAR_SELF)) {
-            *fl |= CALL_ON_SELF;
-            return m;
-        }
-        if (rv >= 0 && !(vf & (VAR_PARAM | VAR_ELEMENT | VAR_EXC))) rc = map_get(L->locals_ctor.v, L->locals_ctor.n, text(L, r));
-        else if (rv >= 0 && (vf & VAR_PARAM)) rc = map_get(L->param_class.v, L->param_class.n, text(L, r));
-    } else if (pn_is(r, PT_attribute)) {
-        rc = self_attr_class(L, r);
+    int rv = pn_is(r, PT_identifier) ? ir_var_find(L->f, text(L, r)) : -1;
+    if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF)) {
+        *fl |= CALL_ON_SELF;
+        return m;
     }
-    if (!rc || !*rc) return NULL;
+    const char *rc = receiver_class(L, r);
+    if (!rc) return NULL;
     ca_sb q = {0};
     ca_sb_addf(&q, "%s.%s", rc, m);
     const char *t = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
     ca_sb_release(&q);
     return t;
-}
-
-static int func_index(lower *L)
-{
-    for (int i = 0; L->f && i < L->m->nfuncs; i++)
-        if (L->m->funcs[i] == L->f) return i;
-    return -1;
 }
 
 /* A registration of request handlers with a web framework (catalog
@@ -1742,26 +1756,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     int noret = !ci.awaited && ci.dotted && cat(L, CAT_NORETURN_CALL, ci.dotted);
     /* `server = ControlServer(...)` ... `server.start()`: a method of that
      * class, if the tree defines it */
-    const char *recv_class = NULL;
-    if (!on_self && !pn_isnull(ci.recv) && pn_is(unparen(ci.recv), PT_identifier)) {
-        const char *rn = text(L, unparen(ci.recv));
-        int rv = ir_var_find(L->f, rn);
-        if (rv >= 0 && !(L->f->vars[rv].flags & (VAR_PARAM | VAR_ELEMENT | VAR_EXC)))
-            recv_class = map_get(L->locals_ctor.v, L->locals_ctor.n, rn);
-        /* `application: Application` ... `application.create_task(...)`: a
-         * method of the class the parameter is annotated with, unless the
-         * parameter was rebound */
-        else if (rv >= 0 && (L->f->vars[rv].flags & VAR_PARAM) && !(L->f->vars[rv].flags & VAR_SELF) &&
-                 !map_get(L->locals_ctor.v, L->locals_ctor.n, rn))
-            recv_class = map_get(L->param_class.v, L->param_class.n, rn);
-        /* `for app in apps` of `apps: list[App]`: a method of App */
-        if (!recv_class && rv >= 0 && (L->f->vars[rv].flags & VAR_ELEMENT))
-            recv_class = map_get(L->elem_class.v, L->elem_class.n, rn);
-        if (recv_class && !*recv_class) recv_class = NULL; /* rebound to something unknown */
-    }
-    /* `self.handshake.accept(...)` where the class assigns `self.handshake`
-     * from one constructor only: a method of that class, if the tree defines it */
-    if (!on_self && !recv_class && !pn_isnull(ci.recv)) recv_class = self_attr_class(L, ci.recv);
+    const char *recv_class = on_self || pn_isnull(ci.recv) ? NULL : receiver_class(L, ci.recv);
     /* `super().create_job_group(...)`: the method as the first base defines it */
     if (!on_self && !recv_class && !pn_isnull(ci.recv) && pn_is(unparen(ci.recv), PT_call)) {
         pn sf = unparen(pn_field(unparen(ci.recv), PF_function));
