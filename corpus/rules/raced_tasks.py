@@ -72,3 +72,48 @@ class Spawner:
         for t in pending:
             t.cancel()
         return "done" if done else "gave up"
+
+
+class Waiters:
+    def __init__(self, ready: asyncio.Event, flushed: asyncio.Event) -> None:
+        self._ready = ready
+        self._flushed = flushed
+
+    # Fine: the winner's result is read from the done set; the pending set
+    # is never touched, so the loser runs on as on a cancellation.
+    async def first_signal(self, timeout: float) -> str:
+        a = asyncio.create_task(self._ready.wait())
+        b = asyncio.create_task(asyncio.sleep(timeout))
+        done, _ = await asyncio.wait([a, b], return_when=asyncio.FIRST_COMPLETED)
+        return "ready" if a in done else "timeout"
+
+    # Fine: a timeout leaves what is still pending running (only counted,
+    # then a TimeoutError), as a cancellation at the wait does.
+    async def both(self, timeout: float) -> list:
+        started = [asyncio.create_task(e.wait()) for e in (self._ready, self._flushed)]
+        done, pending = await asyncio.wait(started, timeout=timeout)
+        if len(pending) != 0:
+            raise asyncio.TimeoutError()
+        return [t.result() for t in done]
+
+    # Buggy twin: the pending set is counted, then cancelled on a timeout.
+    async def both_or_stop(self, timeout: float) -> list:
+        started = [asyncio.create_task(e.wait()) for e in (self._ready, self._flushed)]
+        done, pending = await asyncio.wait(started, timeout=timeout)  # expect: CAN102
+        if pending:
+            for t in pending:
+                t.cancel()
+            raise asyncio.TimeoutError()
+        return [t.result() for t in done]
+
+    # Buggy twin: the race's tasks are swept from a written-out list on the
+    # normal path (the ones not done are cancelled): the function stops
+    # what it started, but a cancellation at the wait leaves both running.
+    async def first_signal_swept(self, timeout: float) -> str:
+        a = asyncio.create_task(self._ready.wait())
+        b = asyncio.create_task(asyncio.sleep(timeout))
+        done, _ = await asyncio.wait([a, b], return_when=asyncio.FIRST_COMPLETED)  # expect: CAN102
+        for t in [a, b]:
+            if not t.done():
+                t.cancel()
+        return "ready" if a in done else "timeout"

@@ -30,11 +30,14 @@ class Tools:
             return -1
 
     # Buggy twin: the task is awaited through asyncio.wait, which does not
-    # cancel it; the handler's await leaves it running when cancelled.
+    # cancel it; a timeout cancels what is still pending, a cancellation at
+    # the wait leaves it running.
     async def run_with_wait(self, seconds: float) -> int:
         task = asyncio.ensure_future(work())
         try:
-            done, _ = await asyncio.wait({task}, timeout=seconds)  # expect: CAN102
+            done, pending = await asyncio.wait({task}, timeout=seconds)  # expect: CAN102
+            for t in pending:
+                t.cancel()
             return len(done)
         except asyncio.TimeoutError:
             await self.report_timeout()

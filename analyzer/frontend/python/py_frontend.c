@@ -1102,34 +1102,99 @@ static void waited_members_cancelled(lower *L, pn loop, const char *container)
 /* The same sweep seen from the loop (`for t in pending:` whose body cancels
  * t): after it, each task the wait was given has ended or been cancelled,
  * and none is left running: released. */
+/* Does statement st cancel task t (`t.cancel()`), directly or only where
+ * it is still running (`if not t.done(): t.cancel()`)? */
+static int stmt_cancels(lower *L, pn st, const char *t, int depth)
+{
+    if (pn_is(st, PT_if_statement) && depth == 0) {
+        pn c = unparen(pn_field(st, PF_condition));
+        if (!pn_is(c, PT_not_operator) || !pn_isnull(pn_field(st, PF_alternative))) return 0;
+        ca_sb want = {0};
+        ca_sb_addf(&want, "%s.done()", t);
+        int tests_done = strcmp(norm_text(L, unparen(pn_field(c, PF_argument)), 120), ca_sb_str(&want)) == 0;
+        ca_sb_release(&want);
+        if (!tests_done) return 0;
+        PN_FOR_NAMED(x, pn_field(st, PF_consequence))
+            if (stmt_cancels(L, x, t, 1)) return 1;
+        return 0;
+    }
+    pn e = pn_is(st, PT_expression_statement) ? unparen(pn_first_named(st)) : &pt_null;
+    if (!pn_is(e, PT_call)) return 0;
+    pn f = unparen(pn_field(e, PF_function));
+    if (!pn_is(f, PT_attribute) || strcmp(text(L, pn_field(f, PF_attribute)), "cancel") != 0) return 0;
+    pn o = unparen(pn_field(f, PF_object));
+    return pn_is(o, PT_identifier) && strcmp(text(L, o), t) == 0;
+}
+
+/* The tasks written out in a loop's iterable: `[a, b]`, `(a, b)`,
+ * `[a, b] + others` (the literal parts). */
+static void written_members(lower *L, pn r, int_vec *out, int depth)
+{
+    r = unparen(r);
+    if (depth > 4) return;
+    if (pn_is(r, PT_binary_operator)) {
+        written_members(L, pn_field(r, PF_left), out, depth + 1);
+        written_members(L, pn_field(r, PF_right), out, depth + 1);
+        return;
+    }
+    if (!pn_is(r, PT_list) && !pn_is(r, PT_tuple)) return;
+    PN_FOR_NAMED(m, r) {
+        pn x = unparen(m);
+        int v = pn_is(x, PT_identifier) ? var_of(L, x) : -1;
+        if (v >= 0) push_unique(out, v);
+    }
+}
+
 static void release_swept_members(lower *L, ir_block *out, pn loop)
 {
     pn lv = unparen(pn_field(loop, PF_left)), rv = unparen(pn_field(loop, PF_right));
     pn body = pn_field(loop, PF_body);
-    if (!pn_is(lv, PT_identifier) || !pn_is(rv, PT_identifier) || pn_isnull(body)) return;
+    if (!pn_is(lv, PT_identifier) || pn_isnull(body)) return;
     const char *t = text(L, lv);
     int cancels = 0;
-    PN_FOR_NAMED(st, body) {
-        pn e = pn_is(st, PT_expression_statement) ? unparen(pn_first_named(st)) : &pt_null;
-        if (!pn_is(e, PT_call)) continue;
-        pn f = unparen(pn_field(e, PF_function));
-        if (!pn_is(f, PT_attribute) || strcmp(text(L, pn_field(f, PF_attribute)), "cancel") != 0) continue;
-        pn o = unparen(pn_field(f, PF_object));
-        if (pn_is(o, PT_identifier) && strcmp(text(L, o), t) == 0) cancels = 1;
-    }
+    PN_FOR_NAMED(st, body)
+        if (stmt_cancels(L, st, t, 0)) cancels = 1;
     if (!cancels) return;
-    pn members = wait_members(L, loop, text(L, rv));
-    if (pn_isnull(members)) return;
-    PN_FOR_NAMED(m, members) {
-        pn x = unparen(m);
-        int v = pn_is(x, PT_identifier) ? var_of(L, x) : -1;
-        if (v >= 0) emit(L, out, IR_RELEASE, loop, v)->flags = L->in_cleanup ? REL_IN_CLEANUP : 0;
+    int_vec vs = {0};
+    if (pn_is(rv, PT_identifier)) {
+        pn members = wait_members(L, loop, text(L, rv));
+        if (!pn_isnull(members)) {
+            PN_FOR_NAMED(m, members) {
+                pn x = unparen(m);
+                int v = pn_is(x, PT_identifier) ? var_of(L, x) : -1;
+                if (v >= 0) push_unique(&vs, v);
+            }
+        }
+    } else {
+        /* `for t in [a, b] + rest: if not t.done(): t.cancel()` */
+        written_members(L, rv, &vs, 0);
     }
+    for (size_t i = 0; i < vs.n; i++) emit(L, out, IR_RELEASE, loop, vs.v[i])->flags = L->in_cleanup ? REL_IN_CLEANUP : 0;
+    CA_VEC_FREE(vs);
+}
+
+/* Is identifier y only counted or tested (`len(pending)`, `if pending:`,
+ * `not pending`), never handed on or iterated? */
+static int only_counted(lower *L, pn y)
+{
+    pn up = pn_parent(y);
+    while (pn_is(up, PT_parenthesized_expression)) up = pn_parent(up);
+    if (pn_is(up, PT_not_operator)) return 1;
+    if ((pn_is(up, PT_if_statement) || pn_is(up, PT_elif_clause) || pn_is(up, PT_while_statement)) &&
+        pn_field(up, PF_condition) == y)
+        return 1;
+    if (pn_is(up, PT_argument_list) && pn_named_count(up) == 1) {
+        pn call = pn_parent(up);
+        pn fn = pn_is(call, PT_call) ? unparen(pn_field(call, PF_function)) : &pt_null;
+        return pn_is(fn, PT_identifier) && text_is(L, fn, "len");
+    }
+    return 0;
 }
 
 /* `await asyncio.wait(...)` as a statement, or `done, pending = await
- * asyncio.wait(...)` whose names the function never reads again: the
- * sets it returns are dropped. */
+ * asyncio.wait(...)` whose pending set the function never hands on (it
+ * may read the done set, finished tasks, and count the pending one): the
+ * tasks still pending are dropped with it. */
 static int wait_sets_dropped(lower *L, pn aw)
 {
     pn st = pn_parent(aw);
@@ -1157,8 +1222,12 @@ static int wait_sets_dropped(lower *L, pn aw)
         pn up = pn_parent(y);
         if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == y) continue;
         if (pn_is(up, PT_keyword_argument) && pn_field(up, PF_name) == y) continue;
-        for (int i = 0; i < nn; i++)
-            if (strcmp(text(L, y), names[i]) == 0) return 0;
+        for (int i = 0; i < nn; i++) {
+            if (strcmp(text(L, y), names[i]) != 0) continue;
+            /* done, pending = ...: the done set holds finished tasks */
+            if (nn == 2 && (i == 0 || only_counted(L, y))) continue;
+            return 0;
+        }
     }
     return 1;
 }
