@@ -213,7 +213,9 @@ typedef enum ir_kind {
 #define H_SHIELDED        0x08u /* its body runs cleanup under a shield */
 #define H_CANCELLING      0x10u /* its body asks whether the task is being cancelled (cancelling(), uncancel()),
                                    cancels the task again (`asyncio.current_task().cancel()`), or hands the
-                                   caller a status saying cancelled (`finish_reason=INTERRUPTED`) */
+                                   caller a status saying cancelled (`finish_reason=INTERRUPTED`), or, in
+                                   `__aexit__`, raises it unless the body's own exception is in flight and
+                                   then hands back false (that exception propagates) */
 #define H_SUPPRESS        0x20u /* a `with contextlib.suppress(...)` scope, read as a handler */
 #define H_LEVEL           0x40u /* the cancellation it catches is level-triggered (trio, anyio scopes): the
                                    next unshielded checkpoint raises it again */

@@ -3610,6 +3610,74 @@ static int handed_back(lower *L, pn body, const char *nm)
     return 0;
 }
 
+/* A return that hands back nothing true: `return`, `return None`,
+ * `return False`. */
+static int returns_false(pn ret)
+{
+    pn v = pn_first_named(ret);
+    if (pn_isnull(v) || pn_is(v, PT_comment)) return 1;
+    v = unparen(v);
+    return pn_is(v, PT_none) || pn_is(v, PT_false);
+}
+
+/* In `__aexit__(self, typ, value, tb)` (or `__exit__`): does the handler
+ * raise what it caught unless the with-body's own exception is in flight
+ * (`if value is None: raise`, `if exc is not value: raise`) and otherwise
+ * end the method handing back nothing true? The with statement then
+ * raises the body's exception (or the very one caught): the task goes on
+ * unwinding, nothing is swallowed. */
+static int yields_to_body_exc(lower *L, pn handler, pn block, pn alias)
+{
+    pn def = handler;
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    if (pn_isnull(def)) return 0;
+    const char *fname = text(L, pn_field(def, PF_name));
+    if (strcmp(fname, "__aexit__") != 0 && strcmp(fname, "__exit__") != 0) return 0;
+    const char *exc_param = NULL;
+    int k = 0;
+    PN_FOR_NAMED(prm, pn_field(def, PF_parameters)) {
+        pn id = param_ident(prm);
+        if (k++ == 2 && !pn_isnull(id)) exc_param = text(L, id);
+    }
+    if (!exc_param) return 0;
+    const char *caught = !pn_isnull(alias) && pn_is(unparen(alias), PT_identifier) ? text(L, unparen(alias)) : NULL;
+    ca_sb none_test = {0}, other_test = {0};
+    ca_sb_addf(&none_test, "%s is None", exc_param);
+    if (caught) ca_sb_addf(&other_test, "%s is not %s", caught, exc_param);
+    int guarded = 0, ok = 1;
+    pn last = &pt_null;
+    PN_FOR_NAMED(st, block) {
+        if (pn_is(st, PT_comment)) continue;
+        last = st;
+        if (!guarded && pn_is(st, PT_if_statement) && pn_isnull(pn_field(st, PF_alternative))) {
+            const char *c = norm_text(L, unparen(pn_field(st, PF_condition)), 200);
+            int test = strcmp(c, ca_sb_str(&none_test)) == 0 || (caught && strcmp(c, ca_sb_str(&other_test)) == 0);
+            pn cons = pn_field(st, PF_consequence);
+            pn only = pn_named_count(cons) == 1 ? pn_first_named(cons) : &pt_null;
+            if (test && pn_is(only, PT_raise_statement)) {
+                guarded = 1;
+                continue;
+            }
+        }
+        /* (a return before the guard, or a true one after it, keeps the
+         * caught exception from going anywhere) */
+        const pt_node *endp = L->T->v + L->T->n;
+        for (pn x = st; x < endp && x->start < st->end; x++)
+            if (x->type == PT_return_statement && (!guarded || !returns_false(x))) ok = 0;
+    }
+    ca_sb_release(&none_test);
+    ca_sb_release(&other_test);
+    if (!guarded || !ok) return 0;
+    if (pn_is(last, PT_return_statement) || pn_is(last, PT_raise_statement)) return 1;
+    /* falls past the try: the try must end the method */
+    pn tr = pn_parent(handler);
+    pn body = pn_field(def, PF_body);
+    pn fin = &pt_null;
+    PN_FOR_NAMED(st, body)
+        if (!pn_is(st, PT_comment)) fin = st;
+    return fin == tr;
+}
+
 /* Does the handler turn the cancellation into a status its caller is handed:
  * returned or yielded there (`return ChatResponse(finished_reason=
  * FinishedReason.INTERRUPTED)`), or stored in a local (or on a local's
@@ -3737,7 +3805,7 @@ static void lower_try(lower *L, pn s, ir_block *out)
             else if (h->flags & H_CANCEL) cancel_taken = 1;
             if (!pn_isnull(block) &&
                 (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block) || recancels(L, block) ||
-                 reports_cancel(L, s, block)))
+                 reports_cancel(L, s, block) || yields_to_body_exc(L, ch, block, alias)))
                 h->flags |= H_CANCELLING;
             if (!pn_isnull(alias) && pn_is(unparen(alias), PT_identifier))
                 h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), VAR_EXC);
