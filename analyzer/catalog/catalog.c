@@ -242,6 +242,12 @@ int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s)
     return 0;
 }
 
+const ca_cat_entry *ca_catalog_entries(const ca_catalog *c, ca_cat_kind k, size_t *n)
+{
+    *n = c->cat[k].n;
+    return c->cat[k].v;
+}
+
 unsigned long long ca_catalog_digest(const ca_catalog *c)
 {
     uint64_t h = CA_HASH_SEED;

@@ -58,6 +58,8 @@ int ca_catalog_category(const char *name);
 const ca_cat_entry *ca_catalog_match(const ca_catalog *c, ca_cat_kind k, const char *s);
 /* 1 when some entry of category k is a substring of s (for *-word categories). */
 int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s);
+/* The entries of category k, in file order: *n of them. */
+const ca_cat_entry *ca_catalog_entries(const ca_catalog *c, ca_cat_kind k, size_t *n);
 /* A digest of every entry, so stored results are reused only under the same catalog. */
 unsigned long long ca_catalog_digest(const ca_catalog *c);
 

@@ -94,5 +94,18 @@ int main(void)
         }
     }
     CHECK(compared > 10);
+    /* ca_catalog_entries lists a category in file order, added ones last */
+    {
+        ca_catalog *c = ca_catalog_clone(b);
+        size_t n0 = 0, n1 = 0;
+        const ca_cat_entry *v = ca_catalog_entries(c, CAT_TASK_ENTRY, &n0);
+        CHECK(n0 > 5);
+        CHECK(v != NULL && strcmp(v[0].pattern, "asyncio.run") == 0);
+        CHECK_EQ(ca_catalog_add(c, "task-entry", "*start_job*", NULL), 0);
+        v = ca_catalog_entries(c, CAT_TASK_ENTRY, &n1);
+        CHECK_EQ(n1, n0 + 1);
+        if (n1 == n0 + 1) CHECK_STR_EQ(v[n0].pattern, "*start_job*");
+        ca_catalog_free(c);
+    }
     CA_TEST_MAIN();
 }

@@ -1423,8 +1423,18 @@ static int func_index(lower *L)
     return -1;
 }
 
+/* Is name, here, a module the file imports (`from . import binding`,
+ * `import pkg.mod as mod`), not a local of the function? */
+static int imported_module(lower *L, const char *name)
+{
+    if (L->f && ir_var_find(L->f, name) >= 0) return 0;
+    for (size_t i = 0; i < L->imports.n; i++)
+        if (strcmp(L->imports.v[i].key, name) == 0) return 1;
+    return 0;
+}
+
 /* The function a spawn starts, for the scan to resolve (ir_spawn): a name
- * (through imports) or a method of self. */
+ * (through imports), a method of self, or a function of an imported module. */
 static void note_spawn(lower *L, pn call)
 {
     pn a0 = unparen(spawned_arg_src(L, call));
@@ -1448,10 +1458,15 @@ static void note_spawn(lower *L, pn call)
             ca_sb_addf(&q, "%s.%s", rc, text(L, pn_field(fn, PF_attribute)));
             t = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
             ca_sb_release(&q);
-        } else {
-            if (!pn_is(r, PT_identifier) || strcmp(text(L, r), "self") != 0) return;
+        } else if (pn_is(r, PT_identifier) && strcmp(text(L, r), "self") == 0) {
             t = text(L, pn_field(fn, PF_attribute));
             fl = CALL_ON_SELF;
+        } else if (pn_is(r, PT_identifier) && imported_module(L, text(L, r))) {
+            /* `background_tasks.create(binding.refresh_loop())`: a
+             * function of a module the file imports */
+            t = dotted(L, fn);
+        } else {
+            return;
         }
     } else if (pn_is(fn, PT_identifier)) {
         t = dotted(L, fn);
@@ -5880,6 +5895,28 @@ static void collect_own_tasks(lower *L, pn root)
     int any = 0;
     for (size_t w = 0; w < sizeof(words) / sizeof(words[0]) && !any; w++)
         any = bytes_contain(L->src, L->len, words[w]);
+    /* nor a spawner the catalog names (`background_tasks.create(...)` of
+     * `*background_task*`, a configured one): the last literal part of
+     * each task-entry pattern */
+    size_t ne = 0;
+    const ca_cat_entry *te = ca_catalog_entries(L->cat, CAT_TASK_ENTRY, &ne);
+    for (size_t i = 0; i < ne && !any; i++) {
+        const char *p = te[i].pattern, *best = NULL;
+        size_t bl = 0;
+        for (const char *q = p; *q;) {
+            size_t run = strcspn(q, "*?[.");
+            if (run > 0) best = q, bl = run;
+            q += run;
+            if (*q) q++;
+        }
+        if (best && bl >= 4) {
+            char w[128];
+            if (bl >= sizeof(w)) bl = sizeof(w) - 1;
+            memcpy(w, best, bl);
+            w[bl] = 0;
+            any = bytes_contain(L->src, L->len, w);
+        }
+    }
     if (!any) return;
     ca_arena keep = L->m->arena;
     memset(&L->m->arena, 0, sizeof(L->m->arena));
