@@ -1423,6 +1423,23 @@ static int func_index(lower *L)
     return -1;
 }
 
+/* A test case a test runner collects: `test_*` in a class named for tests
+ * (`class SessionTests`, `ProviderTest`, `...TestSuite`), or at module
+ * level in a test module (`test_*.py`, `*_test.py`). */
+static int test_case(lower *L, const char *name, const char *class_name)
+{
+    if (strncmp(name, "test_", 5) != 0 && strcmp(name, "test") != 0) return 0;
+    if (class_name) {
+        const char *dot = strrchr(class_name, '.');
+        return strstr(dot ? dot + 1 : class_name, "Test") != NULL;
+    }
+    const char *path = L->m->path ? L->m->path : "";
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    return strncmp(base, "test_", 5) == 0 || (n > 8 && strcmp(base + n - 8, "_test.py") == 0);
+}
+
 /* Is name, here, a module the file imports (`from . import binding`,
  * `import pkg.mod as mod`), not a local of the function? */
 static int imported_module(lower *L, const char *name)
@@ -4979,6 +4996,11 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     for (size_t k = 0; k < L->mains.n; k++)
         if (strcmp(L->mains.v[k], name) == 0 && (name[0] == '_' || strstr(f->qualname, ".<locals>.")))
             f->fflags |= FN_MAIN_TASK;
+    /* a test case (`async def test_x` in a Test class, or in a test
+     * module): its runner (pytest-asyncio, IsolatedAsyncioTestCase) runs
+     * it as the main task of the test's loop and cancels what it leaves
+     * running when it ends */
+    if (f->is_async && test_case(L, name, class_name)) f->fflags |= FN_MAIN_TASK;
     L->class_name = class_name;
     L->locals_ctor.n = 0;
     L->param_class.n = 0;
