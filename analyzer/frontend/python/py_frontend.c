@@ -113,6 +113,8 @@ typedef struct lower {
     CA_VEC(fresh_var) fresh;    /* per function */
     int loop_depth;             /* loops around the statement being lowered */
     const char *kwargs_name;    /* the function's **kwargs parameter, or NULL */
+    pn closures_of;             /* the def whose nested defs `closures` lists (cached per function) */
+    CA_VEC(pn) closures;        /* its nested function definitions, one level down */
     CA_VEC(int) exc_flags;      /* pairs (flag, exc): `flag = isinstance(exc, Exception) and ...`, so flag
                                    truthy says exc is no cancellation */
     CA_VEC(const char *) plain_decl; /* locals annotated as plain data (`x: str = ""`): never a resource */
@@ -1597,9 +1599,72 @@ static void note_tail(lower *L, pn call)
     if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
 }
 
+/* Is name assigned (or a parameter) in def d, not a free variable of it? */
+static int binds_locally(lower *L, pn d, const char *name)
+{
+    PN_FOR_NAMED(prm, pn_field(d, PF_parameters)) {
+        pn id = param_ident(prm);
+        if (!pn_isnull(id) && text_is(L, id, name)) return 1;
+    }
+    pn body = pn_field(d, PF_body);
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type != PT_assignment && x->type != PT_for_statement) continue;
+        pn left = unparen(pn_field(x, PF_left));
+        if (pn_is(left, PT_identifier) && text_is(L, left, name)) return 1;
+    }
+    return 0;
+}
+
+/* `stop()` of a function nested in this one (`async def stop(): t.cancel();
+ * await t`), its body cancelling or closing a value of this function it
+ * names freely: the call releases that value here, as the same statements
+ * written inline would (`finally: await stop()`). */
+static void closure_releases(lower *L, ir_block *out, pn call, const char *callee, int_vec *deferred)
+{
+    pn def = pn_parent(call);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    if (pn_isnull(def)) return;
+    if (L->closures_of != def) {
+        L->closures_of = def;
+        L->closures.n = 0;
+        pn body = pn_field(def, PF_body);
+        const pt_node *endp = L->T->v + L->T->n;
+        for (pn x = body; x < endp && x->start < body->end; x++) {
+            if (x->type != PT_function_definition) continue;
+            pn up = pn_parent(x);
+            while (!pn_isnull(up) && !pn_is(up, PT_function_definition)) up = pn_parent(up);
+            if (up == def) CA_VEC_PUSH(L->closures, x);
+        }
+    }
+    pn nested = &pt_null;
+    for (size_t i = 0; i < L->closures.n; i++)
+        if (text_is(L, pn_field(L->closures.v[i], PF_name), callee)) nested = L->closures.v[i];
+    if (pn_isnull(nested)) return;
+    pn body = pn_field(nested, PF_body);
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type != PT_call) continue;
+        pn f = unparen(pn_field(x, PF_function));
+        if (!pn_is(f, PT_attribute)) continue;
+        const char *m = text(L, pn_field(f, PF_attribute));
+        pn o = unparen(pn_field(f, PF_object));
+        if (!pn_is(o, PT_identifier) || (strcmp(m, "cancel") != 0 && !cat(L, CAT_RELEASE_METHOD, m))) continue;
+        const char *name = text(L, o);
+        int v = var_of(L, o);
+        if (v < 0 || binds_locally(L, nested, name)) continue;
+        emit_release(L, out, call, v, 0, deferred);
+    }
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
+    {
+        pn fn = unparen(pn_field(call, PF_function));
+        if (pn_is(fn, PT_identifier) && L->f && ir_var_find(L->f, text(L, fn)) < 0)
+            closure_releases(L, out, call, text(L, fn), deferred);
+    }
     /* `fut.set_result(value)`, `fut.set_exception(exc)`: the future is done
      * from here on, whether the call succeeds or raises InvalidStateError
      * because it was already (cancelled): nothing is left to release; no
@@ -6730,6 +6795,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.cont);
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
+    CA_VEC_FREE(L.closures);
     CA_VEC_FREE(L.own_wrappers);
     CA_VEC_FREE(L.scope_driven);
     CA_VEC_FREE(L.scope_driven_defs);
