@@ -6088,7 +6088,10 @@ static void collect_own_tasks(lower *L, pn root)
              * nobody cancels: see below */
             const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
             int plain = pn_is(unparen(a0), PT_call) && e && e->kind && strcmp(e->kind, "task") == 0;
-            task_start t = {fn, x, plain ? uncancelled_start(L, x) : 0};
+            /* `loop.run_until_complete(process())`: the loop's root task,
+             * held by nothing that could cancel it */
+            int root = pn_is(unparen(a0), PT_call) && ci.dotted && cat(L, CAT_ROOT_RUNNER, ci.dotted);
+            task_start t = {fn, x, root ? 1 : plain ? uncancelled_start(L, x) : 0};
             CA_VEC_PUSH(starts, t);
         } else if (ci.dotted && cat(L, CAT_KEEPS_TASK, ci.dotted) && cat(L, CAT_SHIELD_CALL, ci.dotted) &&
                    pn_is(unparen(a0), PT_call)) {

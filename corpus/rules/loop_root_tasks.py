@@ -1,0 +1,54 @@
+"""A coroutine run as the root task of a private event loop.
+
+`loop.run_until_complete(process())` runs process as a task nothing else
+holds: no code can cancel it, and ^C raises KeyboardInterrupt out of the
+loop instead of cancelling it. The tasks it keeps in a local set meet no
+cancellation at its awaits. The twin is also awaited by a coroutine of the
+module, where its caller's cancellation reaches it.
+"""
+
+import asyncio
+from typing import Any
+
+
+def serve_worker(requests: Any, handle: Any) -> None:
+    # Fine: the root task of the worker's own loop.
+    async def process() -> None:
+        loop = asyncio.get_running_loop()
+        pending: set = set()
+        while True:
+            item = await loop.run_in_executor(None, requests.get)
+            if item is None:
+                break
+            task = asyncio.create_task(handle(item))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(process())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        loop.close()
+
+
+async def drain(requests: Any, handle: Any) -> None:
+    loop = asyncio.get_running_loop()
+    pending: set = set()
+    while True:
+        item = await loop.run_in_executor(None, requests.get)  # expect: CAN102
+        if item is None:
+            break
+        task = asyncio.create_task(handle(item))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+
+
+def drain_in_loop(requests: Any, handle: Any) -> None:
+    asyncio.new_event_loop().run_until_complete(drain(requests, handle))
+
+
+# Buggy twin: drain is also awaited under a timeout, which cancels it.
+async def drain_for_a_while(requests: Any, handle: Any) -> None:
+    await asyncio.wait_for(drain(requests, handle), 5)
