@@ -48,3 +48,29 @@ class Iterator:
             await asyncio.wait_for(asyncio.shield(job), timeout=grace)  # expect: CAN101
         except asyncio.TimeoutError:
             job.cancel()
+
+
+class TransactionScope:
+    def __init__(self, trans: Any, session: Any) -> None:
+        self.trans = trans
+        self.session = session
+
+    # Fine: the nested coroutine is made only of exits and closes, so the
+    # task is the release itself, shielded so that it finishes.
+    async def __aexit__(self, typ: Any, value: Any, tb: Any) -> None:
+        async def finish() -> None:
+            await self.trans.__aexit__(typ, value, tb)
+            await self.session.close()
+
+        task = asyncio.create_task(finish())
+        await asyncio.shield(task)
+
+    # Buggy twin: the shielded task also does the work (a flush) before the
+    # exits: a job, abandoned by a cancellation here.
+    async def commit_and_exit(self) -> None:
+        async def flush_and_finish() -> None:
+            await self.session.flush()
+            await self.trans.__aexit__(None, None, None)
+
+        task = asyncio.create_task(flush_and_finish())
+        await asyncio.shield(task)  # expect: CAN102

@@ -752,6 +752,35 @@ static int teardown_body(lower *L, const char *name)
     return !found || releases;
 }
 
+/* Is the function of this module named `name` made only of releases: each
+ * statement of its body (a docstring aside) a call, awaited or not, whose
+ * name is a release method (`await self.trans.__aexit__(...)`, `await
+ * self.session.close()`)? Such a coroutine is a teardown whatever its name. */
+static int releases_only_body(lower *L, const char *name)
+{
+    if (!name) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    int found = 0;
+    for (pn d = L->T->v; d < endp; d++) {
+        if (d->type != PT_function_definition || strcmp(text(L, pn_field(d, PF_name)), name) != 0) continue;
+        if (found++) return 0; /* (two of that name: which runs is not known) */
+        int n = 0;
+        PN_FOR_NAMED(st, pn_field(d, PF_body)) {
+            if (pn_is(st, PT_comment)) continue;
+            pn e = pn_is(st, PT_expression_statement) ? unparen(pn_first_named(st)) : &pt_null;
+            if (pn_is(e, PT_string) && n == 0) continue;
+            if (pn_is(e, PT_await)) e = unparen(pn_first_named(e));
+            if (!pn_is(e, PT_call)) return 0;
+            pn f = unparen(pn_field(e, PF_function));
+            const char *m = pn_is(f, PT_attribute) ? text(L, pn_field(f, PF_attribute)) : NULL;
+            if (!m || !cat(L, CAT_RELEASE_METHOD, m)) return 0;
+            n++;
+        }
+        if (n == 0) return 0;
+    }
+    return found == 1;
+}
+
 /* The member of container var `root` aliased under attribute `attr`, or -1. */
 static int member_by_attr(lower *L, ir_block *scope_hint, int root, const char *attr);
 
@@ -2780,7 +2809,7 @@ static rhs_info classify_rhs(lower *L, pn right)
         pn co = unparen(first_pos_arg(r, 0));
         if (e->kind && (strcmp(e->kind, "task") == 0 || strcmp(e->kind, "future") == 0) && pn_is(co, PT_call)) {
             call_info cc = call_of(L, co);
-            if (names_release(L, cc.name) && teardown_body(L, cc.name))
+            if ((names_release(L, cc.name) && teardown_body(L, cc.name)) || releases_only_body(L, cc.name))
                 ri.acq |= ACQ_TEARDOWN;
         }
         return ri;
