@@ -215,7 +215,8 @@ typedef enum ir_kind {
                                    cancels the task again (`asyncio.current_task().cancel()`), or hands the
                                    caller a status saying cancelled (`finish_reason=INTERRUPTED`), or, in
                                    `__aexit__`, raises it unless the body's own exception is in flight and
-                                   then hands back false (that exception propagates) */
+                                   then hands back false (that exception propagates), or throws it into
+                                   the code it drives (`ctx.throw(*sys.exc_info())`) */
 #define H_SUPPRESS        0x20u /* a `with contextlib.suppress(...)` scope, read as a handler */
 #define H_LEVEL           0x40u /* the cancellation it catches is level-triggered (trio, anyio scopes): the
                                    next unshielded checkpoint raises it again */

@@ -3736,6 +3736,31 @@ static int handed_back(lower *L, pn body, const char *nm)
     return 0;
 }
 
+/* Does the handler (one with no `as` name) throw the exception it caught
+ * into the code it drives, `context.throw(*sys.exc_info())`: the type,
+ * value and traceback spread into a call of the catalog's exc-sink (a
+ * generator's or a greenlet's throw), which raises it there? (A call handed
+ * the tuple whole, `state.set_exception(sys.exc_info())`, may keep it as
+ * a record: not read as raised.) */
+static int hands_exc_info_on(lower *L, pn block)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = block; x < endp && x->start < block->end; x++) {
+        if (x->type != PT_call) continue;
+        char *d = dotted(L, pn_field(x, PF_function));
+        if (!d || strcmp(d, "sys.exc_info") != 0) continue;
+        pn up = pn_parent(x);
+        if (!pn_is(up, PT_list_splat)) continue;
+        up = pn_parent(up);
+        if (!pn_is(up, PT_argument_list)) continue;
+        pn c = pn_parent(up);
+        pn f = pn_is(c, PT_call) ? unparen(pn_field(c, PF_function)) : &pt_null;
+        const char *m = pn_is(f, PT_attribute) ? text(L, pn_field(f, PF_attribute)) : NULL;
+        if (m && cat(L, CAT_EXC_SINK, m)) return 1;
+    }
+    return 0;
+}
+
 /* A return that hands back nothing true: `return`, `return None`,
  * `return False`. */
 static int returns_false(pn ret)
@@ -3931,7 +3956,8 @@ static void lower_try(lower *L, pn s, ir_block *out)
             else if (h->flags & H_CANCEL) cancel_taken = 1;
             if (!pn_isnull(block) &&
                 (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block) || recancels(L, block) ||
-                 reports_cancel(L, s, block) || yields_to_body_exc(L, ch, block, alias)))
+                 reports_cancel(L, s, block) || yields_to_body_exc(L, ch, block, alias) ||
+                 (pn_isnull(alias) && hands_exc_info_on(L, block))))
                 h->flags |= H_CANCELLING;
             if (!pn_isnull(alias) && pn_is(unparen(alias), PT_identifier))
                 h->exc_var = ir_var_add(L->m, L->f, text(L, unparen(alias)), VAR_EXC);
