@@ -5715,6 +5715,41 @@ static const char *spawned_name(lower *L, pn a)
     return NULL;
 }
 
+/* `fn = self._run_once if once else self._run_loop` before `spawn(fn())`:
+ * the functions such a local picks from (each a name or a self method),
+ * at most two; the count found. */
+static int picked_functions(lower *L, pn a, const char *out[2])
+{
+    a = unparen(a);
+    if (!pn_is(a, PT_call)) return 0;
+    pn f = unparen(pn_field(a, PF_function));
+    if (!pn_is(f, PT_identifier)) return 0;
+    pn body = enclosing_body(pn_parent(a));
+    if (pn_isnull(body)) return 0;
+    pn right = &pt_null;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < a->start; y++) {
+        if (y->type != PT_assignment) continue;
+        pn left = unparen(pn_field(y, PF_left));
+        if (pn_is(left, PT_identifier) && text_is(L, left, text(L, f))) right = unparen(pn_field(y, PF_right));
+    }
+    if (!pn_is(right, PT_conditional_expression)) return 0;
+    int n = 0;
+    PN_FOR_NAMED(alt, right) {
+        pn x = unparen(alt);
+        if (alt == pn_named_child(right, 1)) continue; /* (the condition) */
+        const char *name = NULL;
+        if (pn_is(x, PT_attribute) && pn_is(unparen(pn_field(x, PF_object)), PT_identifier) &&
+            text_is(L, unparen(pn_field(x, PF_object)), "self"))
+            name = text(L, pn_field(x, PF_attribute));
+        else if (pn_is(x, PT_identifier))
+            name = text(L, x);
+        if (!name || n == 2) return 0;
+        out[n++] = name;
+    }
+    return n;
+}
+
 /* Does call x start a task on its first argument: a catalogued task
  * spawner or task entry (`loop.create_task`, a project's own `create_task`
  * helper, asyncio.run), a group's spawn, or one of the module's wrappers (a
@@ -6136,6 +6171,10 @@ static void collect_own_tasks(lower *L, pn root)
             continue;
         }
         if (spawns_task(L, &ci, wrappers.v, wrappers.n)) {
+            const char *picked[2];
+            int np = picked_functions(L, a0, picked);
+            for (int i = 0; i < np; i++) CA_VEC_PUSH(found, picked[i]);
+            if (np) continue;
             const char *fn = spawned_name(L, a0);
             if (!fn) continue;
             CA_VEC_PUSH(found, fn);
