@@ -578,6 +578,26 @@ static void mark_implementations(const scan_state *S, const ir_func *stub, uint8
     CA_VEC_FREE(heirs);
 }
 
+/* `await self.server.handle_request(scope, receive, send)` as a task's tail,
+ * on an object self holds whose class is not known here: the one coroutine
+ * of the tree with that method name, when there is exactly one (a sync
+ * method of the same name, a sibling's twin, is no coroutine), or NULL. */
+static const ir_func *unique_self_held_tail(const scan_state *S, const char *text)
+{
+    if (!text || strncmp(text, "self.", 5) != 0) return NULL;
+    const char *m = strrchr(text, '.');
+    if (!m || m == text + 4) return NULL; /* (`self.m`: self's own, resolved already) */
+    m++;
+    const ir_func *one = NULL;
+    for (size_t i = 0; i < S->nfns; i++) {
+        const ir_func *g = S->fns[i].f;
+        if (!g->is_async || !g->class_name || !g->name || strcmp(g->name, m) != 0) continue;
+        if (one) return NULL;
+        one = g;
+    }
+    return one;
+}
+
 void scan_mark_spawns(scan_state *S, uint8_t *stale)
 {
     uint8_t *spawned = ca_xcalloc(S->nfns + 1, 1);
@@ -595,6 +615,7 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
             const eng_summary *sum = NULL;
             int off = 0;
             const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
+            if (!g && (sp->flags & SPAWN_TAIL)) g = unique_self_held_tail(S, sp->text);
             if (g && (g->fflags & (FN_ABSTRACT | FN_STUB))) mark_implementations(S, g, spawned);
             if (!g || g->id < 0 || (size_t)g->id >= S->nfns) continue;
             /* (a task its own module starts is FN_OWN_TASK's, by the module's

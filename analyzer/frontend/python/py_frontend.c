@@ -1623,7 +1623,16 @@ static void note_tail(lower *L, pn call)
     int fi = func_index(L);
     if (fi < 0) return;
     unsigned fl = SPAWN_TAIL;
-    const char *t = ref_text(L, pn_field(call, PF_function), &fl);
+    pn fn = unparen(pn_field(call, PF_function));
+    const char *t = ref_text(L, fn, &fl);
+    /* `await self.server.handle_request(...)`, of an object self holds
+     * whose class is not known here: named as written, for the scan to
+     * find the one coroutine of the tree of that name */
+    if (!t && pn_is(fn, PT_attribute)) {
+        pn r = unparen(pn_field(fn, PF_object));
+        pn o = pn_is(r, PT_attribute) ? unparen(pn_field(r, PF_object)) : &pt_null;
+        if (pn_is(o, PT_identifier) && text_is(L, o, "self")) t = norm_text(L, fn, 200);
+    }
     /* (a method of self is its own module's: the rule reads those) */
     if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
 }
