@@ -1637,6 +1637,42 @@ static void note_tail(lower *L, pn call)
     if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
 }
 
+/* Do a and b (a before b) sit in different clauses of one if/elif/else
+ * chain, so that no path runs both? */
+static int exclusive_branches(pn a, pn b)
+{
+    for (pn up = pn_parent(a), child = a; !pn_isnull(up); child = up, up = pn_parent(up)) {
+        if (up->start > b->start || up->end < b->end) continue; /* (not yet around b) */
+        if (!pn_is(up, PT_if_statement)) return 0;
+        /* the clause of up holding b */
+        pn cb = b;
+        while (!pn_isnull(cb) && pn_parent(cb) != up) cb = pn_parent(cb);
+        return !pn_isnull(cb) && cb != child && cb != pn_field(up, PF_condition) &&
+               child != pn_field(up, PF_condition);
+    }
+    return 0;
+}
+
+/* Is call the first, in its function's text, that hands something to the
+ * exit stack named `stack` (`stack.enter_async_context(...)`,
+ * `stack.push_async_callback(...)`), with no loop around it? */
+static int first_adopt(lower *L, pn call, const char *stack)
+{
+    pn body = enclosing_body(call);
+    if (pn_isnull(body)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = body; x < endp && x->start < call->start; x++) {
+        if (x->type != PT_call) continue;
+        pn f = unparen(pn_field(x, PF_function));
+        if (!pn_is(f, PT_attribute)) continue;
+        pn o = unparen(pn_field(f, PF_object));
+        if (pn_is(o, PT_identifier) && text_is(L, o, stack) &&
+            cat(L, CAT_EXIT_STACK_ADOPT, text(L, pn_field(f, PF_attribute))) && !exclusive_branches(x, call))
+            return 0;
+    }
+    return 1;
+}
+
 /* Is name assigned (or a parameter) in def d, not a free variable of it? */
 static int binds_locally(lower *L, pn d, const char *name)
 {
@@ -2381,6 +2417,12 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
          * call takes over and closes on failure (start_tls) */
         if (ci.name && !pn_isnull(ci.recv) &&
             (cat(L, CAT_GENERATOR_STEP, ci.name) || cat(L, CAT_SETUP_METHOD, ci.name)))
+            push_unique(&pass, var_of(L, ci.recv));
+        /* `resp = await stack.enter_async_context(cm)`, the stack's first
+         * entry: it holds nothing until that enter returns (a cancellation
+         * inside it is the context's own to clean up) */
+        if (ci.name && !pn_isnull(ci.recv) && cat(L, CAT_EXIT_STACK_ADOPT, ci.name) && L->loop_depth == 0 &&
+            pn_is(unparen(ci.recv), PT_identifier) && first_adopt(L, inner, text(L, unparen(ci.recv))))
             push_unique(&pass, var_of(L, ci.recv));
         if (ci.dotted && pn_isnull(ci.recv) && cat(L, CAT_GENERATOR_STEP, ci.dotted))
             push_unique(&pass, var_of(L, first_pos_arg(inner, 0)));
