@@ -111,6 +111,10 @@ typedef struct lower {
                                      (`apps: list[App]`, `for app in apps`) */
     CA_VEC(const char *) global_decl;
     CA_VEC(fresh_var) fresh;    /* per function */
+    CA_VEC(name_map) unmade_paths; /* per function: a local bound to a path whose file a later call of the
+                                      function creates (`open(p, "wb")`): key the name; its acquisition
+                                      is emitted there (value unused) */
+    CA_VEC(ir_node *) unmade_makers; /* parallel: the call that made each path */
     int loop_depth;             /* loops around the statement being lowered */
     const char *kwargs_name;    /* the function's **kwargs parameter, or NULL */
     pn closures_of;             /* the def whose nested defs `closures` lists (cached per function) */
@@ -1637,6 +1641,8 @@ static void note_tail(lower *L, pn call)
     if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
 }
 
+static int creates_file_at(lower *L, pn c, const char *name);
+
 /* Do a and b (a before b) sit in different clauses of one if/elif/else
  * chain, so that no path runs both? */
 static int exclusive_branches(pn a, pn b)
@@ -1738,6 +1744,21 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         pn fn = unparen(pn_field(call, PF_function));
         if (pn_is(fn, PT_identifier) && L->f && ir_var_find(L->f, text(L, fn)) < 0)
             closure_releases(L, out, call, text(L, fn), deferred);
+    }
+    for (size_t k = 0; k < L->unmade_paths.n; k++) {
+        const char *pname = L->unmade_paths.v[k].key;
+        if (!creates_file_at(L, call, pname)) continue;
+        int pv = ir_var_find(L->f, pname);
+        if (pv < 0) continue;
+        ir_node *n = emit(L, out, IR_ACQUIRE, call, pv);
+        n->ref = L->unmade_makers.v[k];
+        n->flags = ACQ_WEAK;
+        n->rkind = "resource";
+        n->var2 = -1;
+        /* (made once: a second write to it is the same file) */
+        L->unmade_paths.v[k] = L->unmade_paths.v[--L->unmade_paths.n];
+        L->unmade_makers.v[k] = L->unmade_makers.v[--L->unmade_makers.n];
+        break;
     }
     /* `fut.set_result(value)`, `fut.set_exception(exc)`: the future is done
      * from here on, whether the call succeeds or raises InvalidStateError
@@ -3083,10 +3104,66 @@ static int declared_plain(lower *L, int v)
     return 0;
 }
 
+/* Does call c create a file at the path `name` names: `open(name, "wb")`
+ * (a mode that writes, appends or creates), `name.open("w")`,
+ * `name.write_text(...)`, `name.write_bytes(...)`, `name.touch()`? */
+static int creates_file_at(lower *L, pn c, const char *name)
+{
+    pn f = unparen(pn_field(c, PF_function));
+    pn mode = &pt_null;
+    if (pn_is(f, PT_identifier) && text_is(L, f, "open")) {
+        pn a0 = unparen(first_pos_arg(c, 0));
+        if (!pn_is(a0, PT_identifier) || !text_is(L, a0, name)) return 0;
+        mode = first_pos_arg(c, 1);
+        if (pn_isnull(mode)) mode = kw_arg(L, c, "mode");
+    } else if (pn_is(f, PT_attribute)) {
+        pn o = unparen(pn_field(f, PF_object));
+        if (!pn_is(o, PT_identifier) || !text_is(L, o, name)) return 0;
+        const char *m = text(L, pn_field(f, PF_attribute));
+        if (strcmp(m, "write_text") == 0 || strcmp(m, "write_bytes") == 0 || strcmp(m, "touch") == 0) return 1;
+        if (strcmp(m, "open") != 0) return 0;
+        mode = first_pos_arg(c, 0);
+        if (pn_isnull(mode)) mode = kw_arg(L, c, "mode");
+    } else {
+        return 0;
+    }
+    mode = unparen(mode);
+    if (!pn_is(mode, PT_string)) return 0;
+    const char *t = text(L, mode);
+    return strpbrk(t, "wxa") != NULL;
+}
+
+/* Is `name`, bound at `at`, a path whose file the function creates later
+ * (creates_file_at), with no other binding of it in between? */
+static int file_made_later(lower *L, pn at, const char *name)
+{
+    pn body = enclosing_body(at);
+    if (pn_isnull(body)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = at; x < endp && x->start < body->end; x++) {
+        if (x->start < at->end) continue;
+        if (x->type == PT_assignment) {
+            pn left = unparen(pn_field(x, PF_left));
+            if (pn_is(left, PT_identifier) && text_is(L, left, name)) return 0;
+        }
+        if (x->type == PT_call && creates_file_at(L, x, name)) return 1;
+    }
+    return 0;
+}
+
 static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *ri, pn right)
 {
     if (v < 0 || L->plain_bind || declared_plain(L, v)) return;
     ir_node *mk = !pn_isnull(ri->call) ? making_call(L, out, ri->call) : NULL;
+    /* `p = full_tree_path(...)` ... `with open(p, "wb")`: a call's result
+     * that names a file made later; what may need releasing (the file) is
+     * made there, where its acquisition goes */
+    if (ri->acq == ACQ_WEAK && ri->is_call && mk && file_made_later(L, at, L->f->vars[v].name)) {
+        name_map e = {L->f->vars[v].name, "", 0, 0};
+        CA_VEC_PUSH(L->unmade_paths, e);
+        CA_VEC_PUSH(L->unmade_makers, mk);
+        return;
+    }
     {
         const char *maker = !pn_isnull(ri->call) ? dotted(L, pn_field(ri->call, PF_function)) : NULL;
         fresh_var fv = {L->f->vars[v].name, maker, L->loop_depth, 0};
@@ -5181,6 +5258,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->global_views.n = 0;
     L->exc_flags.n = 0;
     L->fresh.n = 0;
+    L->unmade_paths.n = 0;
+    L->unmade_makers.n = 0;
     L->loop_depth = 0;
     L->depth = 0;
     L->in_cleanup = 0;
@@ -6944,6 +7023,8 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
     CA_VEC_FREE(L.closures);
+    CA_VEC_FREE(L.unmade_paths);
+    CA_VEC_FREE(L.unmade_makers);
     CA_VEC_FREE(L.own_wrappers);
     CA_VEC_FREE(L.scope_driven);
     CA_VEC_FREE(L.scope_driven_defs);
