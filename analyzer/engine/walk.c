@@ -383,6 +383,20 @@ static int block_releases_on(eng_walk *E, const ir_block *b, int v, const uint8_
     return 0;
 }
 
+/* Does a handler that catches cancellation, of a try around here, release x? */
+static int handler_releases_here(eng_walk *E, int x)
+{
+    for (size_t i = E->regs.n; i-- > 0;) {
+        const eng_region *r = &E->regs.v[i];
+        if (r->kind != ENG_REG_TRY_BODY) continue;
+        for (int k = 0; k < r->node->nhandlers; k++) {
+            const ir_handler *h = &r->node->handlers[k];
+            if ((h->flags & H_CANCEL) && block_releases_on(E, &h->body, x, NULL)) return 1;
+        }
+    }
+    return 0;
+}
+
 /* Protection of v at a checkpoint reached in state s: a PROT_* bit, or 0
  * with the handlers that release v but miss cancellation in E->missing. */
 static unsigned protection(eng_walk *E, int v, const uint8_t *s)
@@ -471,6 +485,36 @@ static int teardown_goes_on(const ir_node *cp, const ir_node *a, int v)
     return 1;
 }
 
+/* Task v's protection through what it works on: a resource handed to the
+ * call that made the task (not a task itself) that a cleanup covering this
+ * checkpoint releases when cancelled (a finally, or a handler that catches
+ * cancellation and releases it). 0 when none. */
+static unsigned rides_on_cleanup(eng_walk *E, int v, const uint8_t *s)
+{
+    const ir_node *a = E->acq[v];
+    if (!a || a->kind != IR_ACQUIRE || !a->rkind || strcmp(a->rkind, "task") != 0 || (a->flags & ACQ_TEARDOWN))
+        return 0;
+    /* every value the task is handed (self aside) must be one the cleanup
+     * closes: a task reading a stream nobody closes here (a parameter, the
+     * caller's) blocks on it whatever else is closed */
+    unsigned got = 0;
+    for (int k = 0; k < a->nvars; k++) {
+        int x = a->vars[k];
+        if (x < 0 || x == v || x >= E->nvars || (E->f->vars[x].flags & VAR_SELF)) continue;
+        const ir_node *xa = E->acq[x];
+        if (!xa || xa->kind != IR_ACQUIRE || !xa->rkind || strcmp(xa->rkind, "task") == 0 ||
+            strcmp(xa->rkind, "exit-stack") == 0)
+            return 0;
+        unsigned px = protection(E, x, s);
+        /* (a handler that catches cancellation and goes on without
+         * releasing x protects nothing of the task's) */
+        if (px & PROT_FINALLY) got = PROT_FINALLY;
+        else if ((px & (PROT_BASE | PROT_BASE_SHIELD | PROT_CANCEL)) && handler_releases_here(E, x)) got = px;
+        else return 0;
+    }
+    return got;
+}
+
 static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site, const int *exempt, int nexempt)
 {
     int shielded_scope = in_scope(E, WITH_SHIELD);
@@ -507,6 +551,14 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
             const ir_node *w = E->adopt[v];
             E->out->protections |= (w && (w->flags & WITH_EXIT_STACK)) ? PROT_EXIT_STACK : PROT_CM;
             if (!(s[v] & ST_LIVE)) continue;
+        }
+        /* a task made to work on a value the cleanup around here closes
+         * on cancellation (`t = create_task(pump(ws))`, `finally: await
+         * ws.close()`): the task ends with what it works on */
+        unsigned rides = rides_on_cleanup(E, v, s);
+        if (rides) {
+            E->out->protections |= rides;
+            continue;
         }
         unsigned p = protection(E, v, s);
         if (p) {
