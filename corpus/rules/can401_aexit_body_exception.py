@@ -36,15 +36,15 @@ class SuppressingContext:
 
     # Buggy twin: True suppresses the body's exception, a cancellation too.
     async def __aexit__(self, typ: Any, value: Any, traceback: Any) -> bool:
-        if typ is None:
-            return False
-        try:
-            await self.gen.athrow(value)
-        except BaseException as exc:  # expect: CAN401
-            if exc is not value:
-                raise
-            return True
-        raise RuntimeError("generator didn't stop after athrow()")
+        if typ is not None:
+            try:
+                await self.gen.athrow(value)
+            except BaseException as err:  # expect: CAN401
+                if err is not value:
+                    raise
+                return True
+        await self.gen.aclose()
+        return False
 
 
 class CarelessContext:
@@ -54,10 +54,8 @@ class CarelessContext:
     # Buggy twin: a cancellation of the task during the generator's cleanup
     # is not the body's exception, yet the exit returns False for it too.
     async def __aexit__(self, typ: Any, value: Any, traceback: Any) -> bool:
-        if typ is None:
-            return False
         try:
-            await self.gen.athrow(value)
+            await (self.gen.athrow(value) if typ else self.gen.aclose())
         except BaseException:  # expect: CAN401
             return False
-        raise RuntimeError("generator didn't stop after athrow()")
+        return typ is None
