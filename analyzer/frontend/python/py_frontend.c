@@ -1475,13 +1475,24 @@ static int test_case(lower *L, const char *name, const char *class_name)
     return strncmp(base, "test_", 5) == 0 || (n > 8 && strcmp(base + n - 8, "_test.py") == 0);
 }
 
-/* Is name, here, a module the file imports (`from . import binding`,
- * `import pkg.mod as mod`), not a local of the function? */
+/* Is name, here, a module of the file's own package that the file imports
+ * (`from . import binding`, `from pkg.sub import mod` in pkg/...), not a
+ * local of the function? A spawn of another package's function (a test
+ * starting `asyncio.wait_for(...)` as a task) says nothing of how that
+ * package runs it: callers elsewhere await it. */
 static int imported_module(lower *L, const char *name)
 {
     if (L->f && ir_var_find(L->f, name) >= 0) return 0;
-    for (size_t i = 0; i < L->imports.n; i++)
-        if (strcmp(L->imports.v[i].key, name) == 0) return 1;
+    const char *path = L->m->path ? L->m->path : "";
+    while (path[0] == '.' && path[1] == '/') path += 2;
+    size_t pl = strcspn(path, "/");
+    for (size_t i = 0; i < L->imports.n; i++) {
+        const name_map *im = &L->imports.v[i];
+        if (strcmp(im->key, name) != 0) continue;
+        if (im->relative) return 1;
+        const char *v = im->value ? im->value : "";
+        return path[pl] == '/' && strncmp(v, path, pl) == 0 && (v[pl] == '.' || v[pl] == '\0');
+    }
     return 0;
 }
 
