@@ -40,3 +40,14 @@ async def open_transport(params: Any, stdio_client: Any, http_client: Any, keep:
         raise
     keep(stack)
     return session
+
+
+async def open_framed(host: str, port: int, framed: Any) -> Any:
+    import anyio
+
+    sock = await anyio.connect_tcp(host, port)
+    stack = contextlib.AsyncExitStack()
+    # Buggy twin: the first entry works on a socket the function still
+    # owns; cancelled inside the framing's enter, nothing closes it.
+    conn = await stack.enter_async_context(framed(sock))  # expect: CAN102
+    return conn, stack

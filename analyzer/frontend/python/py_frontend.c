@@ -1670,6 +1670,24 @@ static int exclusive_branches(pn a, pn b)
     return 0;
 }
 
+/* Does call c's argument name a catalogued resource of this function
+ * (`stack.enter_async_context(Framed(config, sock))` of `sock = await
+ * connect_tcp(...)`)? The context's enter then works on what the function
+ * still owns, and a cancellation inside it may leave that behind. */
+static int hands_in_resource(lower *L, pn c)
+{
+    pn args = pn_field(c, PF_arguments);
+    if (pn_isnull(args)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = args; x < endp && x->start < args->end; x++) {
+        if (x->type != PT_identifier) continue;
+        int v = ir_var_find(L->f, text(L, x));
+        for (size_t k = 0; v >= 0 && k < L->strong.n; k++)
+            if (L->strong.v[k] == v) return 1;
+    }
+    return 0;
+}
+
 /* Is call the first, in its function's text, that hands something to the
  * exit stack named `stack` (`stack.enter_async_context(...)`,
  * `stack.push_async_callback(...)`), with no loop around it? */
@@ -2454,7 +2472,8 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
          * entry: it holds nothing until that enter returns (a cancellation
          * inside it is the context's own to clean up) */
         if (ci.name && !pn_isnull(ci.recv) && cat(L, CAT_EXIT_STACK_ADOPT, ci.name) && L->loop_depth == 0 &&
-            pn_is(unparen(ci.recv), PT_identifier) && first_adopt(L, inner, text(L, unparen(ci.recv))))
+            pn_is(unparen(ci.recv), PT_identifier) && first_adopt(L, inner, text(L, unparen(ci.recv))) &&
+            !hands_in_resource(L, inner))
             push_unique(&pass, var_of(L, ci.recv));
         if (ci.dotted && pn_isnull(ci.recv) && cat(L, CAT_GENERATOR_STEP, ci.dotted))
             push_unique(&pass, var_of(L, first_pos_arg(inner, 0)));
