@@ -5844,7 +5844,9 @@ static const unsigned char stmt_holder[PT__COUNT] = {
 
 /* The call a local name was last bound to before x, in the function
  * around x (`coro = self._run(); create_task(coro)`), or the null node. */
-static pn bound_call(lower *L, pn x, const char *name)
+/* What `name` was last assigned, in the function holding x, before x
+ * (`name = ...`), or null. */
+static pn bound_value(lower *L, pn x, const char *name)
 {
     pn body = enclosing_body(pn_parent(x));
     pn found = &pt_null;
@@ -5852,11 +5854,16 @@ static pn bound_call(lower *L, pn x, const char *name)
     const pt_node *endp = L->T->v + L->T->n;
     for (pn y = body; y < endp && y->start < x->start; y++) {
         if (y->type != PT_assignment) continue;
-        pn left = unparen(pn_field(y, PF_left)), right = unparen(pn_field(y, PF_right));
-        if (!pn_is(left, PT_identifier) || strcmp(text(L, left), name) != 0) continue;
-        found = pn_is(right, PT_call) ? right : &pt_null;
+        pn left = unparen(pn_field(y, PF_left));
+        if (pn_is(left, PT_identifier) && strcmp(text(L, left), name) == 0) found = unparen(pn_field(y, PF_right));
     }
     return found;
+}
+
+static pn bound_call(lower *L, pn x, const char *name)
+{
+    pn v = bound_value(L, x, name);
+    return pn_is(v, PT_call) ? v : &pt_null;
 }
 
 /* The name of the function a task runs, from the spawner's first argument:
@@ -5884,15 +5891,7 @@ static int picked_functions(lower *L, pn a, const char *out[2])
     if (!pn_is(a, PT_call)) return 0;
     pn f = unparen(pn_field(a, PF_function));
     if (!pn_is(f, PT_identifier)) return 0;
-    pn body = enclosing_body(pn_parent(a));
-    if (pn_isnull(body)) return 0;
-    pn right = &pt_null;
-    const pt_node *endp = L->T->v + L->T->n;
-    for (pn y = body; y < endp && y->start < a->start; y++) {
-        if (y->type != PT_assignment) continue;
-        pn left = unparen(pn_field(y, PF_left));
-        if (pn_is(left, PT_identifier) && text_is(L, left, text(L, f))) right = unparen(pn_field(y, PF_right));
-    }
+    pn right = bound_value(L, a, text(L, f));
     if (!pn_is(right, PT_conditional_expression)) return 0;
     int n = 0;
     PN_FOR_NAMED(alt, right) {
