@@ -3181,9 +3181,49 @@ static int file_made_later(lower *L, pn at, const char *name)
     return 0;
 }
 
+/* Is `name`, bound at `at`, read as a record later, before any other
+ * binding of it: `name["endpoint"]`, a string key (not a store into it)?
+ * A mapping of fields is data, whatever the call that made it is named. */
+static int read_as_record(lower *L, pn at, const char *name)
+{
+    pn body = enclosing_body(at);
+    if (pn_isnull(body)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = at; x < endp && x->start < body->end; x++) {
+        if (x->start < at->end) continue;
+        if (x->type == PT_assignment || x->type == PT_for_statement) {
+            /* (rebound: `name = ...`, `for i, name in ...`) */
+            pn left = unparen(pn_field(x, PF_left));
+            if (pn_is(left, PT_identifier) && text_is(L, left, name)) return 0;
+            if (pn_is(left, PT_pattern_list) || pn_is(left, PT_tuple_pattern))
+                PN_FOR_NAMED(t, left) {
+                    if (pn_is(t, PT_identifier) && text_is(L, t, name)) return 0;
+                }
+        }
+        if (x->type != PT_subscript) continue;
+        pn base = unparen(pn_field(x, PF_value));
+        if (!pn_is(base, PT_identifier) || !text_is(L, base, name)) continue;
+        pn up = pn_parent(x);
+        if (!pn_isnull(up) && (pn_is(up, PT_assignment) || pn_is(up, PT_augmented_assignment)) &&
+            pn_field(up, PF_left) == x)
+            continue;
+        pn key = &pt_null;
+        PN_FOR_NAMED(ix, x) {
+            if (ix != pn_field(x, PF_value)) key = unparen(ix);
+        }
+        if (pn_is(key, PT_string)) return 1;
+    }
+    return 0;
+}
+
 static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *ri, pn right)
 {
     if (v < 0 || L->plain_bind || declared_plain(L, v)) return;
+    /* (a remote object's record stands for it: `agent = create_agent(...)`
+     * read as `agent["agentId"]` is still the object made) */
+    if ((ri->acq & ACQ_STRONG) && !(ri->rkind && strcmp(ri->rkind, "remote") == 0) &&
+        read_as_record(L, at, L->f->vars[v].name))
+        return;
     ir_node *mk = !pn_isnull(ri->call) ? making_call(L, out, ri->call) : NULL;
     /* `p = full_tree_path(...)` ... `with open(p, "wb")`: a call's result
      * that names a file made later; what may need releasing (the file) is
