@@ -222,6 +222,10 @@ static int prepass(void *ctx, const ir_node *n)
 {
     eng_walk *E = ctx;
     switch (n->kind) {
+    case IR_ELEMENT:
+        /* (in order: what a release below reads, as in walk_node) */
+        if (n->var >= 0 && n->var2 >= 0) E->rel.element_of[n->var] = n->var2;
+        break;
     case IR_TRANSFER:
     case IR_ADOPT:
         /* handed to an owner (stored, registered, entered, returned to the
@@ -271,6 +275,8 @@ static int prepass(void *ctx, const ir_node *n)
 typedef struct rel_q {
     eng_walk *E;
     int v;
+    int undo[16][2]; /* element bindings the block made (var, container before), undone after */
+    int nundo;
 } rel_q;
 
 /* Cleanup by id: a call in cleanup that runs the same call that made v, or
@@ -297,6 +303,15 @@ static int node_releases(void *ctx, const ir_node *n)
 {
     rel_q *q = ctx;
     switch (n->kind) {
+    case IR_ELEMENT:
+        /* (a loop of the block binds its name to its own container for
+         * what the block does below, as walk_node does on a path) */
+        if (n->var >= 0 && n->var2 >= 0 && q->nundo < 16) {
+            q->undo[q->nundo][0] = n->var;
+            q->undo[q->nundo++][1] = q->E->rel.element_of[n->var];
+            q->E->rel.element_of[n->var] = n->var2;
+        }
+        return 0;
     case IR_RELEASE:
     case IR_TRANSFER:
         if (n->kind == IR_TRANSFER && (n->flags & XFER_PART)) return 0;
@@ -313,10 +328,29 @@ static int node_releases(void *ctx, const ir_node *n)
     }
 }
 
+static rel_q rel_q_make(eng_walk *E, int v)
+{
+    rel_q q;
+    memset(&q, 0, sizeof(q));
+    q.E = E;
+    q.v = v;
+    return q;
+}
+
+/* The query's answer r, after undoing the element bindings it made. */
+static int rel_q_done(rel_q *q, int r)
+{
+    while (q->nundo > 0) {
+        q->nundo--;
+        q->E->rel.element_of[q->undo[q->nundo][0]] = q->undo[q->nundo][1];
+    }
+    return r;
+}
+
 int eng_block_releases(const eng_walk *W, const ir_block *b, int v)
 {
-    rel_q q = {(eng_walk *)W, v};
-    return ir_visit(b, node_releases, &q);
+    rel_q q = rel_q_make((eng_walk *)W, v);
+    return rel_q_done(&q, ir_visit(b, node_releases, &q));
 }
 
 static int node_shields(void *ctx, const ir_node *n)
@@ -369,18 +403,18 @@ static int branch_can_hold(const ir_node *n, int k, const uint8_t *s)
  * entered while entry is still None). */
 static int block_releases_on(eng_walk *E, const ir_block *b, int v, const uint8_t *s)
 {
-    rel_q q = {E, v};
+    rel_q q = rel_q_make(E, v);
     for (int i = 0; i < b->n; i++) {
         const ir_node *n = b->v[i];
-        if (node_releases(&q, n)) return 1;
-        if (block_releases_on(E, &n->c, v, s) || block_releases_on(E, &n->a, v, s)) return 1;
+        if (node_releases(&q, n)) return rel_q_done(&q, 1);
+        if (block_releases_on(E, &n->c, v, s) || block_releases_on(E, &n->a, v, s)) return rel_q_done(&q, 1);
         for (int k = 0; k < n->nbranches; k++)
-            if (branch_can_hold(n, k, s) && block_releases_on(E, &n->branches[k], v, s)) return 1;
+            if (branch_can_hold(n, k, s) && block_releases_on(E, &n->branches[k], v, s)) return rel_q_done(&q, 1);
         for (int k = 0; k < n->nhandlers; k++)
-            if (block_releases_on(E, &n->handlers[k].body, v, s)) return 1;
-        if (block_releases_on(E, &n->b, v, s)) return 1;
+            if (block_releases_on(E, &n->handlers[k].body, v, s)) return rel_q_done(&q, 1);
+        if (block_releases_on(E, &n->b, v, s)) return rel_q_done(&q, 1);
     }
-    return 0;
+    return rel_q_done(&q, 0);
 }
 
 /* Does a handler that catches cancellation, of a try around here, release x? */
@@ -1068,9 +1102,9 @@ static void not_ours(eng_walk *E, const ir_node *n, int k, uint8_t *s)
     if (f < 0 || !E->made_at[f]) return;
     for (int v = 0; v < E->nvars; v++) {
         if (v == f || E->made_at[v] != E->made_at[f] || !(s[v] & ST_LIVE)) continue;
-        rel_q q = {E, v};
-        if (!ir_visit(&n->branches[0], node_releases, &q)) continue;
-        if (k < n->nbranches && ir_visit(&n->branches[k], node_releases, &q)) continue;
+        rel_q q = rel_q_make(E, v);
+        if (!rel_q_done(&q, ir_visit(&n->branches[0], node_releases, &q))) continue;
+        if (k < n->nbranches && rel_q_done(&q, ir_visit(&n->branches[k], node_releases, &q))) continue;
         kill(E, s, v);
     }
 }
@@ -1521,6 +1555,12 @@ static int enter_branch(eng_walk *E, const ir_node *n, int k, uint8_t *s)
 static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
 {
     switch (n->kind) {
+    case IR_ELEMENT:
+        /* `for task in pending:` ... `for task in tasks:`: the loop's name
+         * stands for an element of the container its own loop reads, not
+         * of the last one the function reads under that name */
+        if (n->var >= 0 && n->var2 >= 0) E->rel.element_of[n->var] = n->var2;
+        break;
     case IR_ACQUIRE: {
         int v = n->var;
         if (v < 0) break;
