@@ -2427,10 +2427,12 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                 if (is_timeout) break; /* wait_for(aw, timeout): only the first */
             }
             if (is_timeout) {
+                /* (`wait_for(gather(*tasks), t)`: a cancellation of the wait
+                 * cancels what it waits for, as a plain await would; first
+                 * stays as it was) */
                 remf |= REM_TIMEOUT;
                 cp->flags |= CP_TIMEOUT;
                 inner = first_pos_arg(inner, 0);
-                first = 0;
                 continue;
             }
             break;
