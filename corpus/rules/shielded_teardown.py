@@ -2,9 +2,10 @@
 
 `task = create_task(self.close()); await wait_for(shield(task), t)`: when
 the await is cancelled, the shield leaves the close running to its end,
-which is what it is there for; the task is no window. A task running
-anything else (the job itself) that a shield keeps alive is abandoned by a
-cancellation nobody handles.
+which is what it is there for; the task is no window. So are close tasks
+made in a comprehension and waited for with `asyncio.wait`, which leaves
+them running. A task running anything else (the job itself) that a
+shield keeps alive is abandoned by a cancellation nobody handles.
 """
 
 import asyncio
@@ -74,3 +75,18 @@ class TransactionScope:
 
         task = asyncio.create_task(flush_and_finish())
         await asyncio.shield(task)  # expect: CAN102
+
+
+# Fine: one close task per connection, waited for with asyncio.wait, which
+# leaves them running when it is cancelled: each goes on to close its
+# connection.
+async def close_all(conns: list) -> None:
+    tasks = [asyncio.create_task(c.close()) for c in conns]
+    await asyncio.wait(tasks)
+
+
+# Buggy twin: the tasks do the connections' work, and the cancelled wait
+# leaves them running for nobody.
+async def serve_all(conns: list) -> None:
+    tasks = [asyncio.create_task(c.serve()) for c in conns]
+    await asyncio.wait(tasks)  # expect: CAN102

@@ -2813,6 +2813,14 @@ static rhs_info classify_rhs(lower *L, pn right)
                        recv_is_group(L, ci.recv))) {
                 ri.acq = ACQ_STRONG;
                 ri.rkind = e->kind;
+                /* `[create_task(s.close()) for s in socks]`: each task runs
+                 * a release, as for one made by a single call */
+                pn co = unparen(first_pos_arg(body, 0));
+                if (e->kind && (strcmp(e->kind, "task") == 0 || strcmp(e->kind, "future") == 0) && pn_is(co, PT_call)) {
+                    call_info cc = call_of(L, co);
+                    if ((names_release(L, cc.name) && teardown_body(L, cc.name)) || releases_only_body(L, cc.name))
+                        ri.acq |= ACQ_TEARDOWN;
+                }
                 /* `[tc.create_task(c) for c in cs]`: made by a local object,
                  * owned through it as one made by a single call is */
                 if (!pn_isnull(ci.recv)) {
