@@ -8,6 +8,7 @@
  */
 #include "frontend/python/py_precheck.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static int ident_byte(unsigned char c)
@@ -52,6 +53,26 @@ static int runs_main_at(const char *p, const char *end)
     return 0;
 }
 
+/* A module with no coroutine of its own that starts a task on one of
+ * another (`asyncio.create_task(self.connect())` in a subclass's sync
+ * method, `loop.create_task(worker.run())`) is read too, for the task it
+ * starts: its spawns tell whose outermost frame that coroutine is. */
+static int spawns_task_in(const char *buf, const char *end)
+{
+    static const char *const spawners[] = {"create_task(", "ensure_future("};
+    for (const char *p = buf; p && end - p >= 12;) {
+        p = memchr(p, '_', (size_t)(end - p));
+        if (!p) break;
+        for (size_t i = 0; i < sizeof(spawners) / sizeof(spawners[0]); i++) {
+            const char *w = spawners[i], *u = strchr(w, '_');
+            size_t pre = (size_t)(u - w), n = strlen(w);
+            if (p - buf >= (ptrdiff_t)pre && (size_t)(end - (p - pre)) >= n && memcmp(p - pre, w, n) == 0) return 1;
+        }
+        p++;
+    }
+    return 0;
+}
+
 int py_prefilter_async(const char *buf, size_t len)
 {
     const char *p = buf, *end = buf + len;
@@ -64,7 +85,7 @@ int py_prefilter_async(const char *buf, size_t len)
         }
         p++;
     }
-    return 0;
+    return spawns_task_in(buf, end);
 }
 
 /* Whether the quote at buf[i] may open an f-string: the letters from
