@@ -375,7 +375,36 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
             *summary = &S->fns[f->id].sum;
             return f;
         }
-        /* not in the class: a base class's method, when its name is unique */
+        /* not in the class: its bases in the tree, nearest first
+         * (`class CloudIoT(iot_base.BaseIoT)` ... `self.connect()`) */
+        const cls_ref *own = cls ? scan_find_class(S, m, cls) : NULL;
+        const char *queue[16];
+        const ir_module *qmod[16];
+        int nq = 0;
+        for (int b = 0; own && b < own->c->nbases && nq < 16; b++) {
+            queue[nq] = own->c->bases[b];
+            qmod[nq++] = &S->jobs[own->file].m;
+        }
+        for (int qi = 0; qi < nq; qi++) {
+            ca_sb bd = {0};
+            ca_sb_addf(&bd, METHOD_OF_DEP "%s.%s", last_part(queue[qi]), name);
+            const char *bkey = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&bd));
+            ca_sb_release(&bd);
+            CA_VEC_PUSH(fc->deps, bkey);
+            const fn_ref *r = lookup_global(S, bkey, m->language);
+            if (r) {
+                *off = r->f->is_method ? 1 : 0;
+                *summary = &r->sum;
+                return r->f;
+            }
+            const cls_ref *c = scan_find_class(S, qmod[qi], queue[qi]);
+            if (!c) continue;
+            for (int b = 0; b < c->c->nbases && nq < 16; b++) {
+                queue[nq] = c->c->bases[b];
+                qmod[nq++] = &S->jobs[c->file].m;
+            }
+        }
+        /* nor there: a base class's method, when its name is unique */
         ca_sb dep = {0};
         ca_sb_addf(&dep, METHOD_DEP "%s", name);
         const char *key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&dep));
