@@ -103,11 +103,15 @@ ir_class *ir_class_new(ir_module *m)
     return c;
 }
 
-void ir_spawn_add(ir_module *m, int func, const char *text, unsigned flags)
+void ir_spawn_add(ir_module *m, int func, const char *text, unsigned flags) { ir_spawn_add_via(m, func, text, flags, NULL); }
+
+void ir_spawn_add_via(ir_module *m, int func, const char *text, unsigned flags, const char *via)
 {
     if (!text) return;
     for (int i = 0; i < m->nspawns; i++)
-        if (m->spawns[i].func == func && m->spawns[i].flags == flags && strcmp(m->spawns[i].text, text) == 0) return;
+        if (m->spawns[i].func == func && m->spawns[i].flags == flags && strcmp(m->spawns[i].text, text) == 0 &&
+            (m->spawns[i].via == via || (m->spawns[i].via && via && strcmp(m->spawns[i].via, via) == 0)))
+            return;
     if (m->nspawns == m->cap_spawns) {
         int cap = m->cap_spawns ? m->cap_spawns * 2 : 4;
         ir_spawn *v = ca_arena_alloc(&m->arena, sizeof(*v) * (size_t)cap);
@@ -119,6 +123,7 @@ void ir_spawn_add(ir_module *m, int func, const char *text, unsigned flags)
     sp->func = func;
     sp->text = text;
     sp->flags = flags;
+    sp->via = via;
 }
 
 void ir_module_free(ir_module *m)

@@ -326,6 +326,9 @@ typedef struct ir_var {
                                        cancel scope of its own (catalog scope-runner: a streaming response):
                                        the cancellation it meets is level-triggered, re-delivered at the next
                                        await until it leaves the scope */
+#define FN_SPAWNS_ARG0    0x100000u /* a module function that starts its first parameter as a task
+                                        (`def supervised_task(coro, *, name): return create_task(coro)`):
+                                        a call of it in another module is a spawn (SPAWN_VIA) */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */
@@ -375,7 +378,8 @@ typedef struct ir_class {
 typedef struct ir_spawn {
     int func;                /* index in funcs of the function that starts it */
     const char *text;        /* the callee as a call names it: dotted, or the method name (flags) */
-    unsigned flags;          /* CALL_ON_SELF for `self.m`; SPAWN_ENTRY, SPAWN_TAIL */
+    unsigned flags;          /* CALL_ON_SELF for `self.m`; SPAWN_ENTRY, SPAWN_TAIL, SPAWN_VIA */
+    const char *via;         /* SPAWN_VIA: the function the call hands the coroutine to, as it names it */
 } ir_spawn;
 
 /* ir_spawn.flags: no spawn but a registration with a web framework (catalog
@@ -387,6 +391,11 @@ typedef struct ir_spawn {
  * module's own (FN_OWN_TASK): a coroutine of another module that its own
  * module never awaits runs there as that task's last frames. */
 #define SPAWN_TAIL        0x200000u
+/* ir_spawn.flags: a call of a function of another module with a coroutine
+ * as its first argument (`supervised_task(self._clean(key), name=...)`):
+ * a spawn when that function (`via`) starts its first parameter as a task
+ * (FN_SPAWNS_ARG0), which only the scan can tell. */
+#define SPAWN_VIA         0x400000u
 
 typedef struct ir_suppress {
     int line;
@@ -435,6 +444,7 @@ ir_func *ir_func_new(ir_module *m);
 ir_class *ir_class_new(ir_module *m);
 /* Record a spawn (once each). */
 void ir_spawn_add(ir_module *m, int func, const char *text, unsigned flags);
+void ir_spawn_add_via(ir_module *m, int func, const char *text, unsigned flags, const char *via);
 /* Record that c's methods release an attribute made by `ctor` (once each). */
 void ir_class_hold(ir_module *m, ir_class *c, const char *ctor);
 void ir_module_free(ir_module *m);

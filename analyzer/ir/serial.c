@@ -12,7 +12,7 @@
  *   module:  path language diagnostic parse_errors first_error_line
  *            cancels_threads, suppressions (line rules)*, functions*,
  *            classes (name qualname site flags bases* holds*)*,
- *            spawns (func text flags)*
+ *            spawns (func text flags via)*
  *   function: name qualname class_name site is_async is_method nparams
  *            truncated param_mentions fflags ret_type, vars (name flags
  *            stack_with first_cancel)*, body
@@ -32,7 +32,7 @@
 #include <string.h>
 
 #define IR_MAGIC "CAIR"
-#define IR_VERSION 6
+#define IR_VERSION 7
 
 /* Every member of ir.h's structs is written and read here, and compared
  * member by member by tests/unit/test_ir_serial.c over the corpus: the
@@ -49,7 +49,7 @@ _Static_assert(sizeof(ir_var) == 32, "ir_var changed: update serial.c and test_i
 _Static_assert(sizeof(ir_func) == 136, "ir_func changed: update serial.c and test_ir_serial.c");
 _Static_assert(sizeof(ir_class) == 72, "ir_class changed: update serial.c and test_ir_serial.c");
 _Static_assert(sizeof(ir_suppress) == 16, "ir_suppress changed: update serial.c and test_ir_serial.c");
-_Static_assert(sizeof(ir_spawn) == 24, "ir_spawn changed: update serial.c and test_ir_serial.c");
+_Static_assert(sizeof(ir_spawn) == 32, "ir_spawn changed: update serial.c and test_ir_serial.c");
 _Static_assert(sizeof(ir_module) == 136, "ir_module changed: update serial.c and test_ir_serial.c");
 #endif
 
@@ -291,6 +291,7 @@ void ir_encode(const ir_module *m, ca_sb *out)
         put_i(sb, m->spawns[k].func);
         put_s(&e, m->spawns[k].text);
         put_u(sb, m->spawns[k].flags);
+        put_s(&e, m->spawns[k].via);
     }
     ca_sb_add(out, IR_MAGIC, 4);
     put_u(out, IR_VERSION);
@@ -592,8 +593,9 @@ int ir_decode(const char *buf, size_t len, ir_module *m)
             int fi = get_int(&d);
             const char *t = get_s(&d);
             unsigned fl = get_u32(&d);
-            if (!t || fi < 0 || fi >= m->nfuncs) d.bad = 1;
-            else ir_spawn_add(m, fi, t, fl);
+            const char *via = get_s(&d);
+            if (!t || fi < 0 || fi >= m->nfuncs || (!via) != !(fl & SPAWN_VIA)) d.bad = 1;
+            else ir_spawn_add_via(m, fi, t, fl, via);
         }
     }
     if (!d.bad && d.p != d.end) d.bad = 1;

@@ -640,16 +640,23 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
             if (sp->func < 0 || sp->func >= m->nfuncs) continue;
             ir_site nowhere;
             memset(&nowhere, 0, sizeof(nowhere));
-            ir_node call = ir_call_stub(sp->text, sp->flags & ~(SPAWN_ENTRY | SPAWN_TAIL), nowhere);
             const eng_summary *sum = NULL;
             int off = 0;
+            if (sp->flags & SPAWN_VIA) {
+                /* (a spawn only if what the call hands the coroutine to
+                 * starts it: a wrapper of another module) */
+                ir_node wc = ir_call_stub(sp->via, 0, nowhere);
+                const ir_func *w = scan_resolve(&fc, m, m->funcs[sp->func], &wc, &sum, &off);
+                if (!w || !(w->fflags & FN_SPAWNS_ARG0)) continue;
+            }
+            ir_node call = ir_call_stub(sp->text, sp->flags & ~(SPAWN_ENTRY | SPAWN_TAIL | SPAWN_VIA), nowhere);
             const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
             if (!g && (sp->flags & SPAWN_TAIL)) g = unique_self_held_tail(S, sp->text);
             if (g && (g->fflags & (FN_ABSTRACT | FN_STUB))) mark_implementations(S, g, spawned);
             if (!g || g->id < 0 || (size_t)g->id >= S->nfns) continue;
             /* (a task its own module starts is FN_OWN_TASK's, by the module's
              * own rules; a framework's run is the same in any module) */
-            if (S->fns[g->id].file == (int)i && !(sp->flags & SPAWN_ENTRY)) continue;
+            if (S->fns[g->id].file == (int)i && !(sp->flags & (SPAWN_ENTRY | SPAWN_VIA))) continue;
             if (!g->is_async || (g->fflags & FN_AWAITED_HERE)) continue;
             spawned[g->id] = 1;
         }

@@ -172,6 +172,7 @@ static void same_module(const char *path, const ir_module *a, const ir_module *b
         SAME_INT(&c, a->spawns[k].func, b->spawns[k].func, "ir_spawn.func");
         SAME_STR(&c, a->spawns[k].text, b->spawns[k].text, "ir_spawn.text");
         SAME_INT(&c, a->spawns[k].flags, b->spawns[k].flags, "ir_spawn.flags");
+        SAME_STR(&c, a->spawns[k].via, b->spawns[k].via, "ir_spawn.via");
     }
     SAME_INT(&c, a->nfuncs, b->nfuncs, "ir_module.nfuncs");
     int nf = a->nfuncs < b->nfuncs ? a->nfuncs : b->nfuncs;

@@ -134,6 +134,7 @@ typedef struct lower {
     CA_VEC(int) created;        /* variables given what a create_* call run in a thread made */
     CA_VEC(const char *) flags; /* names the function assigns True/False/None to: their values are followed */
     CA_VEC(const char *) own_tasks;   /* names of functions the module runs as tasks */
+    CA_VEC(const char *) arg0_spawners; /* module functions that start their first parameter as a task */
     CA_VEC(const char *) own_wrappers; /* `deco.<locals>.wrapper`: a decorator's wrapper that stands in for
                                           functions the module runs as tasks (decorator_task_wrappers) */
     CA_VEC(const char *) awaited;     /* names the module awaits as plain coroutines (`await f()`, `await
@@ -1484,24 +1485,30 @@ static int imported_module(lower *L, const char *name)
 {
     if (L->f && ir_var_find(L->f, name) >= 0) return 0;
     const char *path = L->m->path ? L->m->path : "";
-    while (path[0] == '.' && path[1] == '/') path += 2;
-    size_t pl = strcspn(path, "/");
     for (size_t i = 0; i < L->imports.n; i++) {
         const name_map *im = &L->imports.v[i];
         if (strcmp(im->key, name) != 0) continue;
         if (im->relative) return 1;
+        /* (the import's top package is a directory the file sits under:
+         * `pkg.sub` for `pkg/mod.py`, `/src/pkg/mod.py`, `./pkg/mod.py`) */
         const char *v = im->value ? im->value : "";
-        return path[pl] == '/' && strncmp(v, path, pl) == 0 && (v[pl] == '.' || v[pl] == '\0');
+        size_t tl = strcspn(v, ".");
+        if (tl == 0) return 0;
+        for (const char *p = path; *p;) {
+            if (strncmp(p, v, tl) == 0 && p[tl] == '/') return 1;
+            const char *slash = strchr(p, '/');
+            if (!slash) break;
+            p = slash + 1;
+        }
+        return 0;
     }
     return 0;
 }
 
 /* The function a spawn starts, for the scan to resolve (ir_spawn): a name
  * (through imports), a method of self, or a function of an imported module. */
-static void note_spawn(lower *L, pn call)
+static const char *spawn_target(lower *L, pn call, pn a0, unsigned *flp)
 {
-    pn a0 = unparen(spawned_arg_src(L, call));
-    if (pn_isnull(a0) || !L->f) return;
     pn fn = pn_is(a0, PT_call) ? unparen(pn_field(a0, PF_function)) : a0;
     const char *t = NULL;
     unsigned fl = 0;
@@ -1529,13 +1536,48 @@ static void note_spawn(lower *L, pn call)
              * function of a module the file imports */
             t = dotted(L, fn);
         } else {
-            return;
+            return NULL;
         }
     } else if (pn_is(fn, PT_identifier)) {
         t = dotted(L, fn);
     }
+    *flp = fl;
+    return t;
+}
+
+static void note_spawn(lower *L, pn call)
+{
+    pn a0 = unparen(spawned_arg_src(L, call));
+    if (pn_isnull(a0) || !L->f) return;
+    unsigned fl = 0;
+    const char *t = spawn_target(L, call, a0, &fl);
     int fi = t ? func_index(L) : -1;
     if (fi >= 0) ir_spawn_add(L->m, fi, t, fl);
+}
+
+/* `supervised_task(self._clean(key), name=...)`, not awaited, of a function
+ * another module of the package defines: a spawn if that function starts
+ * its first parameter as a task (FN_SPAWNS_ARG0), for the scan to decide
+ * (SPAWN_VIA). */
+static void note_spawn_via(lower *L, pn call)
+{
+    pn fn = unparen(pn_field(call, PF_function));
+    if (pn_is(fn, PT_identifier)) {
+        const char *n = text(L, fn);
+        if (defined_here(L, n) || !imported_module(L, n)) return;
+    } else if (pn_is(fn, PT_attribute)) {
+        pn r = unparen(pn_field(fn, PF_object));
+        if (!pn_is(r, PT_identifier) || !imported_module(L, text(L, r))) return;
+    } else {
+        return;
+    }
+    pn a0 = unparen(first_pos_arg(call, 0));
+    if (!pn_is(a0, PT_call) || !L->f) return;
+    unsigned fl = 0;
+    const char *t = spawn_target(L, call, a0, &fl);
+    const char *via = dotted(L, fn);
+    int fi = t && via ? func_index(L) : -1;
+    if (fi >= 0) ir_spawn_add_via(L->m, fi, t, fl | SPAWN_VIA, via);
 }
 
 /* An ASGI application's signature, `(scope, receive, send)` after self: the
@@ -1802,6 +1844,8 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         spawn_closure(L, out, call);
         spawn_args(L, out, call);
         note_spawn(L, call);
+    } else if (!awaited && ci.name) {
+        note_spawn_via(L, call);
     }
     if (ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) note_entries(L, call);
     note_deferred_cancels(L, call);
@@ -5310,6 +5354,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
             f->fflags |= FN_OWN_TASK;
     }
     if (f->is_async && asgi_signature(L, def, class_name != NULL)) f->fflags |= FN_OWN_TASK;
+    for (size_t k = 0; k < L->arg0_spawners.n && !class_name && !*prefix; k++)
+        if (strcmp(L->arg0_spawners.v[k], name) == 0) f->fflags |= FN_SPAWNS_ARG0;
     for (size_t k = 0; k < L->uncancelled.n; k++)
         if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
     for (size_t k = 0; k < L->scope_driven.n && !class_name; k++)
@@ -6327,6 +6373,15 @@ static void collect_own_tasks(lower *L, pn root)
             }
             if (param) {
                 CA_VEC_PUSH(wrappers, text(L, pn_field(d, PF_name)));
+                /* a module function starting its first parameter: one
+                 * other modules may call (FN_SPAWNS_ARG0); not one that
+                 * waits for what it started (`run_coroutine_threadsafe(
+                 * coro, loop).result(timeout)`), which runs it to its end */
+                pn p0 = pn_first_named(params);
+                pn id0 = pn_isnull(p0) ? p0 : param_ident(p0);
+                if (pn_parent(d) == root && !pn_isnull(id0) && pn_is(id0, PT_identifier) && text_is(L, id0, an) &&
+                    !pn_is(pn_parent(y), PT_attribute))
+                    CA_VEC_PUSH(L->arg0_spawners, ca_arena_strdup(&keep, text(L, pn_field(d, PF_name))));
                 break;
             }
         }
@@ -7101,6 +7156,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.cont);
     CA_VEC_FREE(L.flags);
     CA_VEC_FREE(L.own_tasks);
+    CA_VEC_FREE(L.arg0_spawners);
     CA_VEC_FREE(L.closures);
     CA_VEC_FREE(L.unmade_paths);
     CA_VEC_FREE(L.unmade_makers);
