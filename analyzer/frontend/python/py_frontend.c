@@ -3270,9 +3270,31 @@ static int read_as_record(lower *L, pn at, const char *name)
     return 0;
 }
 
+/* `ws = WebSocket(scope, receive, send)`: a call handed the function's own
+ * `receive` and `send` parameters, the ASGI server's callables for one
+ * connection. What it makes wraps that connection, which the server owns
+ * (and closes when the app call ends, by any exception): nothing of the
+ * function's to release. */
+static int wraps_asgi_channel(lower *L, pn call)
+{
+    pn args = pn_field(call, PF_arguments);
+    if (pn_isnull(args) || !pn_is(args, PT_argument_list) || !L->f) return 0;
+    int rx = 0, tx = 0;
+    PN_FOR_NAMED(a, args) {
+        pn u = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+        if (!pn_is(u, PT_identifier)) continue;
+        int pv = ir_var_find(L->f, text(L, u));
+        if (pv < 0 || !(L->f->vars[pv].flags & VAR_PARAM)) continue;
+        if (text_is(L, u, "receive")) rx = 1;
+        if (text_is(L, u, "send")) tx = 1;
+    }
+    return rx && tx;
+}
+
 static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *ri, pn right)
 {
     if (v < 0 || L->plain_bind || declared_plain(L, v)) return;
+    if (!pn_isnull(ri->call) && pn_is(ri->call, PT_call) && wraps_asgi_channel(L, ri->call)) return;
     /* (a remote object's record stands for it: `agent = create_agent(...)`
      * read as `agent["agentId"]` is still the object made) */
     if ((ri->acq & ACQ_STRONG) && !(ri->rkind && strcmp(ri->rkind, "remote") == 0) &&

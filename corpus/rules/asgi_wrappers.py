@@ -1,0 +1,46 @@
+"""A wrapper around the ASGI server's callables owns no connection.
+
+`ws = WebSocket(scope, receive, send)` in an ASGI app wraps the one
+connection the server gave this call: the server owns it, cancels the
+app call (on a disconnect, at shutdown), and closes the socket itself
+when the call ends by any exception. Closing the wrapper in an `except
+Exception` is a courtesy message, not a release the cancellation skips.
+A connection the app opens itself (to an upstream) is its own.
+"""
+
+import asyncio
+from typing import Awaitable, Callable
+
+from starlette.websockets import WebSocket
+
+Receive = Callable[[], Awaitable[dict]]
+Send = Callable[[dict], Awaitable[None]]
+
+
+# Fine: the wrapper is the server's connection; the close in the handler
+# only tells the client why.
+async def echo_app(scope: dict, receive: Receive, send: Send) -> None:
+    ws = WebSocket(scope, receive=receive, send=send)
+    try:
+        await ws.accept()
+        while True:
+            text = await ws.receive_text()
+            await ws.send_text(text)
+    except Exception:
+        await ws.close(code=1011)
+        raise
+
+
+# Buggy twin: the upstream connection the app opened itself is closed only
+# on an error; a cancellation of the app call leaks it.
+async def proxy_app(scope: dict, receive: Receive, send: Send) -> None:
+    ws = WebSocket(scope, receive, send)
+    upstream = await asyncio.open_connection("backend", 8080)
+    try:
+        await ws.accept()  # expect: CAN101
+        text = await ws.receive_text()
+        upstream[1].write(text.encode())
+    except Exception:
+        upstream[1].close()
+        raise
+    upstream[1].close()
