@@ -1561,18 +1561,19 @@ static void note_spawn(lower *L, pn call)
  * (SPAWN_VIA). */
 static void note_spawn_via(lower *L, pn call)
 {
+    /* (cheapest first: most calls hand on no call, or name no import) */
+    pn a0 = unparen(first_pos_arg(call, 0));
+    if (!pn_is(a0, PT_call) || !L->f) return;
     pn fn = unparen(pn_field(call, PF_function));
     if (pn_is(fn, PT_identifier)) {
         const char *n = text(L, fn);
-        if (defined_here(L, n) || !imported_module(L, n)) return;
+        if (!imported_module(L, n) || defined_here(L, n)) return;
     } else if (pn_is(fn, PT_attribute)) {
         pn r = unparen(pn_field(fn, PF_object));
         if (!pn_is(r, PT_identifier) || !imported_module(L, text(L, r))) return;
     } else {
         return;
     }
-    pn a0 = unparen(first_pos_arg(call, 0));
-    if (!pn_is(a0, PT_call) || !L->f) return;
     unsigned fl = 0;
     const char *t = spawn_target(L, call, a0, &fl);
     const char *via = dotted(L, fn);
