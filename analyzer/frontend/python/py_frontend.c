@@ -959,6 +959,50 @@ static ir_class *current_class(lower *L)
 /* `tg.start_soon(_drain)` / `create_task(pump())` where _drain is a function
  * defined in this one that releases a value it shares with it (`finally:
  * r_file.close()`): the task owns that value from here on. */
+/* `ensure_future(watch())` of a function defined in this one whose every
+ * await is a call of this function's own `receive` parameter (an ASGI
+ * app's disconnect watcher: `while True: event = await receive(); if
+ * event["type"] == "http.disconnect": break`): the task waits only on the
+ * server's channel for this call, which the server ends with the call, so
+ * left running it ends by itself and holds nothing. */
+static int receive_watcher(lower *L, pn co)
+{
+    if (!pn_is(co, PT_call) || !L->f) return 0;
+    pn fn = unparen(pn_field(co, PF_function));
+    if (!pn_is(fn, PT_identifier)) return 0;
+    int rv = ir_var_find(L->f, "receive");
+    if (rv < 0 || !(L->f->vars[rv].flags & VAR_PARAM)) return 0;
+    const char *name = text(L, fn);
+    ca_sb pre = {0};
+    ca_sb_addf(&pre, "%s.<locals>.", L->f->qualname);
+    pn def = &pt_null;
+    for (size_t i = 0; i < L->pending.n && pn_isnull(def); i++) {
+        pn d = L->pending.v[i].node;
+        if (pn_is(d, PT_function_definition) && strcmp(L->pending.v[i].prefix, ca_sb_str(&pre)) == 0 &&
+            strcmp(text(L, pn_field(d, PF_name)), name) == 0)
+            def = d;
+    }
+    ca_sb_release(&pre);
+    pn body = pn_isnull(def) ? def : pn_field(def, PF_body);
+    if (pn_isnull(body)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    int awaits = 0;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda) return 0;
+        if (x->type == PT_with_statement || x->type == PT_for_statement) {
+            /* (`async with`/`async for` suspend too) */
+            if (has_token(x, PT_async)) return 0;
+        }
+        /* (the expression, not its keyword) */
+        if (x->type != PT_await || pn_isnull(pn_first_named(x))) continue;
+        pn c = unparen(pn_first_named(x));
+        pn cf = pn_is(c, PT_call) ? unparen(pn_field(c, PF_function)) : &pt_null;
+        if (!pn_is(cf, PT_identifier) || !text_is(L, cf, "receive")) return 0;
+        awaits++;
+    }
+    return awaits > 0;
+}
+
 static void spawn_closure(lower *L, ir_block *out, pn call)
 {
     pn a0 = unparen(spawned_arg_src(L, call));
@@ -2959,6 +3003,7 @@ static rhs_info classify_rhs(lower *L, pn right)
     if (e && e->arg && strcmp(e->arg, "await") == 0 && !awaited) e = NULL;
     /* (`ret = await asyncio.create_task(coro)`: what the task returned) */
     if (e && awaited && e->kind && strcmp(e->kind, "task") == 0) return ri;
+    if (e && e->kind && strcmp(e->kind, "task") == 0 && receive_watcher(L, unparen(first_pos_arg(r, 0)))) return ri;
     if (e) {
         ri.acq = ACQ_STRONG;
         ri.rkind = e->kind;
@@ -6266,7 +6311,8 @@ static void collect_awaited(lower *L, pn root)
     if (!bytes_contain(L->src, L->len, "await")) return;
     const pt_node *endp = L->T->v + L->T->n;
     for (pn x = root; x < endp; x++) {
-        if (x->type != PT_await) continue;
+        /* (the expression, not its keyword) */
+        if (x->type != PT_await || pn_isnull(pn_first_named(x))) continue;
         pn c = unparen(pn_first_named(x));
         if (!pn_is(c, PT_call)) continue;
         char *d = dotted(L, pn_field(c, PF_function));
