@@ -269,6 +269,44 @@ void scan_file_ctx_free(file_ctx *fc)
     CA_VEC_FREE(fc->globals);
 }
 
+/* Method `name` of class `cls` (as module m names it) or of its bases in
+ * the tree, nearest first (16 classes at most); NULL when none has it. */
+static const fn_ref *method_of_class(file_ctx *fc, const ir_module *m, const char *cls, const char *name)
+{
+    scan_state *S = fc->S;
+    const char *queue[16];
+    const ir_module *qmod[16];
+    int nq = 0;
+    queue[nq] = cls;
+    qmod[nq++] = m;
+    for (int qi = 0; qi < nq; qi++) {
+        ca_sb dep = {0};
+        ca_sb_addf(&dep, METHOD_OF_DEP "%s.%s", last_part(queue[qi]), name);
+        const char *key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&dep));
+        ca_sb_release(&dep);
+        CA_VEC_PUSH(fc->deps, key);
+        const fn_ref *r = lookup_global(S, key, m->language);
+        /* (a class name several modules define: the one the receiver's
+         * class names through its module, `workers.Worker`) */
+        if (!r && qi == 0 && strchr(cls, '.')) {
+            ca_sb qd = {0};
+            ca_sb_addf(&qd, METHOD_OF_DEP "%s.%s", cls, name);
+            key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&qd));
+            ca_sb_release(&qd);
+            CA_VEC_PUSH(fc->deps, key);
+            r = lookup_global(S, key, m->language);
+        }
+        if (r) return r;
+        const cls_ref *c = scan_find_class(S, qmod[qi], queue[qi]);
+        if (!c) continue;
+        for (int b = 0; b < c->c->nbases && nq < 16; b++) {
+            queue[nq] = c->c->bases[b];
+            qmod[nq++] = &S->jobs[c->file].m;
+        }
+    }
+    return NULL;
+}
+
 static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const ir_func *caller,
                                        const ir_node *call, const eng_summary **summary, int *off);
 
@@ -377,32 +415,11 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         }
         /* not in the class: its bases in the tree, nearest first
          * (`class CloudIoT(iot_base.BaseIoT)` ... `self.connect()`) */
-        const cls_ref *own = cls ? scan_find_class(S, m, cls) : NULL;
-        const char *queue[16];
-        const ir_module *qmod[16];
-        int nq = 0;
-        for (int b = 0; own && b < own->c->nbases && nq < 16; b++) {
-            queue[nq] = own->c->bases[b];
-            qmod[nq++] = &S->jobs[own->file].m;
-        }
-        for (int qi = 0; qi < nq; qi++) {
-            ca_sb bd = {0};
-            ca_sb_addf(&bd, METHOD_OF_DEP "%s.%s", last_part(queue[qi]), name);
-            const char *bkey = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&bd));
-            ca_sb_release(&bd);
-            CA_VEC_PUSH(fc->deps, bkey);
-            const fn_ref *r = lookup_global(S, bkey, m->language);
-            if (r) {
-                *off = r->f->is_method ? 1 : 0;
-                *summary = &r->sum;
-                return r->f;
-            }
-            const cls_ref *c = scan_find_class(S, qmod[qi], queue[qi]);
-            if (!c) continue;
-            for (int b = 0; b < c->c->nbases && nq < 16; b++) {
-                queue[nq] = c->c->bases[b];
-                qmod[nq++] = &S->jobs[c->file].m;
-            }
+        const fn_ref *br = cls ? method_of_class(fc, m, cls, name) : NULL;
+        if (br) {
+            *off = br->f->is_method ? 1 : 0;
+            *summary = &br->sum;
+            return br->f;
         }
         /* nor there: a base class's method, when its name is unique */
         ca_sb dep = {0};
@@ -441,39 +458,11 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
             }
         }
         /* the class, then its bases in the tree, nearest first */
-        const char *queue[16];
-        const ir_module *qmod[16];
-        int nq = 0;
-        queue[nq] = recv;
-        qmod[nq++] = m;
-        for (int qi = 0; qi < nq; qi++) {
-            ca_sb dep = {0};
-            ca_sb_addf(&dep, METHOD_OF_DEP "%s.%s", last_part(queue[qi]), name);
-            const char *key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&dep));
-            ca_sb_release(&dep);
-            CA_VEC_PUSH(fc->deps, key);
-            const fn_ref *r = lookup_global(S, key, m->language);
-            /* (a class name several modules define: the one the receiver's
-             * class names through its module, `workers.Worker`) */
-            if (!r && qi == 0 && strchr(recv, '.')) {
-                ca_sb qd = {0};
-                ca_sb_addf(&qd, METHOD_OF_DEP "%s.%s", recv, name);
-                key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&qd));
-                ca_sb_release(&qd);
-                CA_VEC_PUSH(fc->deps, key);
-                r = lookup_global(S, key, m->language);
-            }
-            if (r) {
-                *off = through_class ? (r->f->is_method ? 1 : 0) : 1;
-                *summary = &r->sum;
-                return r->f;
-            }
-            const cls_ref *c = scan_find_class(S, qmod[qi], queue[qi]);
-            if (!c) continue;
-            for (int b = 0; b < c->c->nbases && nq < 16; b++) {
-                queue[nq] = c->c->bases[b];
-                qmod[nq++] = &S->jobs[c->file].m;
-            }
+        const fn_ref *r = method_of_class(fc, m, recv, name);
+        if (r) {
+            *off = through_class ? (r->f->is_method ? 1 : 0) : 1;
+            *summary = &r->sum;
+            return r->f;
         }
         /* not a class of the tree (or the method comes from a base outside
          * it): by name, as any other call */

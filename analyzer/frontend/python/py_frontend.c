@@ -956,9 +956,8 @@ static ir_class *current_class(lower *L)
     return NULL;
 }
 
-/* `tg.start_soon(_drain)` / `create_task(pump())` where _drain is a function
- * defined in this one that releases a value it shares with it (`finally:
- * r_file.close()`): the task owns that value from here on. */
+static pn local_def(lower *L, const char *name);
+
 /* `ensure_future(watch())` of a function defined in this one whose every
  * await is a call of this function's own `receive` parameter (an ASGI
  * app's disconnect watcher: `while True: event = await receive(); if
@@ -973,16 +972,7 @@ static int receive_watcher(lower *L, pn co)
     int rv = ir_var_find(L->f, "receive");
     if (rv < 0 || !(L->f->vars[rv].flags & VAR_PARAM)) return 0;
     const char *name = text(L, fn);
-    ca_sb pre = {0};
-    ca_sb_addf(&pre, "%s.<locals>.", L->f->qualname);
-    pn def = &pt_null;
-    for (size_t i = 0; i < L->pending.n && pn_isnull(def); i++) {
-        pn d = L->pending.v[i].node;
-        if (pn_is(d, PT_function_definition) && strcmp(L->pending.v[i].prefix, ca_sb_str(&pre)) == 0 &&
-            strcmp(text(L, pn_field(d, PF_name)), name) == 0)
-            def = d;
-    }
-    ca_sb_release(&pre);
+    pn def = local_def(L, name);
     pn body = pn_isnull(def) ? def : pn_field(def, PF_body);
     if (pn_isnull(body)) return 0;
     const pt_node *endp = L->T->v + L->T->n;
@@ -1003,22 +993,16 @@ static int receive_watcher(lower *L, pn co)
     return awaits > 0;
 }
 
+/* `tg.start_soon(_drain)` / `create_task(pump())` where _drain is a function
+ * defined in this one that releases a value it shares with it (`finally:
+ * r_file.close()`): the task owns that value from here on. */
 static void spawn_closure(lower *L, ir_block *out, pn call)
 {
     pn a0 = unparen(spawned_arg_src(L, call));
     if (pn_is(a0, PT_call)) a0 = unparen(pn_field(a0, PF_function));
     if (!pn_is(a0, PT_identifier) || !L->f) return;
     const char *name = text(L, a0);
-    ca_sb pre = {0};
-    ca_sb_addf(&pre, "%s.<locals>.", L->f->qualname);
-    pn def = &pt_null;
-    for (size_t i = 0; i < L->pending.n && pn_isnull(def); i++) {
-        pn d = L->pending.v[i].node;
-        if (pn_is(d, PT_function_definition) && strcmp(L->pending.v[i].prefix, ca_sb_str(&pre)) == 0 &&
-            strcmp(text(L, pn_field(d, PF_name)), name) == 0)
-            def = d;
-    }
-    ca_sb_release(&pre);
+    pn def = local_def(L, name);
     if (pn_isnull(def)) return;
     pn params = pn_field(def, PF_parameters), body = pn_field(def, PF_body);
     if (pn_isnull(body)) return;

@@ -30,10 +30,12 @@ class Downlink:
 
     # Buggy twin: nothing starts it as a task; a caller awaiting it has
     # its cancellation swallowed.
-    async def connect(self) -> None:
-        while True:
+    async def connect(self, attempts: int = 5) -> bool:
+        for attempt in range(attempts):
             try:
-                await asyncio.sleep(5)
+                await asyncio.sleep(2**attempt)
+                return True
             except asyncio.CancelledError:  # expect: CAN401
-                break
-        self.state = "idle"
+                self.state = "stopped"
+                return False
+        return False
