@@ -4078,7 +4078,9 @@ static int returns_false(pn ret)
 /* In `__aexit__(self, typ, value, tb)` (or `__exit__`): does the handler
  * raise what it caught unless the with-body's own exception is in flight
  * (`if value is None: raise`, `if exc is not value: raise`) and otherwise
- * end the method handing back nothing true? The with statement then
+ * end the method handing back nothing true? Or, the inverse, hand back
+ * nothing true when what it caught is the body's exception (`if exc is
+ * value: return False`) and raise anything else? The with statement then
  * raises the body's exception (or the very one caught): the task goes on
  * unwinding, nothing is swallowed. */
 static int yields_to_body_exc(lower *L, pn handler, pn block, pn alias)
@@ -4096,10 +4098,14 @@ static int yields_to_body_exc(lower *L, pn handler, pn block, pn alias)
     }
     if (!exc_param) return 0;
     const char *caught = !pn_isnull(alias) && pn_is(unparen(alias), PT_identifier) ? text(L, unparen(alias)) : NULL;
-    ca_sb none_test = {0}, other_test = {0};
+    ca_sb none_test = {0}, other_test = {0}, same_test = {0}, same_test2 = {0};
     ca_sb_addf(&none_test, "%s is None", exc_param);
-    if (caught) ca_sb_addf(&other_test, "%s is not %s", caught, exc_param);
-    int guarded = 0, ok = 1;
+    if (caught) {
+        ca_sb_addf(&other_test, "%s is not %s", caught, exc_param);
+        ca_sb_addf(&same_test, "%s is %s", caught, exc_param);
+        ca_sb_addf(&same_test2, "%s is %s", exc_param, caught);
+    }
+    int guarded = 0, ok = 1, same = 0;
     pn last = &pt_null;
     PN_FOR_NAMED(st, block) {
         if (pn_is(st, PT_comment)) continue;
@@ -4113,16 +4119,27 @@ static int yields_to_body_exc(lower *L, pn handler, pn block, pn alias)
                 guarded = 1;
                 continue;
             }
+            /* the inverse: `if exc is value: return False` then `raise` */
+            if (caught && (strcmp(c, ca_sb_str(&same_test)) == 0 || strcmp(c, ca_sb_str(&same_test2)) == 0) &&
+                pn_is(only, PT_return_statement) && returns_false(only)) {
+                guarded = same = 1;
+                continue;
+            }
         }
         /* (a return before the guard, or a true one after it, keeps the
          * caught exception from going anywhere) */
         const pt_node *endp = L->T->v + L->T->n;
         for (pn x = st; x < endp && x->start < st->end; x++)
-            if (x->type == PT_return_statement && (!guarded || !returns_false(x))) ok = 0;
+            if (x->type == PT_return_statement && (!guarded || same || !returns_false(x))) ok = 0;
     }
     ca_sb_release(&none_test);
     ca_sb_release(&other_test);
+    ca_sb_release(&same_test);
+    ca_sb_release(&same_test2);
     if (!guarded || !ok) return 0;
+    /* (after the inverse test the handler must raise: anything else is
+     * the caught exception going nowhere) */
+    if (same) return pn_is(last, PT_raise_statement);
     if (pn_is(last, PT_return_statement) || pn_is(last, PT_raise_statement)) return 1;
     /* falls past the try: the try must end the method */
     pn tr = pn_parent(handler);
