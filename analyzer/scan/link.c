@@ -270,8 +270,11 @@ void scan_file_ctx_free(file_ctx *fc)
 }
 
 /* Method `name` of class `cls` (as module m names it) or of its bases in
- * the tree, nearest first (16 classes at most); NULL when none has it. */
-static const fn_ref *method_of_class(file_ctx *fc, const ir_module *m, const char *cls, const char *name)
+ * the tree, nearest first (16 classes at most); NULL when none has it.
+ * With bases_only, the class itself is not looked at (its module's own
+ * index already was). */
+static const fn_ref *method_of_class(file_ctx *fc, const ir_module *m, const char *cls, const char *name,
+                                     int bases_only)
 {
     scan_state *S = fc->S;
     const char *queue[16];
@@ -280,6 +283,14 @@ static const fn_ref *method_of_class(file_ctx *fc, const ir_module *m, const cha
     queue[nq] = cls;
     qmod[nq++] = m;
     for (int qi = 0; qi < nq; qi++) {
+        if (qi == 0 && bases_only) {
+            const cls_ref *c = scan_find_class(S, m, cls);
+            for (int b = 0; c && b < c->c->nbases && nq < 16; b++) {
+                queue[nq] = c->c->bases[b];
+                qmod[nq++] = &S->jobs[c->file].m;
+            }
+            continue;
+        }
         ca_sb dep = {0};
         ca_sb_addf(&dep, METHOD_OF_DEP "%s.%s", last_part(queue[qi]), name);
         const char *key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&dep));
@@ -415,7 +426,7 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         }
         /* not in the class: its bases in the tree, nearest first
          * (`class CloudIoT(iot_base.BaseIoT)` ... `self.connect()`) */
-        const fn_ref *br = cls ? method_of_class(fc, m, cls, name) : NULL;
+        const fn_ref *br = cls ? method_of_class(fc, m, cls, name, 1) : NULL;
         if (br) {
             *off = br->f->is_method ? 1 : 0;
             *summary = &br->sum;
@@ -458,7 +469,7 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
             }
         }
         /* the class, then its bases in the tree, nearest first */
-        const fn_ref *r = method_of_class(fc, m, recv, name);
+        const fn_ref *r = method_of_class(fc, m, recv, name, 0);
         if (r) {
             *off = through_class ? (r->f->is_method ? 1 : 0) : 1;
             *summary = &r->sum;
