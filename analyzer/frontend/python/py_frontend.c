@@ -3247,58 +3247,61 @@ static int creates_file_at(lower *L, pn c, const char *name)
     return strpbrk(t, "wxa") != NULL;
 }
 
-/* Is `name`, bound at `at`, a path whose file the function creates later
- * (creates_file_at), with no other binding of it in between? */
-static int file_made_later(lower *L, pn at, const char *name)
+/* Does node x bind `name` again: `name = ...`, `for name in ...`, `for i,
+ * name in ...`, `a, name = ...`? */
+static int rebinds(lower *L, pn x, const char *name)
+{
+    if (x->type != PT_assignment && x->type != PT_for_statement) return 0;
+    pn left = unparen(pn_field(x, PF_left));
+    if (pn_is(left, PT_identifier)) return text_is(L, left, name);
+    if (pn_is(left, PT_pattern_list) || pn_is(left, PT_tuple_pattern))
+        PN_FOR_NAMED(t, left) {
+            if (pn_is(t, PT_identifier) && text_is(L, t, name)) return 1;
+        }
+    return 0;
+}
+
+/* Does `pred` hold at some node after `at` in its function's body, before
+ * any other binding of `name` (rebinds)? */
+static int used_later(lower *L, pn at, const char *name, int (*pred)(lower *, pn, const char *))
 {
     pn body = enclosing_body(at);
     if (pn_isnull(body)) return 0;
     const pt_node *endp = L->T->v + L->T->n;
     for (pn x = at; x < endp && x->start < body->end; x++) {
         if (x->start < at->end) continue;
-        if (x->type == PT_assignment) {
-            pn left = unparen(pn_field(x, PF_left));
-            if (pn_is(left, PT_identifier) && text_is(L, left, name)) return 0;
-        }
-        if (x->type == PT_call && creates_file_at(L, x, name)) return 1;
+        if (rebinds(L, x, name)) return 0;
+        if (pred(L, x, name)) return 1;
     }
     return 0;
 }
 
-/* Is `name`, bound at `at`, read as a record later, before any other
- * binding of it: `name["endpoint"]`, a string key (not a store into it)?
- * A mapping of fields is data, whatever the call that made it is named. */
-static int read_as_record(lower *L, pn at, const char *name)
+static int makes_file_at(lower *L, pn x, const char *name) { return x->type == PT_call && creates_file_at(L, x, name); }
+
+/* `name["endpoint"]`: a read of a string key (not a store into it). */
+static int reads_key(lower *L, pn x, const char *name)
 {
-    pn body = enclosing_body(at);
-    if (pn_isnull(body)) return 0;
-    const pt_node *endp = L->T->v + L->T->n;
-    for (pn x = at; x < endp && x->start < body->end; x++) {
-        if (x->start < at->end) continue;
-        if (x->type == PT_assignment || x->type == PT_for_statement) {
-            /* (rebound: `name = ...`, `for i, name in ...`) */
-            pn left = unparen(pn_field(x, PF_left));
-            if (pn_is(left, PT_identifier) && text_is(L, left, name)) return 0;
-            if (pn_is(left, PT_pattern_list) || pn_is(left, PT_tuple_pattern))
-                PN_FOR_NAMED(t, left) {
-                    if (pn_is(t, PT_identifier) && text_is(L, t, name)) return 0;
-                }
-        }
-        if (x->type != PT_subscript) continue;
-        pn base = unparen(pn_field(x, PF_value));
-        if (!pn_is(base, PT_identifier) || !text_is(L, base, name)) continue;
-        pn up = pn_parent(x);
-        if (!pn_isnull(up) && (pn_is(up, PT_assignment) || pn_is(up, PT_augmented_assignment)) &&
-            pn_field(up, PF_left) == x)
-            continue;
-        pn key = &pt_null;
-        PN_FOR_NAMED(ix, x) {
-            if (ix != pn_field(x, PF_value)) key = unparen(ix);
-        }
-        if (pn_is(key, PT_string)) return 1;
+    if (x->type != PT_subscript) return 0;
+    pn base = unparen(pn_field(x, PF_value));
+    if (!pn_is(base, PT_identifier) || !text_is(L, base, name)) return 0;
+    pn up = pn_parent(x);
+    if (!pn_isnull(up) && (pn_is(up, PT_assignment) || pn_is(up, PT_augmented_assignment)) && pn_field(up, PF_left) == x)
+        return 0;
+    pn key = &pt_null;
+    PN_FOR_NAMED(ix, x) {
+        if (ix != pn_field(x, PF_value)) key = unparen(ix);
     }
-    return 0;
+    return pn_is(key, PT_string);
 }
+
+/* Is `name`, bound at `at`, a path whose file the function creates later
+ * (creates_file_at), with no other binding of it in between? */
+static int file_made_later(lower *L, pn at, const char *name) { return used_later(L, at, name, makes_file_at); }
+
+/* Is `name`, bound at `at`, read as a record later (reads_key), before any
+ * other binding of it? A mapping of fields is data, whatever the call that
+ * made it is named. */
+static int read_as_record(lower *L, pn at, const char *name) { return used_later(L, at, name, reads_key); }
 
 /* `ws = WebSocket(scope, receive, send)`: a call handed the function's own
  * `receive` and `send` parameters, the ASGI server's callables for one
