@@ -62,6 +62,7 @@ static int spawns_task_in(const char *buf, const char *end)
 {
     static const char word[] = "create_task(";
     const size_t n = sizeof(word) - 1, k = n - 2; /* the index of its 'k' */
+    if ((size_t)(end - buf) < n) return 0;
     for (const char *p = buf + k; p < end;) {
         p = memchr(p, 'k', (size_t)(end - p));
         if (!p) break;
