@@ -8,6 +8,7 @@ caller's cancellation.
 """
 
 import asyncio
+import contextlib
 
 
 # Fine: every task gathered was cancelled first.
@@ -69,3 +70,37 @@ class Watcher:
     async def stop_worker(self, worker: asyncio.Task) -> None:
         worker.cancel()
         await self._wait_quietly(worker)
+
+
+class Pool:
+    """A registry whose cancel method hands back the tasks it cancelled."""
+
+    def __init__(self) -> None:
+        self._tasks: dict = {}
+
+    def cancel_everything(self) -> list:
+        out = []
+        for t in self._tasks.values():
+            t.cancel()
+            out.append(t)
+        self._tasks.clear()
+        return out
+
+    def snapshot(self) -> list:
+        return list(self._tasks.values())
+
+    # Fine: what a call named for cancelling hands back is what it
+    # cancelled; the suppress takes those tasks' own cancellation.
+    async def close(self) -> None:
+        tasks = self.cancel_everything()
+        if tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.gather(*tasks)
+
+    # Buggy: the same wait over tasks nobody cancelled drops the caller's
+    # cancellation.
+    async def drain(self) -> None:
+        tasks = self.snapshot()
+        if tasks:
+            with contextlib.suppress(asyncio.CancelledError):  # expect: CAN401
+                await asyncio.gather(*tasks)

@@ -3406,6 +3406,18 @@ static int module_binds(lower *L, const char *name)
     return 0;
 }
 
+/* `tasks = self.cancel_all_pending_tasks()`: what a call named for
+ * cancelling (catalog cancel-helper), made without an await, hands back
+ * is what it cancelled; an await of v after it takes what those tasks end
+ * with, as after `v.cancel()` (first_cancel). */
+static void note_cancelled_result(lower *L, int v, pn r)
+{
+    if (!pn_is(r, PT_call) || L->f->vars[v].first_cancel != UINT32_MAX) return;
+    call_info ci = call_of(L, r);
+    if (ci.name && strcmp(ci.name, "cancel") != 0 && cat(L, CAT_CANCEL_HELPER, ci.name))
+        L->f->vars[v].first_cancel = r->start;
+}
+
 static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
 {
     left = unparen(left);
@@ -3447,6 +3459,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         }
         record_ctor(L, v, right);
         note_exc_flag(L, v, right);
+        note_cancelled_result(L, v, r);
         int rv = var_of(L, r);
         if (declared_outer(L, name)) {
             /* `global task; task = create_task(...)`: the module (or the
