@@ -54,7 +54,7 @@ static const char *const cat_names[CAT__COUNT] = {
     "done-test", "finished-attr", "wait-done", "consumes", "nonsuspending-await",
     "nonsuspending-enter", "generator-step", "plain-call", "plain-type", "data-base",
     "data-decorator", "protocol-base", "abstract-base", "setup-method", "store-call",
-    "not-cancel-exc", "cancelling-test", "suppress-cm", "exc-sink", "task-entry", "keeps-task", "lock-fastpath", "nonraising-call", "fresh-send", "identity-attr", "exit-wait", "slot-acquire", "interrupt-exc", "report-call", "child-tasks", "request-receiver", "task-sweep", "main-runner", "view-call", "wrapping-decorator", "deferred-call", "spawn-keyword", "cancel-helper", "element-call", "noreturn-call", "scope-own-test", "nonempty-get", "lookup-verb", "closing-flag", "cancel-only-await", "scope-runner", "route-entry", "endpoint-base", "endpoint-method", "current-task", "root-runner",
+    "not-cancel-exc", "cancelling-test", "suppress-cm", "exc-sink", "task-entry", "keeps-task", "lock-fastpath", "nonraising-call", "fresh-send", "identity-attr", "exit-wait", "slot-acquire", "interrupt-exc", "report-call", "child-tasks", "request-receiver", "task-sweep", "main-runner", "view-call", "wrapping-decorator", "deferred-call", "spawn-keyword", "cancel-helper", "element-call", "noreturn-call", "scope-own-test", "nonempty-get", "lookup-verb", "closing-flag", "cancel-only-await", "scope-runner", "route-entry", "endpoint-base", "endpoint-method", "current-task", "root-runner", "message-verb",
     "c-acquire", "c-lock", "c-lock-paired", "c-release", "c-cancel-point", "c-register",
     "c-cleanup-push", "c-cleanup-pop", "c-cancel-state", "c-cancel-type", "c-cancel-disable",
     "c-cancel-async", "c-async-cancel-safe", "c-thread-cancel", "c-noreturn",

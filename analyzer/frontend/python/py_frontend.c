@@ -644,10 +644,23 @@ static int exception_class_name(const char *name)
     return 0;
 }
 
+static const char *first_word(const char *name, char *buf, size_t n);
+
+/* `_send_stop_status(...)`, `notify_closed(...)`: a name whose first word
+ * sends a message (catalog message-verb) says what the message is about,
+ * not that the call releases what it is handed. */
+static int message_verb(lower *L, const char *name)
+{
+    while (*name == '_') name++;
+    char first[32];
+    return cat(L, CAT_MESSAGE_VERB, first_word(name, first, sizeof(first))) != NULL;
+}
+
 static int names_release(lower *L, const char *name)
 {
     return name && !exception_class_name(name) &&
-           (cat(L, CAT_RELEASE_METHOD, name) || ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, name));
+           (cat(L, CAT_RELEASE_METHOD, name) ||
+            (ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, name) && !message_verb(L, name)));
 }
 
 static pn first_pos_arg(pn call, int idx)
@@ -2139,7 +2152,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             n->recv = recv_class;
         }
         const char *nm = ci.name ? ci.name : "";
-        if (!exception_class_name(nm) && ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm))
+        if (!exception_class_name(nm) && ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm) && !message_verb(L, nm))
             n->flags |= CALL_NAME_RELEASES;
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
