@@ -2869,6 +2869,43 @@ typedef struct rhs_info {
 
 static const char *builtin_wrappers[] = {"list", "tuple", "sorted", "set", "dict", "reversed", NULL};
 
+/* The catalogued maker (an `arg=await` one, a coroutine function) whose
+ * result every coroutine of this module named `name` returns directly
+ * (`return await asyncio.wait_for(asyncio.open_connection(...), t)`), the
+ * same for all of them; NULL otherwise. */
+static int bytes_contain(const char *s, size_t n, const char *word);
+
+static const ca_cat_entry *delegated_maker(lower *L, const char *name)
+{
+    const ca_cat_entry *one = NULL;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn d = L->T->v; d < endp; d++) {
+        if (d->type != PT_function_definition || !text_is(L, pn_field(d, PF_name), name)) continue;
+        if (!bytes_contain(L->src + d->start, 6, "async")) return NULL;
+        pn body = pn_field(d, PF_body);
+        int returns = 0;
+        for (pn x = body; x < endp && x->start < body->end; x++) {
+            if (x->type == PT_function_definition || x->type == PT_lambda) return NULL;
+            if (x->type != PT_return_statement) continue;
+            pn v = unparen(pn_first_named(x));
+            if (pn_is(v, PT_await)) v = unparen(pn_first_named(v));
+            for (int guard = 0; guard < 4 && pn_is(v, PT_call); guard++) {
+                char *wd = dotted(L, pn_field(v, PF_function));
+                if (!wd || !cat(L, CAT_TIMEOUT_CALL, wd)) break;
+                v = unparen(first_pos_arg(v, 0));
+            }
+            if (!pn_is(v, PT_call)) return NULL;
+            char *md = dotted(L, pn_field(v, PF_function));
+            const ca_cat_entry *e = md ? cat(L, CAT_ACQUIRE, md) : NULL;
+            if (!e || !e->arg || strcmp(e->arg, "await") != 0 || (one && one != e)) return NULL;
+            one = e;
+            returns++;
+        }
+        if (!returns) return NULL;
+    }
+    return one;
+}
+
 static rhs_info classify_rhs(lower *L, pn right)
 {
     rhs_info ri = {0, NULL, -1, -1, NULL, -1, 0, &pt_null};
@@ -3011,6 +3048,16 @@ static rhs_info classify_rhs(lower *L, pn right)
             if ((names_release(L, cc.name) && teardown_body(L, cc.name)) || releases_only_body(L, cc.name))
                 ri.acq |= ACQ_TEARDOWN;
         }
+        return ri;
+    }
+    /* `reader, writer = await initiator.connect()` of a coroutine of this
+     * module that hands back a catalogued maker's result (`return await
+     * asyncio.wait_for(asyncio.open_connection(...), t)`): what it returns
+     * is that maker's, element for element (tuple=) */
+    if (awaited && ci.name && (e = delegated_maker(L, ci.name)) != NULL) {
+        ri.acq = ACQ_STRONG;
+        ri.rkind = e->kind;
+        ri.tuple_index = e->tuple_index;
         return ri;
     }
     if (awaited && ci.dotted && cat(L, CAT_EXECUTOR, ci.dotted)) {
