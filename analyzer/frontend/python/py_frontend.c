@@ -4910,6 +4910,12 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
                     pn a0 = unparen(first_pos_arg(c, 0));
                     if (d && cat(L, CAT_VIEW_CALL, d) && pn_is(a0, PT_identifier) && pn_isnull(first_pos_arg(c, 1)))
                         cur = a0;
+                    /* `peer = cast(LESPeer, self.pool.best_peer)`: a read of
+                     * the attribute, told to the type checker (catalog
+                     * cast-call), whatever holds it still holds it */
+                    else if (d && cat(L, CAT_CAST_CALL, d) && pn_is(unparen(first_pos_arg(c, 1)), PT_attribute) &&
+                             pn_isnull(first_pos_arg(c, 2)))
+                        cur = unparen(first_pos_arg(c, 1));
                 }
                 if (!pn_isnull(cur)) {
                     lower_expr(L, out, cur, s);
