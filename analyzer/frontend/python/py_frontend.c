@@ -57,6 +57,13 @@ void py_frontend_free(py_frontend *fe)
 /* ------------------------------------------------------------------------ */
 /* Module-level facts gathered before lowering functions.                   */
 
+/* A coroutine of the module named `name` whose returns hand back what
+ * catalogued maker `e` makes (NULL: another of that name does not). */
+typedef struct maker_ref {
+    const char *name;
+    const ca_cat_entry *e;
+} maker_ref;
+
 typedef struct name_map {
     const char *key;   /* local name, or "Class.attr" */
     const char *value; /* resolved dotted name */
@@ -156,6 +163,8 @@ typedef struct lower {
      * by two binary searches (counting the line's bytes was quadratic on
      * one long line: 50,000 `async for` clauses, 35 s) */
     CA_VEC(uint32_t) cont;
+    int makers_ready;                 /* delegated_maker's index is built */
+    CA_VEC(maker_ref) makers;         /* coroutines of the module that return a catalogued maker's result */
 } lower;
 
 /* ------------------------------------------------------------------------ */
@@ -2869,41 +2878,64 @@ typedef struct rhs_info {
 
 static const char *builtin_wrappers[] = {"list", "tuple", "sorted", "set", "dict", "reversed", NULL};
 
-/* The catalogued maker (an `arg=await` one, a coroutine function) whose
- * result every coroutine of this module named `name` returns directly
- * (`return await asyncio.wait_for(asyncio.open_connection(...), t)`), the
- * same for all of them; NULL otherwise. */
 static int bytes_contain(const char *s, size_t n, const char *word);
 
-static const ca_cat_entry *delegated_maker(lower *L, const char *name)
+/* The catalogued maker (an `arg=await` one, a coroutine function) whose
+ * result coroutine d returns directly on every return (`return await
+ * asyncio.wait_for(asyncio.open_connection(...), t)`), or NULL. */
+static const ca_cat_entry *def_delegates_maker(lower *L, pn d)
 {
-    const ca_cat_entry *one = NULL;
+    if (!bytes_contain(L->src + d->start, 6, "async")) return NULL;
     const pt_node *endp = L->T->v + L->T->n;
-    for (pn d = L->T->v; d < endp; d++) {
-        if (d->type != PT_function_definition || !text_is(L, pn_field(d, PF_name), name)) continue;
-        if (!bytes_contain(L->src + d->start, 6, "async")) return NULL;
-        pn body = pn_field(d, PF_body);
-        int returns = 0;
-        for (pn x = body; x < endp && x->start < body->end; x++) {
-            if (x->type == PT_function_definition || x->type == PT_lambda) return NULL;
-            if (x->type != PT_return_statement) continue;
-            pn v = unparen(pn_first_named(x));
-            if (pn_is(v, PT_await)) v = unparen(pn_first_named(v));
-            for (int guard = 0; guard < 4 && pn_is(v, PT_call); guard++) {
-                char *wd = dotted(L, pn_field(v, PF_function));
-                if (!wd || !cat(L, CAT_TIMEOUT_CALL, wd)) break;
-                v = unparen(first_pos_arg(v, 0));
-            }
-            if (!pn_is(v, PT_call)) return NULL;
-            char *md = dotted(L, pn_field(v, PF_function));
-            const ca_cat_entry *e = md ? cat(L, CAT_ACQUIRE, md) : NULL;
-            if (!e || !e->arg || strcmp(e->arg, "await") != 0 || (one && one != e)) return NULL;
-            one = e;
-            returns++;
+    const ca_cat_entry *one = NULL;
+    pn body = pn_field(d, PF_body);
+    if (pn_isnull(body)) return NULL;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda) return NULL;
+        if (x->type != PT_return_statement) continue;
+        pn v = unparen(pn_first_named(x));
+        if (pn_is(v, PT_await)) v = unparen(pn_first_named(v));
+        for (int guard = 0; guard < 4 && pn_is(v, PT_call); guard++) {
+            char *wd = dotted(L, pn_field(v, PF_function));
+            if (!wd || !cat(L, CAT_TIMEOUT_CALL, wd)) break;
+            v = unparen(first_pos_arg(v, 0));
         }
-        if (!returns) return NULL;
+        if (!pn_is(v, PT_call)) return NULL;
+        char *md = dotted(L, pn_field(v, PF_function));
+        const ca_cat_entry *e = md ? cat(L, CAT_ACQUIRE, md) : NULL;
+        if (!e || !e->arg || strcmp(e->arg, "await") != 0 || (one && one != e)) return NULL;
+        one = e;
     }
     return one;
+}
+
+/* What every coroutine of this module named `name` hands back, when each
+ * returns the same catalogued maker's result (def_delegates_maker); NULL
+ * otherwise. The module's delegating coroutines are found once (few
+ * modules have any). */
+static const ca_cat_entry *delegated_maker(lower *L, const char *name)
+{
+    if (!L->makers_ready) {
+        L->makers_ready = 1;
+        const pt_node *endp = L->T->v + L->T->n;
+        for (pn d = L->T->v; d < endp; d++) {
+            if (d->type != PT_function_definition) continue;
+            const ca_cat_entry *e = def_delegates_maker(L, d);
+            if (e) CA_VEC_PUSH(L->makers, ((maker_ref){text(L, pn_field(d, PF_name)), e}));
+        }
+        /* (another def of the same name that does not delegate, or to
+         * another maker, leaves the name saying nothing) */
+        for (pn d = L->T->v; d < endp && L->makers.n; d++) {
+            if (d->type != PT_function_definition) continue;
+            for (size_t k = 0; k < L->makers.n; k++)
+                if (L->makers.v[k].e && text_is(L, pn_field(d, PF_name), L->makers.v[k].name) &&
+                    def_delegates_maker(L, d) != L->makers.v[k].e)
+                    L->makers.v[k].e = NULL;
+        }
+    }
+    for (size_t k = 0; k < L->makers.n; k++)
+        if (strcmp(L->makers.v[k].name, name) == 0) return L->makers.v[k].e;
+    return NULL;
 }
 
 static rhs_info classify_rhs(lower *L, pn right)
@@ -7284,6 +7316,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
         lower_function(&L, p.node, p.prefix, p.class_name);
     }
     CA_VEC_FREE(L.imports);
+    CA_VEC_FREE(L.makers);
     CA_VEC_FREE(L.globals);
     CA_VEC_FREE(L.class_attrs);
     CA_VEC_FREE(L.attr_types);
