@@ -618,14 +618,16 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
                 if (ev->state[i] && n->site.start >= s->h[i]->site.start && n->site.end <= s->h[i]->site.end)
                     ev->state[i] = 0;
         /* in a task of the object's own, a test of the flag its canceller
-         * sets right before the cancel, after the handler (`except
-         * CancelledError: pass` ... `if self._closed: return`): where the
-         * flag is set the cancellation was the object's request, and where
-         * it is not, this task was not cancelled, so what the handler
-         * caught was the awaited task's */
+         * sets right before the cancel, in the handler or after it
+         * (`except CancelledError: pass` ... `if self._closed: return`,
+         * `except (Exception, CancelledError): if self._stop.is_set():
+         * return`): where the flag is set the cancellation was the
+         * object's request, and where it is not, this task was not
+         * cancelled, so what the handler caught was the awaited work's */
         if (n->kind == IR_IF && (n->flags & IF_CANCEL_FLAG) && !(n->flags & IF_CANCEL_FLAG_NOT) && s->own_task)
             for (int i = 0; i < s->nh; i++)
-                if (ev->state[i] && !(ev->state[i] & SW_AGAIN) && n->site.start >= s->h[i]->site.end) ev->state[i] = 0;
+                if (ev->state[i] && !(ev->state[i] & SW_AGAIN) && n->site.start >= s->h[i]->site.start)
+                    ev->state[i] = 0;
         /* `isinstance(e, C)`: a branch that needs e not to be a
          * cancellation is not where the cancellation goes */
         if (n->kind != IR_IF || !n->tests) return;

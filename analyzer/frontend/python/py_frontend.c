@@ -75,6 +75,7 @@ typedef struct pending_def {
     pn node;           /* function_definition or class_definition */
     const char *prefix;    /* qualname prefix ("", "Cls.", "f.<locals>.") */
     const char *class_name;
+    const char *outer_class; /* a def in a method's body: that method's class (its closure's `self`) */
 } pending_def;
 
 /* A value made by a catalogued call, for the first write on it: a send on a
@@ -163,6 +164,7 @@ typedef struct lower {
      * by two binary searches (counting the line's bytes was quadratic on
      * one long line: 50,000 `async for` clauses, 35 s) */
     CA_VEC(uint32_t) cont;
+    const char *outer_class;          /* lowering a def in a method's body: that method's class */
     int makers_ready;                 /* delegated_maker's index is built */
     CA_VEC(maker_ref) makers;         /* coroutines of the module that return a catalogued maker's result */
 } lower;
@@ -4908,6 +4910,7 @@ static void queue_def(lower *L, pn def)
     p.prefix = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
     ca_sb_release(&sb);
     p.class_name = NULL;
+    p.outer_class = L->class_name ? L->class_name : L->outer_class;
     CA_VEC_PUSH(L->pending, p);
 }
 
@@ -5728,16 +5731,31 @@ static void collect_options(lower *L, pn cls, const char *class_name)
                         ca_sb_release(&mk);
                     }
                 }
+                const char *an = pn_is(fn, PT_attribute) ? text(L, pn_field(fn, PF_attribute)) : NULL;
+                pn ao = pn_is(fn, PT_attribute) ? unparen(pn_field(fn, PF_object)) : &pt_null;
+                /* `self._stopped.set()`: an event of the object set, as a
+                 * flag set to True (tested `self._stopped.is_set()`) */
+                if (an && strcmp(an, "set") == 0 && pn_is(ao, PT_attribute) && pn_named_count(pn_field(x, PF_arguments)) == 0 &&
+                    pn_is(unparen(pn_field(ao, PF_object)), PT_identifier) &&
+                    strcmp(text(L, unparen(pn_field(ao, PF_object))), "self") == 0) {
+                    ca_sb ek = {0};
+                    ca_sb_addf(&ek, "%s.%s", class_name, text(L, pn_field(ao, PF_attribute)));
+                    CA_VEC_PUSH(set_true, ca_arena_strdup(&L->m->arena, ca_sb_str(&ek)));
+                    ca_sb_release(&ek);
+                    continue;
+                }
                 if (!set_true.n) continue;
                 /* `self._stopping = True` ... `task.cancel()`, or ... `await
                  * self.disconnect()`: the object's own teardown, which stops
-                 * its tasks (in this class or a subclass) */
-                const char *an = pn_is(fn, PT_attribute) ? text(L, pn_field(fn, PF_attribute)) : NULL;
-                pn ao = pn_is(fn, PT_attribute) ? unparen(pn_field(fn, PF_object)) : &pt_null;
+                 * its tasks (in this class or a subclass); or a helper named
+                 * for cancelling (catalog cancel-helper: `await
+                 * cancel_tasks(all_tasks)`) */
                 int teardown = an && pn_is(ao, PT_identifier) && strcmp(text(L, ao), "self") == 0 &&
                                cat(L, CAT_RELEASE_METHOD, an) && strcmp(an, "__exit__") != 0 &&
                                strcmp(an, "__aexit__") != 0;
-                if (an && (strcmp(an, "cancel") == 0 || teardown)) {
+                const char *cn = an ? an : pn_is(fn, PT_identifier) ? text(L, fn) : NULL;
+                if (cn && strcmp(cn, "cancel") != 0 && cat(L, CAT_CANCEL_HELPER, cn)) teardown = 1;
+                if ((an && strcmp(an, "cancel") == 0) || teardown) {
                     for (size_t k = 0; k < set_true.n; k++) CA_VEC_PUSH(L->cancel_flags, set_true.v[k]);
                     set_true.n = 0;
                 }
@@ -5879,11 +5897,22 @@ static int tests_cancel_flag(lower *L, pn cond)
         while (an && *an == '_') an++;
         if (an && cat(L, CAT_CLOSING_FLAG, an)) return 1;
     }
-    if (!pn_is(c, PT_attribute) || !L->class_name) return 0;
+    /* `if self._stopped.is_set():`: an event of the object, read as a flag */
+    if (pn_is(c, PT_call) && pn_named_count(pn_field(c, PF_arguments)) == 0) {
+        pn cf = unparen(pn_field(c, PF_function));
+        if (pn_is(cf, PT_attribute) && text_is(L, pn_field(cf, PF_attribute), "is_set"))
+            c = unparen(pn_field(cf, PF_object));
+    }
+    /* (in a def of a method's body, the method's `self` it closes over) */
+    const char *cls = L->class_name;
+    if (!cls && L->outer_class && pn_is(c, PT_attribute) && pn_is(unparen(pn_field(c, PF_object)), PT_identifier) &&
+        ir_var_find(L->f, "self") < 0)
+        cls = L->outer_class;
+    if (!pn_is(c, PT_attribute) || !cls) return 0;
     pn obj = unparen(pn_field(c, PF_object));
     if (!pn_is(obj, PT_identifier) || strcmp(text(L, obj), "self") != 0) return 0;
     ca_sb key = {0};
-    ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(c, PF_attribute)));
+    ca_sb_addf(&key, "%s.%s", cls, text(L, pn_field(c, PF_attribute)));
     int hit = 0;
     for (size_t i = 0; i < L->cancel_flags.n && !hit; i++) hit = strcmp(L->cancel_flags.v[i], ca_sb_str(&key)) == 0;
     ca_sb_release(&key);
@@ -7078,7 +7107,7 @@ static void collect_toplevel(lower *L, pn root)
             if (pn_is(ch, PT_decorated_definition)) ch = pn_field(ch, PF_definition);
             if (pn_isnull(ch)) continue;
             if (pn_is(ch, PT_function_definition)) {
-                pending_def p = {ch, prefix, cls};
+                pending_def p = {ch, prefix, cls, NULL};
                 CA_VEC_PUSH(L->pending, p);
             } else if (pn_is(ch, PT_class_definition)) {
                 char *name = text(L, pn_field(ch, PF_name));
@@ -7307,12 +7336,13 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
                 pn ch = kid;
                 if (pn_is(ch, PT_decorated_definition)) ch = pn_field(ch, PF_definition);
                 if (pn_is(ch, PT_function_definition) || pn_is(ch, PT_class_definition)) {
-                    pending_def q = {ch, np, cq};
+                    pending_def q = {ch, np, cq, NULL};
                     CA_VEC_PUSH(L.pending, q);
                 }
             }
             continue;
         }
+        L.outer_class = p.outer_class;
         lower_function(&L, p.node, p.prefix, p.class_name);
     }
     CA_VEC_FREE(L.imports);
