@@ -63,6 +63,7 @@ typedef struct swallow_state {
     int cleanup;            /* a helper only handlers that raise afterwards run (cleanup_helper) */
     int staged;             /* the function stages the cancellation it catches (FN_STAGES_CANCEL) */
     int params_cancelled;   /* a private helper every caller hands a task it has just cancelled */
+    uint8_t *until_cancelled; /* per handler: the only way out of an endless loop of a private coroutine */
     CA_VEC(const ir_handler *) found;
 } swallow_state;
 
@@ -526,6 +527,73 @@ static int shielded_done_only(const ir_block *body, const ir_block *hbody)
     return 0;
 }
 
+/* The innermost loop around the try that has handler h, in block b (cur:
+ * the loop b is in); *found set when the try is found. */
+static const ir_node *loop_around(const ir_block *b, const ir_handler *h, const ir_node *cur, int *found)
+{
+    for (int i = 0; i < b->n && !*found; i++) {
+        const ir_node *n = b->v[i];
+        for (int k = 0; k < n->nhandlers; k++)
+            if (&n->handlers[k] == h) {
+                *found = 1;
+                return cur;
+            }
+        /* (a loop's condition and body are in it; its else runs after it) */
+        const ir_node *in = n->kind == IR_LOOP ? n : cur;
+        const ir_block *kids[3] = {&n->c, &n->a, &n->b};
+        for (int j = 0; j < 3 && !*found; j++) {
+            const ir_node *r = loop_around(kids[j], h, j == 2 ? cur : in, found);
+            if (*found) return r;
+        }
+        for (int k = 0; k < n->nbranches && !*found; k++) {
+            const ir_node *r = loop_around(&n->branches[k], h, cur, found);
+            if (*found) return r;
+        }
+        for (int k = 0; k < n->nhandlers && !*found; k++) {
+            const ir_node *r = loop_around(&n->handlers[k].body, h, cur, found);
+            if (*found) return r;
+        }
+    }
+    return NULL;
+}
+
+/* Does block b (the body of a loop, depth loops in) leave that loop other
+ * than through a handler of cancellation: a break of its own, or a return? */
+static int leaves_loop(const ir_block *b, int depth)
+{
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_RETURN || (n->kind == IR_BREAK && depth == 0)) return 1;
+        int d = n->kind == IR_LOOP ? depth + 1 : depth;
+        if (leaves_loop(&n->c, d) || leaves_loop(&n->a, d) || leaves_loop(&n->b, depth)) return 1;
+        for (int k = 0; k < n->nbranches; k++)
+            if (leaves_loop(&n->branches[k], depth)) return 1;
+        for (int k = 0; k < n->nhandlers; k++)
+            if (!(n->handlers[k].flags & H_CANCEL) && leaves_loop(&n->handlers[k].body, depth)) return 1;
+    }
+    return 0;
+}
+
+/* `while True: try: await poll() / except CancelledError: break` in a
+ * coroutine private to its module (a `_name`, or one defined in another
+ * function, such as a decorator's wrapper) that the module never awaits in
+ * place, where nothing else leaves the loop: the function runs until it is
+ * cancelled, which is how whoever starts it (a polling task's owner) stops
+ * it, and ending quietly then is its design. A public one, or one the
+ * module awaits, may run in a caller's task, whose cancellation (a timeout
+ * around the call) it would drop; an async generator's consumer would see
+ * its cancellation become a normal end of the stream. */
+static int runs_until_cancelled(const ir_func *f, const ir_handler *h)
+{
+    if (f->fflags & (FN_GENERATOR | FN_AWAITED_HERE)) return 0;
+    int local = f->qualname && strstr(f->qualname, ".<locals>.") != NULL;
+    int priv = f->name && f->name[0] == '_' && strncmp(f->name, "__", 2) != 0;
+    if (!local && !priv) return 0;
+    int found = 0;
+    const ir_node *loop = loop_around(&f->body, h, NULL, &found);
+    return loop && (loop->flags & LOOP_INFINITE) && !leaves_loop(&loop->a, 0);
+}
+
 static void begin(rule_run *rr)
 {
     swallow_state *s = ca_xcalloc(1, sizeof(*s));
@@ -535,6 +603,8 @@ static void begin(rule_run *rr)
     /* (computed only where there is a handler to judge) */
     s->cleanup = s->nh > 0 && cleanup_helper(rr->ctx, f);
     s->params_cancelled = s->nh > 0 && cancelled_helper(rr->ctx, f);
+    s->until_cancelled = ca_xcalloc((size_t)s->nh + 1, 1);
+    for (int i = 0; i < s->nh; i++) s->until_cancelled[i] = (uint8_t)runs_until_cancelled(f, s->h[i]);
     /* (a test that makes its stand-in raise the cancellation: what the
      * handlers catch is that one, the test's way to end the loop it drives) */
     s->staged = (f->fflags & FN_STAGES_CANCEL) != 0;
@@ -675,7 +745,9 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
         if (ev->node && ev->node->kind == IR_RETURN && (ev->node->flags & RETURN_CANCEL)) return;
         for (int i = 0; i < s->nh; i++) {
             if (!(ev->state[i] & SW_SWALLOWED)) continue;
-            if ((s->own_task || (s->h[i]->flags & (H_LEVEL | H_INTERRUPT))) && !(ev->state[i] & SW_AGAIN)) continue;
+            if ((s->own_task || s->until_cancelled[i] || (s->h[i]->flags & (H_LEVEL | H_INTERRUPT))) &&
+                !(ev->state[i] & SW_AGAIN))
+                continue;
             found(s, i);
         }
         return;
@@ -724,6 +796,7 @@ static void end(rule_run *rr)
     CA_VEC_FREE(s->loops);
     free(s->tries);
     free(s->h);
+    free(s->until_cancelled);
     free(s);
 }
 
