@@ -391,6 +391,7 @@ typedef struct record_q {
     const ir_module *m;
     const eng_resolver *r;
     int returns, bad;
+    int literals; /* a literal built in place counts as a record */
 } record_q;
 
 static int data_record_call(const record_q *q, const ir_node *mk)
@@ -408,15 +409,16 @@ static int record_node(void *ctx, const ir_node *n)
     if (n->kind == IR_TRANSFER && !(n->flags & XFER_RETURN)) q->bad = 1; /* (stores something somewhere) */
     if (n->kind == IR_RETURN) {
         q->returns++;
-        if (!data_record_call(q, n->ref)) q->bad = 1;
+        /* (or, with literals, a literal built in place: `return {"path": p}`) */
+        if (!data_record_call(q, n->ref) && !(q->literals && (n->flags & RETURN_LITERAL))) q->bad = 1;
     }
     return q->bad;
 }
 
-static int returns_built_record(const ir_module *m, const ir_func *f, const eng_resolver *r)
+static int returns_built_record(const ir_module *m, const ir_func *f, const eng_resolver *r, int literals)
 {
     if (f->fflags & FN_GENERATOR) return 0;
-    record_q q = {m, r, 0, 0};
+    record_q q = {m, r, 0, 0, literals};
     ir_visit(&f->body, record_node, &q);
     return !q.bad && q.returns > 0;
 }
@@ -459,7 +461,14 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
      * never suspends and makes nothing that is or sounds like a resource,
      * returning a record of the tree (a data model that owns nothing) it
      * builds: a record of in-memory parts, no handle to anything it made */
-    if (io->returns == ENG_RET_UNKNOWN && !io->has_checkpoint && r && r->class_of && returns_built_record(m, f, r))
+    if (io->returns == ENG_RET_UNKNOWN && !io->has_checkpoint && r && r->class_of && returns_built_record(m, f, r, 0))
+        io->returns = ENG_RET_PLAIN;
+    /* `def create_torrent_file(...)`, run in a worker thread, that returns
+     * `{"success": True, "base_dir": d, "atp": atp}` on its one path: a
+     * synchronous function whose every return is a literal built in place
+     * (or a record of the tree), making and keeping nothing that is or
+     * sounds like a resource, hands back data whatever its name says */
+    if (io->returns == ENG_RET_UNKNOWN && !f->is_async && r && r->class_of && returns_built_record(m, f, r, 1))
         io->returns = ENG_RET_PLAIN;
     /* else an annotation naming a class of the tree that owns something
      * (after what the returns say: `-> Model | None` of a lookup that hands

@@ -107,6 +107,7 @@ struct eng_walk {
     } class_memo[ENG_CLASS_MEMO]; /* made_class's answers */
     uint8_t *made_strong;   /* bound somewhere by a catalogued or heuristic maker (ACQ_STRONG) */
     const ir_node **made_at; /* the making call of each value's latest acquire (a tuple's values share it) */
+    const ir_node **exec_at; /* the IR_EXECUTOR whose thread work made each value, before its acquire */
     int *made_by;           /* the value its latest acquire was made by (`stack.enter_async_context(...)`:
                                the stack), whether or not it counted as a resource; -1 */
     int settled_done;       /* settled_any is filled in (note_settled, when first needed) */
@@ -1193,6 +1194,17 @@ static int tree_maker(eng_walk *E, const ir_node *acq)
     return sum->returns == ENG_RET_RESOURCE || sum->returns == ENG_RET_TAKEN ? 3 : 0;
 }
 
+/* Does the thread work of executor node x run a function of the tree (not
+ * a stub) that returns plain data? */
+static int plain_thread_work(eng_walk *E, const ir_node *x)
+{
+    if (!x || x->kind != IR_EXECUTOR || !x->ref || !E->res || !E->res->resolve) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, x->ref, &sum, &off);
+    return g && g != E->f && sum && !(g->fflags & (FN_ABSTRACT | FN_STUB)) && sum->returns == ENG_RET_PLAIN;
+}
+
 /* The class of the tree the value an acquire's call makes is of: the
  * constructor called (`Cls(...)`), or the class of an alternative
  * constructor of the tree (`await Cls.create(...)` annotated `-> Cls`; with
@@ -1618,6 +1630,10 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
              * data: what the tree does decides, as for a name) */
             else if (lent == 1) ok = E->weak_ok[v] || used_as_resource(E, v, E->released_any);
         }
+        /* what a function of the tree run in a worker thread returns, when
+         * that is plain data (`create_torrent_file(...)` returning a dict
+         * built in place), whatever its name sounds like */
+        if (ok && (n->flags & ACQ_EXECUTOR) && plain_thread_work(E, E->exec_at[v])) ok = 0;
         /* a task of the main coroutine of asyncio.run: the runner cancels
          * and waits for it when main ends, however main ends */
         if ((E->f->fflags & FN_MAIN_TASK) && n->rkind && strcmp(n->rkind, "task") == 0 &&
@@ -1784,6 +1800,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         simple_event(E, ENG_EV_AWAIT_CALL, n, s);
         break;
     case IR_EXECUTOR:
+        if (n->var >= 0) E->exec_at[n->var] = n;
         simple_event(E, ENG_EV_EXECUTOR, n, s);
         break;
     case IR_IF: {
@@ -1956,6 +1973,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->made_by = ca_xmalloc(sizeof(int) * nv);
     for (size_t i = 0; i < nv; i++) E->made_by[i] = -1;
     E->made_at = ca_xcalloc(nv, sizeof(*E->made_at));
+    E->exec_at = ca_xcalloc(nv, sizeof(*E->exec_at));
     E->last_release = ca_xcalloc(nv, sizeof(uint32_t));
     ir_visit(&f->body, prepass, E);
     E->ls = ca_xcalloc((size_t)nls + 1, sizeof(lstn));
@@ -1988,6 +2006,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->made_strong);
     free(E->made_by);
     free(E->made_at);
+    free(E->exec_at);
     free(E->last_release);
     free(E->ls);
     CA_VEC_FREE(E->regs);

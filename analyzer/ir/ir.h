@@ -157,6 +157,8 @@ typedef enum ir_kind {
 #define RETURN_TAKEN      0x02u /* returns what it takes out of a registry right there (`return d.pop(k)`) */
 #define RETURN_QUIET_CM   0x04u /* returns a context manager that suspends neither on enter nor on exit
                                    (catalog: `return async_timeout.timeout(None)`) */
+#define RETURN_LITERAL    0x10u /* returns a literal built in place (`return {"path": p, "ok": True}`, a
+                                   tuple, list or set display, a string or a number), or nothing */
 #define RETURN_PARAM      0x08u /* var = the parameter it returns unchanged, set on every return of a function
                                    each of whose paths ends in `return p` and that never rebinds p
                                    (`def strip(state): state.messages = ...; return state`) */

@@ -45,6 +45,9 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     if (n->flags & EXEC_CHILD) return;
     const eng_summary *sum = NULL;
     const ir_func *runs = rule_runs(rr->ctx, n, &sum);
+    /* (a function of the tree that returns plain data, a dict built in
+     * place, made nothing to release, whatever its name sounds like) */
+    if (runs && sum && !(runs->fflags & (FN_ABSTRACT | FN_STUB)) && sum->returns == ENG_RET_PLAIN) return;
     int remote = rule_remote_create(rr->ctx->cat, n) || (runs && sum && sum->remote && !runs->is_async);
     /* a remote create in a thread under a timeout is CAN201's */
     if (remote && ((n->flags & REM_TIMEOUT) || ev->in_timeout) && !(n->flags & REM_SHIELDED) &&

@@ -308,6 +308,7 @@ typedef struct wanted_q {
     CA_VEC(char *) mods; /* "helpers", "agents/run_internal/tool_use_tracker" */
     CA_VEC(char *) dirs; /* the importing file's directory, for a one-part (relative) name */
     CA_VEC(char *) names; /* the class looked for in each */
+    CA_VEC(uint8_t) funcs; /* 1: names[i] is a module-level function (run in a worker thread), not a class */
     uint8_t *released;   /* per variable of the function read: released (or handed to cleanup) somewhere */
     int nreleased;
 } wanted_q;
@@ -373,6 +374,34 @@ static void want_class(wanted_q *q, const char *name, const char *dir, int depth
     CA_VEC_PUSH(q->mods, mod);
     CA_VEC_PUSH(q->dirs, ca_xstrdup(dir));
     CA_VEC_PUSH(q->names, ca_xstrdup(dot + 1));
+    CA_VEC_PUSH(q->funcs, 0);
+}
+
+/* `await loop.run_in_executor(None, torrents.create_torrent_file, ...)`
+ * made a value whose name says it is a resource: the function run, a
+ * module-level one of a file the prefilter skipped (`pkg.mod.fn`), is
+ * looked for, so that what it returns is known (plain data, or a resource
+ * it made). */
+static void want_thread_work(wanted_q *q, const ir_node *x)
+{
+    if (q->mods.n >= WANTED_MAX || !x->ref || !x->ref->text || x->var < 0 ||
+        !(x->flags & (EXEC_STRONG | EXEC_HEURISTIC)))
+        return;
+    const char *name = x->ref->text, *dot = strrchr(name, '.');
+    if (!dot || dot == name || class_like(dot + 1) || strchr(name, '(')) return;
+    char *mod = ca_xstrndup(name, (size_t)(dot - name));
+    for (char *p = mod; *p; p++)
+        if (*p == '.') *p = '/';
+    for (size_t i = 0; i < q->mods.n; i++)
+        if (q->funcs.v[i] && strcmp(q->mods.v[i], mod) == 0 && strcmp(q->dirs.v[i], q->dir) == 0 &&
+            strcmp(q->names.v[i], dot + 1) == 0) {
+            free(mod);
+            return;
+        }
+    CA_VEC_PUSH(q->mods, mod);
+    CA_VEC_PUSH(q->dirs, ca_xstrdup(q->dir));
+    CA_VEC_PUSH(q->names, ca_xstrdup(dot + 1));
+    CA_VEC_PUSH(q->funcs, 1);
 }
 
 /* Only where the class decides something: a value the function acquired
@@ -383,6 +412,10 @@ static void want_class(wanted_q *q, const char *name, const char *dir, int depth
 static int want_call(void *ctx, const ir_node *a)
 {
     wanted_q *q = ctx;
+    if (a->kind == IR_EXECUTOR) {
+        want_thread_work(q, a);
+        return 0;
+    }
     if (a->kind != IR_ACQUIRE || !(a->flags & (ACQ_WEAK | ACQ_HEURISTIC)) || q->mods.n >= WANTED_MAX) return 0;
     /* ... and that the function releases somewhere (what makes a plain
      * call result a resource): otherwise the class cannot change it */
@@ -432,23 +465,28 @@ static int names_module(const char *path, const char *mod, const char *dir)
 }
 
 /* Does the file's text hold `class NAME` followed by `(` or `:` (a cheap
- * look before parsing a file only for its class)? */
-static int defines_class(const char *path, const char *name)
+ * look before parsing a file only for its class)? With fn, `def NAME(` at
+ * the start of a line (a module-level function). */
+static int defines_name(const char *path, const char *name, int fn)
 {
     char *src = NULL;
     size_t len = 0;
     if (ca_read_file(path, &src, &len) != 0) return 0;
     size_t nl = strlen(name);
     int found = 0;
-    for (size_t i = 0; !found && i + 6 + nl < len; i++) {
-        if (memcmp(src + i, "class ", 6) != 0 || (i > 0 && src[i - 1] != '\n' && src[i - 1] != ' ' && src[i - 1] != '\t'))
+    const char *kw = fn ? "def " : "class ";
+    size_t kl = strlen(kw);
+    for (size_t i = 0; !found && i + kl + nl < len; i++) {
+        if (memcmp(src + i, kw, kl) != 0 ||
+            (fn ? (i > 0 && src[i - 1] != '\n')
+                : (i > 0 && src[i - 1] != '\n' && src[i - 1] != ' ' && src[i - 1] != '\t')))
             continue;
-        size_t p = i + 6;
+        size_t p = i + kl;
         while (p < len && src[p] == ' ') p++;
         if (p + nl < len && memcmp(src + p, name, nl) == 0) {
             size_t e = p + nl;
             while (e < len && src[e] == ' ') e++;
-            found = e < len && (src[e] == '(' || src[e] == ':' || src[e] == '[');
+            found = e < len && (src[e] == '(' || (!fn && (src[e] == ':' || src[e] == '[')));
         }
     }
     free(src);
@@ -508,7 +546,8 @@ size_t scan_classes_wanted(scan_state *S)
         }
         for (size_t k = 0; k < q.mods.n; k++)
             if (strlen(last[k]) == sl && strncmp(last[k], stem, sl) == 0 &&
-                names_module(j->df->path, q.mods.v[k], q.dirs.v[k]) && defines_class(j->df->path, q.names.v[k])) {
+                names_module(j->df->path, q.mods.v[k], q.dirs.v[k]) &&
+                defines_name(j->df->path, q.names.v[k], q.funcs.v[k])) {
                 j->forced = 1;
                 store_file_rec_free(&j->rec);
                 memset(&j->rec, 0, sizeof(j->rec));
@@ -526,5 +565,6 @@ size_t scan_classes_wanted(scan_state *S)
     CA_VEC_FREE(q.mods);
     CA_VEC_FREE(q.dirs);
     CA_VEC_FREE(q.names);
+    CA_VEC_FREE(q.funcs);
     return S->norder;
 }

@@ -5000,6 +5000,11 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
         ir_node *made_by = !pn_isnull(rv0) && pn_is(rv0, PT_call) ? making_call(L, out, rv0) : NULL;
         ir_node *ret = emit(L, out, IR_RETURN, s, -1);
         ret->ref = made_by;
+        /* `return {"base_dir": d, "atp": atp}`: a literal built here */
+        if (pn_isnull(rv0) || pn_is(rv0, PT_dictionary) || pn_is(rv0, PT_list) || pn_is(rv0, PT_tuple) ||
+            pn_is(rv0, PT_set) || pn_is(rv0, PT_string) || pn_is(rv0, PT_integer) || pn_is(rv0, PT_float) ||
+            pn_is(rv0, PT_true) || pn_is(rv0, PT_false) || pn_is(rv0, PT_none) || pn_is(rv0, PT_expression_list))
+            ret->flags |= RETURN_LITERAL;
         /* `return asyncio.CancelledError()` / `return exc_cancelled`: handed to the caller to raise */
         if (!pn_isnull(rv0)) {
             char *d = dotted(L, pn_is(rv0, PT_call) ? pn_field(rv0, PF_function) : rv0);

@@ -52,7 +52,8 @@
     X(function_definition, "function_definition") X(generator_expression, "generator_expression")        \
     X(global_statement, "global_statement") X(identifier, "identifier") X(if_statement, "if_statement")  \
     X(import_from_statement, "import_from_statement") X(import_statement, "import_statement")            \
-    X(integer, "integer") X(keyword_argument, "keyword_argument") X(lambda, "lambda") X(list, "list")    \
+    X(integer, "integer") X(float, "float") X(keyword_argument, "keyword_argument") X(lambda, "lambda")  \
+    X(list, "list") \
     X(list_comprehension, "list_comprehension") X(list_pattern, "list_pattern")                          \
     X(list_splat, "list_splat") X(list_splat_pattern, "list_splat_pattern")                              \
     X(match_statement, "match_statement") X(module, "module") X(named_expression, "named_expression")    \

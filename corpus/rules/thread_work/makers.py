@@ -1,0 +1,15 @@
+import hashlib
+import os
+from typing import IO, Any
+
+
+def create_manifest(root: str, names: list) -> dict:
+    digest = hashlib.sha256()
+    for name in names:
+        with open(os.path.join(root, name), "rb") as f:
+            digest.update(f.read())
+    return {"root": root, "files": list(names), "sha256": digest.hexdigest()}
+
+
+def create_spool(path: str) -> IO[Any]:
+    return open(path, "wb")
