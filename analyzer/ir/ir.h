@@ -328,6 +328,7 @@ typedef struct ir_var {
                                        cancel scope of its own (catalog scope-runner: a streaming response):
                                        the cancellation it meets is level-triggered, re-delivered at the next
                                        await until it leaves the scope */
+#define FN_RETURNS_LITERAL 0x200000u /* every return hands back a literal built in place (RETURN_LITERAL) */
 #define FN_SPAWNS_ARG0    0x100000u /* a module function that starts its first parameter as a task
                                         (`def supervised_task(coro, *, name): return create_task(coro)`):
                                         a call of it in another module is a spawn (SPAWN_VIA) */

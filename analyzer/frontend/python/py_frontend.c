@@ -153,6 +153,7 @@ typedef struct lower {
     CA_VEC(const char *) mains;       /* ... only as the main task of a runner (asyncio.run) */
     int member_vars;                  /* the function has member variables (`entry.task`) */
     int returns_call, returns_other;  /* returns that hand back a call's result directly; other returns of a value */
+    int returns_literal, returns_nonliteral; /* returns of a literal built in place (RETURN_LITERAL); the others */
     CA_VEC(name_map) idle_locks;      /* "Class.attr" -> "1"/"0": see lock_idle */
     CA_VEC(name_map) cancelled; /* receiver text of x.cancel() → "" */
     CA_VEC(name_map) cancelling_methods; /* "Class.method" → "self.attr" it cancels (`self._task.cancel()`) */
@@ -3507,6 +3508,8 @@ static int module_binds(lower *L, const char *name)
 static void note_cancelled_result(lower *L, int v, pn r)
 {
     if (!pn_is(r, PT_call) || L->f->vars[v].first_cancel != UINT32_MAX) return;
+    pn fn = pn_field(r, PF_function);
+    if (pn_isnull(fn) || !bytes_contain(L->src + fn->start, fn->end - fn->start, "cancel")) return;
     call_info ci = call_of(L, r);
     if (ci.name && strcmp(ci.name, "cancel") != 0 && cat(L, CAT_CANCEL_HELPER, ci.name))
         L->f->vars[v].first_cancel = r->start;
@@ -5005,6 +5008,8 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             pn_is(rv0, PT_set) || pn_is(rv0, PT_string) || pn_is(rv0, PT_integer) || pn_is(rv0, PT_float) ||
             pn_is(rv0, PT_true) || pn_is(rv0, PT_false) || pn_is(rv0, PT_none) || pn_is(rv0, PT_expression_list))
             ret->flags |= RETURN_LITERAL;
+        if (ret->flags & RETURN_LITERAL) L->returns_literal++;
+        else L->returns_nonliteral++;
         /* `return asyncio.CancelledError()` / `return exc_cancelled`: handed to the caller to raise */
         if (!pn_isnull(rv0)) {
             char *d = dotted(L, pn_is(rv0, PT_call) ? pn_field(rv0, PF_function) : rv0);
@@ -5590,6 +5595,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->flags.n = 0;
     L->member_vars = 0;
     L->returns_call = L->returns_other = 0;
+    L->returns_literal = L->returns_nonliteral = 0;
     {
         /* which names get literal True/False/None somewhere in the body: every
          * binding of them is recorded (IR_BIND), so their value along a path
@@ -5658,6 +5664,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     note_returned_param(L, def, f);
     note_quiet_exit(L, def, f);
     if (L->returns_call && !L->returns_other) f->fflags |= FN_RETURNS_CALL;
+    if (L->returns_literal && !L->returns_nonliteral) f->fflags |= FN_RETURNS_LITERAL;
     if (f->is_method && strcmp(name, "__init__") == 0 && joins_param(L, def)) f->fflags |= FN_JOINS_PARAM;
     /* which parameters the body names at all (the flat tree is in
      * preorder: the body's nodes follow the def's) */
