@@ -102,3 +102,26 @@ class Tracker:
 
     async def track_now(self, future) -> None:
         await self._track_now(future)
+
+
+class Engine:
+    # Fine: tornado's IOLoop.run_sync runs the coroutine function it is
+    # handed as the loop's root task; the handler ends that task.
+    async def _main(self) -> None:
+        try:
+            await self.kernel.started
+        except asyncio.CancelledError:
+            pass
+
+    def start(self) -> None:
+        self.loop.run_sync(self._main)
+
+    # Buggy: awaited in place by a caller, whose cancellation it eats.
+    async def _wait_started(self) -> None:
+        try:
+            await self.kernel.started
+        except asyncio.CancelledError:  # expect: CAN401
+            pass
+
+    async def restart(self) -> None:
+        await self._wait_started()
