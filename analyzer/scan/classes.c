@@ -328,6 +328,27 @@ static int class_like(const char *s) { return *s >= 'A' && *s <= 'Z'; }
 /* Only where the class decides something: a value the function acquired
  * from a constructor call whose resource-ness rests on evidence (a plain
  * call result, a name that sounds like one), not every call of a class. */
+/* Records that `name` (dotted; dot its last '.') is looked for in the
+ * module its dotted part names, from a file in dir: a class, or with fn a
+ * module-level function; once per (module, dir, name, kind). */
+static void push_wanted(wanted_q *q, const char *name, const char *dot, const char *dir, int fn)
+{
+    /* the module part, as a path: a.b.C -> a/b */
+    char *mod = ca_xstrndup(name, (size_t)(dot - name));
+    for (char *p = mod; *p; p++)
+        if (*p == '.') *p = '/';
+    for (size_t i = 0; i < q->mods.n; i++)
+        if (q->funcs.v[i] == fn && strcmp(q->mods.v[i], mod) == 0 && strcmp(q->dirs.v[i], dir) == 0 &&
+            strcmp(q->names.v[i], dot + 1) == 0) {
+            free(mod);
+            return;
+        }
+    CA_VEC_PUSH(q->mods, mod);
+    CA_VEC_PUSH(q->dirs, ca_xstrdup(dir));
+    CA_VEC_PUSH(q->names, ca_xstrdup(dot + 1));
+    CA_VEC_PUSH(q->funcs, (uint8_t)fn);
+}
+
 static void want_class(wanted_q *q, const char *name, const char *dir, int depth);
 
 /* The unknown bases of a known class, each looked for as a class is (a data
@@ -362,19 +383,7 @@ static void want_class(wanted_q *q, const char *name, const char *dir, int depth
         want_bases(q, r, depth);
         return;
     }
-    /* the module part, as a path: a.b.C -> a/b */
-    char *mod = ca_xstrndup(name, (size_t)(dot - name));
-    for (char *p = mod; *p; p++)
-        if (*p == '.') *p = '/';
-    for (size_t i = 0; i < q->mods.n; i++)
-        if (strcmp(q->mods.v[i], mod) == 0 && strcmp(q->dirs.v[i], dir) == 0 && strcmp(q->names.v[i], dot + 1) == 0) {
-            free(mod);
-            return;
-        }
-    CA_VEC_PUSH(q->mods, mod);
-    CA_VEC_PUSH(q->dirs, ca_xstrdup(dir));
-    CA_VEC_PUSH(q->names, ca_xstrdup(dot + 1));
-    CA_VEC_PUSH(q->funcs, 0);
+    push_wanted(q, name, dot, dir, 0);
 }
 
 /* `await loop.run_in_executor(None, torrents.create_torrent_file, ...)`
@@ -389,19 +398,7 @@ static void want_thread_work(wanted_q *q, const ir_node *x)
         return;
     const char *name = x->ref->text, *dot = strrchr(name, '.');
     if (!dot || dot == name || class_like(dot + 1) || strchr(name, '(')) return;
-    char *mod = ca_xstrndup(name, (size_t)(dot - name));
-    for (char *p = mod; *p; p++)
-        if (*p == '.') *p = '/';
-    for (size_t i = 0; i < q->mods.n; i++)
-        if (q->funcs.v[i] && strcmp(q->mods.v[i], mod) == 0 && strcmp(q->dirs.v[i], q->dir) == 0 &&
-            strcmp(q->names.v[i], dot + 1) == 0) {
-            free(mod);
-            return;
-        }
-    CA_VEC_PUSH(q->mods, mod);
-    CA_VEC_PUSH(q->dirs, ca_xstrdup(q->dir));
-    CA_VEC_PUSH(q->names, ca_xstrdup(dot + 1));
-    CA_VEC_PUSH(q->funcs, 1);
+    push_wanted(q, name, dot, q->dir, 1);
 }
 
 /* Only where the class decides something: a value the function acquired

@@ -2888,7 +2888,7 @@ static int bytes_contain(const char *s, size_t n, const char *word);
  * asyncio.wait_for(asyncio.open_connection(...), t)`), or NULL. */
 static const ca_cat_entry *def_delegates_maker(lower *L, pn d)
 {
-    if (!bytes_contain(L->src + d->start, 6, "async")) return NULL;
+    if (!has_token(d, PT_async)) return NULL;
     const pt_node *endp = L->T->v + L->T->n;
     const ca_cat_entry *one = NULL;
     pn body = pn_field(d, PF_body);
