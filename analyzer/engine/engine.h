@@ -136,6 +136,10 @@ typedef struct eng_resolver {
                                    owner's */
 #define ENG_CLASS_STEP_RELEASES 0x08u /* its __anext__ (or a base's) releases the object when cancelled: a
                                           cancellation of `async for x in obj` is delivered there */
+#define ENG_CLASS_INIT_HOLDS 0x40u /* its constructor (or a base's) may leave the new object holding something: it
+                                       stores a catalogued resource on self, calls a method of self, or hands
+                                       self to an argument (a class whose constructor does none of these makes
+                                       an object that holds nothing until a method of it runs) */
 #define ENG_CLASS_ENDPOINT 0x20u /* a web framework's handler class, or one derived from it (CLASS_ENDPOINT) */
 
 /* Fold in what the function's CALL_RUNS_CALLEE calls do (their callees'

@@ -621,6 +621,68 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
     CA_VEC_FREE(all);
 }
 
+/* `ezsp = EZSP(config); await ezsp.connect()`: the first call made on an
+ * object built here, of a class of the tree whose constructor leaves it
+ * holding nothing (ENG_CLASS_INIT_HOLDS clear), of a method that suspends
+ * nowhere after it first stores into self (FN_QUIET_HOLD). Cancelled in
+ * that call, the object holds nothing yet: what the method stored it
+ * stored after its last suspension. (What leaks inside the callees it
+ * awaits is theirs, reported there.) Nothing may name the object between
+ * its making and the call, and no loop may hold the call but not the
+ * making. */
+static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return);
+
+typedef struct fresh_q {
+    const char *name;
+    size_t len;
+    int v;
+    ir_site from, to; /* the making, the call */
+    const ir_node *call;
+    int named;
+} fresh_q;
+
+static int names_var(void *ctx, const ir_node *n)
+{
+    fresh_q *q = ctx;
+    /* (the await of the call, its checkpoint: they hold the call) */
+    if (n == q->call || n->site.start < q->from.end || n->site.end > q->to.start) {
+        /* (a loop that holds the call but not the making runs the call again) */
+        if (n->kind == IR_LOOP && n->site.start <= q->to.start && q->to.start < n->site.end &&
+            !(n->site.start <= q->from.start && q->from.start < n->site.end))
+            q->named = 1;
+        return q->named;
+    }
+    if (n->kind == IR_LOOP || n->kind == IR_IF || n->kind == IR_TRY || n->kind == IR_WITH) return 0;
+    if (n->var == q->v || n->var2 == q->v) q->named = 1;
+    for (int k = 0; k < n->nvars && !q->named; k++)
+        if (n->vars && n->vars[k] == q->v && n->kind != IR_IF) q->named = 1;
+    if ((n->kind == IR_CALL || n->kind == IR_AWAIT_CALL) && n->text && strncmp(n->text, q->name, q->len) == 0 &&
+        n->text[q->len] == '.')
+        q->named = 1;
+    return q->named;
+}
+
+static int fresh_quiet_call(eng_walk *E, const uint8_t *s, const ir_node *cp, const ir_node *call,
+                            const ir_func *callee, int off)
+{
+    /* (a stub stands for its overrides, which may store and suspend) */
+    if (!callee || off != 1 || !(callee->fflags & FN_QUIET_HOLD) || (callee->fflags & (FN_STUB | FN_ABSTRACT)) || !(cp->flags & CP_ON_VAR) || cp->var < 0 ||
+        !(call->flags & CALL_RECV_CLASS))
+        return 0;
+    int v = cp->var;
+    const ir_node *a = E->acq[v];
+    if (!(s[v] & ST_LIVE) || !a || a->kind != IR_ACQUIRE || !a->ref || a->ref->kind != IR_CALL ||
+        a->site.end > call->site.start)
+        return 0;
+    unsigned c = made_class(E, a, 0);
+    if (!(c & ENG_CLASS_KNOWN) || (c & (ENG_CLASS_INIT_HOLDS | ENG_CLASS_DATA))) return 0;
+    const char *name = E->f->vars[v].name;
+    if (!name) return 0;
+    fresh_q q = {name, strlen(name), v, a->site, call->site, call, 0};
+    ir_visit(&E->f->body, names_var, &q);
+    return !q.named;
+}
+
 /* A checkpoint of an await: the values it passes cancellation into are
  * no window there — its own (tasks awaited, generators stepped, arguments
  * a call takes over) and the arguments of a helper of the tree that passes
@@ -642,6 +704,14 @@ static void checkpoint_call(eng_walk *E, uint8_t *s, const ir_node *cp)
             if (call->vars[k] >= 0 && !(call->kwnames && call->kwnames[k])) CA_VEC_PUSH(ex, call->vars[k]);
         checkpoint(E, s, cp, cp->site, ex.v, (int)ex.n);
         for (size_t k = 0; k < ex.n; k++) kill(E, s, ex.v[k]);
+        CA_VEC_FREE(ex);
+        return;
+    }
+    if (call && fresh_quiet_call(E, s, cp, call, callee, off)) {
+        CA_VEC(int) ex = {0};
+        for (int k = 0; k < cp->nvars; k++) CA_VEC_PUSH(ex, cp->vars[k]);
+        CA_VEC_PUSH(ex, cp->var);
+        checkpoint(E, s, cp, cp->site, ex.v, (int)ex.n);
         CA_VEC_FREE(ex);
         return;
     }
@@ -929,7 +999,6 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
     free(cex);
 }
 
-static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return);
 
 /* Is v an object of a class of the tree whose __anext__ releases it when
  * cancelled? Its class is what made it: a constructor, or the class a

@@ -332,6 +332,11 @@ typedef struct ir_var {
 #define FN_SPAWNS_ARG0    0x100000u /* a module function that starts its first parameter as a task
                                         (`def supervised_task(coro, *, name): return create_task(coro)`):
                                         a call of it in another module is a spawn (SPAWN_VIA) */
+#define FN_QUIET_HOLD     0x400000u /* a method that suspends nowhere after it first stores into self or calls a
+                                        method of self (`self._gw = await open_port(...)` and no await after):
+                                        a fresh object cancelled in it holds nothing it stored (what leaks inside
+                                        the callees it awaits is theirs) */
+#define FN_SELF_CALLS     0x800000u /* a method that calls a method of self or of something self holds */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

@@ -218,6 +218,8 @@ void scan_build_classes(scan_state *S)
     }
     qsort(S->mod_by_stem, S->nmod_by_stem, sizeof(size_t), cmp_stem);
     /* what its own methods do */
+    unsigned char *ctor = ca_xcalloc(S->nclasses + 1, 1); /* 1: __init__ calls self's methods; 2: a plain method
+                                                              stores a catalogued resource on self */
     for (size_t i = 0; i < S->nfns; i++) {
         const fn_ref *f = &S->fns[i];
         if (!f->f->class_name) continue;
@@ -226,12 +228,28 @@ void scan_build_classes(scan_state *S)
         if ((f->f->fflags & FN_CANCEL_RELEASES_SELF) && f->f->name && strcmp(f->f->name, "__anext__") == 0)
             add |= ENG_CLASS_STEP_RELEASES;
         if (f->f->fflags & FN_JOINS_PARAM) add |= ENG_CLASS_JOINS;
+        /* (a constructor that calls a method of self holds what such a
+         * method may store: one of its plain methods that stores a
+         * catalogued resource on self) */
+        int init = f->f->name && strcmp(f->f->name, "__init__") == 0;
+        unsigned char tmp = 0;
+        if (init && (f->f->fflags & (FN_HOLDS_RESOURCE | FN_JOINS_PARAM))) add |= ENG_CLASS_INIT_HOLDS;
+        if (init && (f->f->fflags & FN_SELF_CALLS)) tmp |= 1;
+        if (!init && !f->f->is_async && (f->f->fflags & FN_HOLDS_RESOURCE)) tmp |= 2;
+        if (tmp) {
+            const ir_module *m = &S->jobs[f->file].m;
+            for (int k = 0; k < m->nclasses; k++)
+                if (strcmp(m->classes[k]->qualname, f->f->class_name) == 0) ctor[first[f->file] + (size_t)k] |= tmp;
+        }
         if (!add) continue;
         const ir_module *m = &S->jobs[f->file].m;
         for (int k = 0; k < m->nclasses; k++)
             if (strcmp(m->classes[k]->qualname, f->f->class_name) == 0)
                 S->classes[first[f->file] + (size_t)k].flags |= add;
     }
+    for (size_t c = 0; c < S->nclasses; c++)
+        if (ctor[c] == 3) S->classes[c].flags |= ENG_CLASS_INIT_HOLDS;
+    free(ctor);
     free(first);
     /* and what its bases do, to a fixed point (inheritance is acyclic in
      * real code; the bound only stops a cycle of names) */
@@ -264,7 +282,7 @@ void scan_build_classes(scan_state *S)
                 const cls_ref *base = ref[at];
                 if (base && base != r) {
                     f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA | ENG_CLASS_STEP_RELEASES | ENG_CLASS_JOINS |
-                                        ENG_CLASS_ENDPOINT);
+                                        ENG_CLASS_ENDPOINT | ENG_CLASS_INIT_HOLDS);
                     if (!(base->flags & ENG_CLASS_KNOWN)) f &= ~ENG_CLASS_KNOWN;
                 } else if (!base && !plain[at]) {
                     f &= ~ENG_CLASS_KNOWN;

@@ -5290,6 +5290,99 @@ static void note_quiet_exit(lower *L, pn def, ir_func *f)
     if (!e.suspends) f->fflags |= FN_CM_QUIET_ENTER;
 }
 
+/* After lowering method f: where it first touches self (a store into
+ * self, `self._gw = ...`, counted where the store happens, after its right
+ * side; a call of a method of self or of what self holds, `self._start()`,
+ * `self._conns.append(c)`), and whether any checkpoint, `async for` or
+ * `async with` can suspend after that, or in a loop that also touches
+ * self. */
+typedef struct hold_q {
+    uint32_t first;      /* the first touch, UINT32_MAX when none */
+    const uint32_t *at;  /* every touch */
+    size_t n;
+    int suspends;
+} hold_q;
+
+static int touched_within(const hold_q *q, ir_site s)
+{
+    for (size_t i = 0; i < q->n; i++)
+        if (q->at[i] >= s.start && q->at[i] < s.end) return 1;
+    return 0;
+}
+
+static int can_suspend_node(const ir_node *n)
+{
+    if (n->kind == IR_CHECKPOINT) return !(n->flags & CP_NO_SUSPEND);
+    if (n->kind == IR_LOOP) return (n->flags & LOOP_ASYNC_FOR) != 0;
+    if (n->kind == IR_WITH && (n->flags & WITH_ASYNC))
+        return !((n->flags & WITH_NONSUSP_ENTER) && (n->flags & WITH_NONSUSP_EXIT));
+    return 0;
+}
+
+static int suspends_in(void *ctx, const ir_node *n)
+{
+    int *any = ctx;
+    if (can_suspend_node(n)) *any = 1;
+    return *any;
+}
+
+static int after_hold_suspends(void *ctx, const ir_node *n)
+{
+    hold_q *q = ctx;
+    if (can_suspend_node(n) && n->site.end > q->first) q->suspends = 1;
+    if (n->kind == IR_LOOP && touched_within(q, n->site)) {
+        int any = can_suspend_node(n);
+        if (!any) ir_visit_children(n, suspends_in, &any);
+        if (any) q->suspends = 1;
+    }
+    return q->suspends;
+}
+
+static int rooted_at_self(lower *L, pn n)
+{
+    pn r = root_ident(n);
+    return !pn_isnull(r) && r != unparen(n) && strcmp(text(L, r), "self") == 0;
+}
+
+static void note_quiet_hold(lower *L, pn def, ir_func *f)
+{
+    if (!f->is_method) return;
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body)) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    CA_VEC(uint32_t) at = {0};
+    uint32_t first = UINT32_MAX, nested_end = 0;
+    int calls = 0;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+            if (x->end > nested_end) nested_end = x->end;
+            continue;
+        }
+        if (x->start < nested_end) continue;
+        uint32_t t = UINT32_MAX;
+        if ((x->type == PT_assignment || x->type == PT_augmented_assignment) &&
+            rooted_at_self(L, pn_field(x, PF_left)))
+            t = x->end;
+        else if (x->type == PT_call) {
+            pn fn = unparen(pn_field(x, PF_function));
+            if (pn_is(fn, PT_attribute) && rooted_at_self(L, fn)) {
+                t = x->start;
+                calls = 1;
+            }
+        }
+        if (t == UINT32_MAX) continue;
+        CA_VEC_PUSH(at, t);
+        if (t < first) first = t;
+    }
+    if (calls) f->fflags |= FN_SELF_CALLS;
+    if (f->is_async) {
+        hold_q q = {first, at.v, at.n, 0};
+        if (first != UINT32_MAX) ir_visit(&f->body, after_hold_suspends, &q);
+        if (!q.suspends) f->fflags |= FN_QUIET_HOLD;
+    }
+    CA_VEC_FREE(at);
+}
+
 /* A class definition as an ir_class: its bases and what they make it. */
 /* Is the function's body a stub: only a docstring, `...` and `raise
  * NotImplementedError`? */
@@ -5663,6 +5756,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     lower_block(L, pn_field(def, PF_body), &f->body);
     note_returned_param(L, def, f);
     note_quiet_exit(L, def, f);
+    note_quiet_hold(L, def, f);
     if (L->returns_call && !L->returns_other) f->fflags |= FN_RETURNS_CALL;
     if (L->returns_literal && !L->returns_nonliteral) f->fflags |= FN_RETURNS_LITERAL;
     if (f->is_method && strcmp(name, "__init__") == 0 && joins_param(L, def)) f->fflags |= FN_JOINS_PARAM;

@@ -1,0 +1,132 @@
+"""A fresh object of the tree, cancelled in the first method called on it.
+
+`radio = Radio(cfg); await radio.connect()`: a Radio whose constructor
+stores nothing that must be released holds nothing until connect runs.
+When connect stores what it opened only after its last suspension
+(`self._port = await open_port(...)`, no await after), a cancellation
+inside connect leaves the object still empty: nothing of this function's
+leaks there (what leaks inside open_port is open_port's). A connect that
+stores its port and then suspends again (a handshake) leaves the object
+holding an open port, as does a second call, a loop around the call, or a
+constructor that already starts something.
+"""
+
+import asyncio
+from typing import Any
+
+
+async def open_port(path: str) -> Any:
+    _, writer = await asyncio.open_unix_connection(path)
+    return writer
+
+
+class Radio:
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._port: Any = None
+        self._listeners: list = []
+        self.add_listener(print)
+
+    def add_listener(self, cb: Any) -> None:
+        self._listeners.append(cb)
+
+    async def connect(self) -> None:
+        self._port = await open_port(self._path)
+        self._listeners.append(self._port)
+
+    async def reset(self) -> None:
+        await self._port.write(b"reset")
+
+    def close(self) -> None:
+        if self._port is not None:
+            self._port.close()
+
+
+# Fine: connect stores the port after its only suspension.
+async def start_radio(path: str) -> Radio:
+    radio = Radio(path)
+    await radio.connect()
+    try:
+        await radio.reset()
+    except BaseException:
+        radio.close()
+        raise
+    return radio
+
+
+# Buggy: the window after connect is real.
+async def start_radio_leaky(path: str) -> Radio:
+    radio = Radio(path)
+    await radio.connect()
+    try:
+        await radio.reset()  # expect: CAN101
+    except Exception:
+        radio.close()
+        raise
+    return radio
+
+
+class Modem:
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._port: Any = None
+
+    async def connect(self) -> None:
+        self._port = await open_port(self._path)
+        await self._port.write(b"ATZ")  # a handshake with the port held
+
+    def close(self) -> None:
+        if self._port is not None:
+            self._port.close()
+
+
+# Buggy: cancelled in the handshake, the modem holds an open port.
+async def start_modem(path: str) -> Modem:
+    modem = Modem(path)
+    await modem.connect()  # expect: CAN102
+    try:
+        await modem.connect()
+    except BaseException:
+        modem.close()
+        raise
+    return modem
+
+
+class Poller:
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._task: Any = asyncio.create_task(asyncio.sleep(3600))
+        self._port: Any = None
+
+    async def connect(self) -> None:
+        self._port = await open_port(self._path)
+
+    def close(self) -> None:
+        self._task.cancel()
+        if self._port is not None:
+            self._port.close()
+
+
+# Buggy: the constructor already started a task the poller holds.
+async def start_poller(path: str) -> Poller:
+    poller = Poller(path)
+    await poller.connect()  # expect: CAN102
+    try:
+        await asyncio.sleep(0)
+    except BaseException:
+        poller.close()
+        raise
+    return poller
+
+
+# Buggy: the second connect runs on an object that holds a port already.
+async def reconnect_radio(path: str) -> Radio:
+    radio = Radio(path)
+    for _ in range(3):
+        await radio.connect()  # expect: CAN102
+    try:
+        await radio.reset()
+    except BaseException:
+        radio.close()
+        raise
+    return radio
