@@ -550,8 +550,13 @@ static unsigned rides_on_cleanup(eng_walk *E, int v, const uint8_t *s)
     return got;
 }
 
+static int untouched_object(eng_walk *E, const uint8_t *s, int v, ir_site to, uint32_t cp_start,
+                            const ir_node *call);
+
 static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site, const int *exempt, int nexempt)
 {
+    ir_site cp_end = cp ? cp->site : site;
+    cp_end.start = cp_end.end;
     int shielded_scope = in_scope(E, WITH_SHIELD);
     /* windows first, then their handler lists (the vector may move while it grows) */
     E->win.n = 0;
@@ -577,6 +582,10 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
                   (exempt[k] >= 0 && (holdable || !(E->f->vars[exempt[k]].flags & VAR_ELEMENT)) &&
                    covers(E, exempt[k], v));
         if (ex || acquires_itself(E, cp, v) || teardown_goes_on(cp, a, v)) continue;
+        /* (an object of the tree nothing has used since its making holds
+         * nothing yet; the checkpoint itself must not name it) */
+        if (!(s[v] & ST_ADOPTED) && cp && untouched_object(E, s, v, cp_end, cp->site.start, NULL))
+            continue;
         E->out->had_window = 1;
         if (shielded_scope) {
             E->out->protections |= PROT_SHIELDED;
@@ -639,6 +648,7 @@ typedef struct fresh_q {
     ir_site from, to; /* the making, the call */
     const ir_node *call;
     int named;
+    uint32_t cp_start; /* where the checkpoint (or the call) starts */
 } fresh_q;
 
 static int names_var(void *ctx, const ir_node *n)
@@ -653,6 +663,9 @@ static int names_var(void *ctx, const ir_node *n)
         return q->named;
     }
     if (n->kind == IR_LOOP || n->kind == IR_IF || n->kind == IR_TRY || n->kind == IR_WITH) return 0;
+    /* (the statement around the checkpoint: what it stores it stores after
+     * the await, `runner.proc = await spawn(...)`) */
+    if (n->site.start < q->cp_start && n->site.end >= q->to.start) return 0;
     if (n->var == q->v || n->var2 == q->v) q->named = 1;
     for (int k = 0; k < n->nvars && !q->named; k++)
         if (n->vars && n->vars[k] == q->v && n->kind != IR_IF) q->named = 1;
@@ -662,25 +675,41 @@ static int names_var(void *ctx, const ir_node *n)
     return q->named;
 }
 
+/* v is an object made here by a class of the tree whose constructor leaves
+ * it holding nothing (ENG_CLASS_INIT_HOLDS clear), with nothing live (nor
+ * a parameter, which may be a resource handed in) among what it was made
+ * with, and nothing has named it between its making and `to`: it holds
+ * nothing yet. */
+static int untouched_object(eng_walk *E, const uint8_t *s, int v, ir_site to, uint32_t cp_start,
+                            const ir_node *call)
+{
+    const ir_node *a = E->acq[v];
+    if (!(s[v] & ST_LIVE) || !a || a->kind != IR_ACQUIRE || !a->ref || a->ref->kind != IR_CALL ||
+        a->site.end > to.start)
+        return 0;
+    unsigned c = made_class(E, a, 0);
+    if (!(c & ENG_CLASS_KNOWN) || (c & (ENG_CLASS_INIT_HOLDS | ENG_CLASS_DATA))) return 0;
+    for (int k = 0; k < a->nvars; k++) {
+        int x = a->vars[k];
+        if (x < 0 || x == v || x >= E->nvars) continue;
+        if (s[x] & (ST_LIVE | ST_ADOPTED | ST_HELD)) return 0;
+        if ((E->f->vars[x].flags & VAR_PARAM) && !(E->f->vars[x].flags & VAR_SELF)) return 0;
+    }
+    const char *name = E->f->vars[v].name;
+    if (!name) return 0;
+    fresh_q q = {name, strlen(name), v, a->site, to, call, 0, cp_start};
+    ir_visit(&E->f->body, names_var, &q);
+    return !q.named;
+}
+
 static int fresh_quiet_call(eng_walk *E, const uint8_t *s, const ir_node *cp, const ir_node *call,
                             const ir_func *callee, int off)
 {
     /* (a stub stands for its overrides, which may store and suspend) */
-    if (!callee || off != 1 || !(callee->fflags & FN_QUIET_HOLD) || (callee->fflags & (FN_STUB | FN_ABSTRACT)) || !(cp->flags & CP_ON_VAR) || cp->var < 0 ||
-        !(call->flags & CALL_RECV_CLASS))
+    if (!callee || off != 1 || !(callee->fflags & FN_QUIET_HOLD) || (callee->fflags & (FN_STUB | FN_ABSTRACT)) ||
+        !(cp->flags & CP_ON_VAR) || cp->var < 0 || !(call->flags & CALL_RECV_CLASS))
         return 0;
-    int v = cp->var;
-    const ir_node *a = E->acq[v];
-    if (!(s[v] & ST_LIVE) || !a || a->kind != IR_ACQUIRE || !a->ref || a->ref->kind != IR_CALL ||
-        a->site.end > call->site.start)
-        return 0;
-    unsigned c = made_class(E, a, 0);
-    if (!(c & ENG_CLASS_KNOWN) || (c & (ENG_CLASS_INIT_HOLDS | ENG_CLASS_DATA))) return 0;
-    const char *name = E->f->vars[v].name;
-    if (!name) return 0;
-    fresh_q q = {name, strlen(name), v, a->site, call->site, call, 0};
-    ir_visit(&E->f->body, names_var, &q);
-    return !q.named;
+    return untouched_object(E, s, cp->var, call->site, call->site.start, call);
 }
 
 /* A checkpoint of an await: the values it passes cancellation into are
@@ -1299,7 +1328,11 @@ static unsigned made_class_uncached(eng_walk *E, const ir_node *acq, int any_ret
 {
     const ir_node *mk = acq->ref;
     if (!mk || !mk->text || !E->res || !E->res->class_of) return 0;
-    unsigned c = E->res->class_of(E->res->ctx, E->m, mk->text);
+    /* (`cls(...)` in a class method: an instance of the class, or of a
+     * subclass, which owns what the class does) */
+    const char *name = mk->text;
+    if (strcmp(name, "cls") == 0 && E->f->class_name && E->f->is_method) name = E->f->class_name;
+    unsigned c = E->res->class_of(E->res->ctx, E->m, name);
     if (c || mk->kind != IR_CALL) return c;
     const eng_summary *sum = NULL;
     const ir_func *callee = other_callee(E, mk, &sum);

@@ -130,3 +130,75 @@ async def reconnect_radio(path: str) -> Radio:
         radio.close()
         raise
     return radio
+
+
+class Runner:
+    proc: Any
+
+    def kill(self) -> None:
+        self.proc.kill()
+
+    # Fine: the new runner holds nothing until the process it is given
+    # exists; a cancellation inside the spawn leaves an empty runner.
+    @classmethod
+    async def spawn(cls, *cmd: str) -> "Runner":
+        runner = cls()
+        runner.proc = await asyncio.create_subprocess_exec(*cmd)
+        try:
+            await runner.proc.wait()  # expect: CAN101
+        except Exception:
+            runner.kill()
+            raise
+        return runner
+
+
+class Channel:
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._ready = False
+
+    async def greet(self) -> None:
+        await self._stream.send(b"hello")
+        self._ready = True
+
+    def close(self) -> None:
+        self._stream.close()
+
+
+# Buggy: the channel wraps a stream this function opened.
+async def open_channel(path: str) -> Channel:
+    _, writer = await asyncio.open_unix_connection(path)
+    chan = Channel(writer)
+    try:
+        await chan.greet()  # expect: CAN101
+    except Exception:
+        chan.close()
+        raise
+    return chan
+
+
+# Fine: an untouched radio holds nothing across an unrelated await.
+async def radio_later(path: str) -> Radio:
+    radio = Radio(path)
+    await asyncio.sleep(1)
+    try:
+        await radio.connect()
+        await radio.reset()
+    except BaseException:
+        radio.close()
+        raise
+    return radio
+
+
+# Buggy: the radio was connected before the await.
+async def radio_touched(path: str) -> Radio:
+    radio = Radio(path)
+    await radio.connect()
+    radio.add_listener(print)
+    await asyncio.sleep(1)  # expect: CAN102
+    try:
+        await radio.reset()
+    except BaseException:
+        radio.close()
+        raise
+    return radio
