@@ -677,7 +677,8 @@ static int names_var(void *ctx, const ir_node *n)
 
 /* v is an object made here by a class of the tree whose constructor leaves
  * it holding nothing (ENG_CLASS_INIT_HOLDS clear), with nothing live (nor
- * a parameter, which may be a resource handed in) among what it was made
+ * a parameter not annotated as plain data, which may be a resource handed
+ * in) among what it was made
  * with, and nothing has named it between its making and `to`: it holds
  * nothing yet. */
 static int untouched_object(eng_walk *E, const uint8_t *s, int v, ir_site to, uint32_t cp_start,
@@ -693,7 +694,7 @@ static int untouched_object(eng_walk *E, const uint8_t *s, int v, ir_site to, ui
         int x = a->vars[k];
         if (x < 0 || x == v || x >= E->nvars) continue;
         if (s[x] & (ST_LIVE | ST_ADOPTED | ST_HELD)) return 0;
-        if ((E->f->vars[x].flags & VAR_PARAM) && !(E->f->vars[x].flags & VAR_SELF)) return 0;
+        if ((E->f->vars[x].flags & VAR_PARAM) && !(E->f->vars[x].flags & (VAR_SELF | VAR_PLAIN))) return 0;
     }
     const char *name = E->f->vars[v].name;
     if (!name) return 0;
@@ -702,12 +703,44 @@ static int untouched_object(eng_walk *E, const uint8_t *s, int v, ir_site to, ui
     return !q.named;
 }
 
+/* Does method g suspend nowhere after it first stores into self
+ * (FN_QUIET_HOLD), or only in methods of self it awaits that do not
+ * either (FN_QUIET_VIA: `await self._bind(path)` and nothing suspending
+ * after)? A stub stands for its overrides, which may store and suspend. */
+typedef struct via_q {
+    eng_walk *E;
+    const ir_func *g;
+    int depth, ok;
+} via_q;
+
+static int quiet_method(eng_walk *E, const ir_func *g, int depth);
+
+static int via_callee_quiet(void *ctx, const ir_node *n)
+{
+    via_q *q = ctx;
+    if (n->kind != IR_CALL || (n->flags & (CALL_ON_SELF | CALL_AWAITED)) != (CALL_ON_SELF | CALL_AWAITED)) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *h = q->E->res->resolve(q->E->res->ctx, q->E->m, q->g, n, &sum, &off);
+    if (!h || h == q->g || !quiet_method(q->E, h, q->depth + 1)) q->ok = 0;
+    return !q->ok;
+}
+
+static int quiet_method(eng_walk *E, const ir_func *g, int depth)
+{
+    if (g->fflags & (FN_STUB | FN_ABSTRACT)) return 0;
+    if (g->fflags & FN_QUIET_HOLD) return 1;
+    if (!(g->fflags & FN_QUIET_VIA) || depth > 2 || !E->res || !E->res->resolve) return 0;
+    via_q q = {E, g, depth, 1};
+    ir_visit(&g->body, via_callee_quiet, &q);
+    return q.ok;
+}
+
 static int fresh_quiet_call(eng_walk *E, const uint8_t *s, const ir_node *cp, const ir_node *call,
                             const ir_func *callee, int off)
 {
-    /* (a stub stands for its overrides, which may store and suspend) */
-    if (!callee || off != 1 || !(callee->fflags & FN_QUIET_HOLD) || (callee->fflags & (FN_STUB | FN_ABSTRACT)) ||
-        !(cp->flags & CP_ON_VAR) || cp->var < 0 || !(call->flags & CALL_RECV_CLASS))
+    if (!callee || off != 1 || !(callee->fflags & (FN_QUIET_HOLD | FN_QUIET_VIA)) || !(cp->flags & CP_ON_VAR) ||
+        cp->var < 0 || !(call->flags & CALL_RECV_CLASS) || !quiet_method(E, callee, 0))
         return 0;
     return untouched_object(E, s, cp->var, call->site, call->site.start, call);
 }

@@ -277,6 +277,7 @@ struct ir_node {
 #define VAR_VARARGS     0x20u /* a parameter *args: every later positional argument lands in it */
 #define VAR_EXC         0x40u /* bound by `except ... as v`: holds an exception (truthy) */
 #define VAR_OF_SELF     0x80u /* a for-loop element of something self holds (`for r in self._by_id.values()`) */
+#define VAR_PLAIN       0x200u /* a parameter annotated as plain data (`path: str`, `n: int | None`) */
 #define VAR_TEARDOWN    0x100u /* lowering: bound to a teardown task (ACQ_TEARDOWN) */
 
 typedef struct ir_var {
@@ -337,6 +338,9 @@ typedef struct ir_var {
                                         a fresh object cancelled in it holds nothing it stored (what leaks inside
                                         the callees it awaits is theirs) */
 #define FN_SELF_CALLS     0x800000u /* a method that calls a method of self or of something self holds */
+#define FN_QUIET_VIA      0x1000000u /* not FN_QUIET_HOLD only through methods of self it awaits right there
+                                        (`await self._bind(...)`, nothing suspending after their return): quiet
+                                        when each of those is (the walk asks) */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

@@ -92,7 +92,7 @@ async def start_modem(path: str) -> Modem:
     return modem
 
 
-class Poller:
+class Pager:
     def __init__(self, path: str) -> None:
         self._path = path
         self._task: Any = asyncio.create_task(asyncio.sleep(3600))
@@ -107,16 +107,16 @@ class Poller:
             self._port.close()
 
 
-# Buggy: the constructor already started a task the poller holds.
-async def start_poller(path: str) -> Poller:
-    poller = Poller(path)
-    await poller.connect()  # expect: CAN102
+# Buggy: the constructor already started a task the pager holds.
+async def start_pager(path: str) -> Pager:
+    pager = Pager(path)
+    await pager.connect()  # expect: CAN102
     try:
         await asyncio.sleep(0)
     except BaseException:
-        poller.close()
+        pager.close()
         raise
-    return poller
+    return pager
 
 
 # Buggy: the second connect runs on an object that holds a port already.
@@ -132,7 +132,7 @@ async def reconnect_radio(path: str) -> Radio:
     return radio
 
 
-class Runner:
+class ProcHolder:
     proc: Any
 
     def kill(self) -> None:
@@ -141,7 +141,7 @@ class Runner:
     # Fine: the new runner holds nothing until the process it is given
     # exists; a cancellation inside the spawn leaves an empty runner.
     @classmethod
-    async def spawn(cls, *cmd: str) -> "Runner":
+    async def spawn(cls, *cmd: str) -> "ProcHolder":
         runner = cls()
         runner.proc = await asyncio.create_subprocess_exec(*cmd)
         try:
@@ -152,7 +152,7 @@ class Runner:
         return runner
 
 
-class Channel:
+class Framer:
     def __init__(self, stream: Any) -> None:
         self._stream = stream
         self._ready = False
@@ -166,9 +166,9 @@ class Channel:
 
 
 # Buggy: the channel wraps a stream this function opened.
-async def open_channel(path: str) -> Channel:
+async def open_channel(path: str) -> Framer:
     _, writer = await asyncio.open_unix_connection(path)
-    chan = Channel(writer)
+    chan = Framer(writer)
     try:
         await chan.greet()  # expect: CAN101
     except Exception:
@@ -202,3 +202,57 @@ async def radio_touched(path: str) -> Radio:
         radio.close()
         raise
     return radio
+
+
+class Acceptor:
+    def __init__(self, path: str, unix: bool) -> None:
+        self._path = path
+        self._unix = unix
+        self._server: Any = None
+        self._started = False
+
+    async def _bind_unix(self) -> None:
+        self._server = await asyncio.start_unix_server(print, path=self._path)
+
+    async def _bind_tcp(self) -> None:
+        self._server = await asyncio.start_server(print, port=0)
+
+    async def start(self) -> None:
+        if self._unix:
+            await self._bind_unix()
+        else:
+            await self._bind_tcp()
+        self._started = True
+
+    async def start_and_wait(self) -> None:
+        await self._bind_tcp()
+        await self._server.start_serving()  # the server is held across this
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+
+
+# Fine: start only awaits helpers of its own that store after their one
+# suspension, each on its own branch, and nothing suspends after them.
+async def serve(path: str) -> Acceptor:
+    acceptor = Acceptor(path, True)
+    await acceptor.start()
+    try:
+        await asyncio.sleep(1)
+    except BaseException:
+        acceptor.close()
+        raise
+    return acceptor
+
+
+# Buggy: start_and_wait suspends with the server stored.
+async def serve_and_wait(path: str) -> Acceptor:
+    acceptor = Acceptor(path, False)
+    await acceptor.start_and_wait()  # expect: CAN102
+    try:
+        await asyncio.sleep(1)
+    except BaseException:
+        acceptor.close()
+        raise
+    return acceptor

@@ -5297,6 +5297,7 @@ static void note_quiet_exit(lower *L, pn def, ir_func *f)
  * `async with` can suspend after that, or in a loop that also touches
  * self. */
 typedef struct hold_q {
+    const ir_block *body;
     uint32_t first;      /* the first touch, UINT32_MAX when none */
     const uint32_t *at;  /* every touch */
     size_t n;
@@ -5326,10 +5327,55 @@ static int suspends_in(void *ctx, const ir_node *n)
     return *any;
 }
 
+/* Are positions t and c on different branches of one `if` (no path goes
+ * through both)? */
+typedef struct excl_q {
+    uint32_t t, c;
+    int excl;
+} excl_q;
+
+static int block_holds(const ir_block *b, uint32_t pos)
+{
+    /* (its nodes' span: an await starts before the call it awaits, lowered
+     * first; a touch may sit at the very end, where a store or an awaited
+     * call ends) */
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (int i = 0; i < b->n; i++) {
+        if (b->v[i]->site.start < lo) lo = b->v[i]->site.start;
+        if (b->v[i]->site.end > hi) hi = b->v[i]->site.end;
+    }
+    return b->n > 0 && lo <= pos && pos <= hi;
+}
+
+static int exclusive_at(void *ctx, const ir_node *n)
+{
+    excl_q *q = ctx;
+    uint32_t lo = q->t < q->c ? q->t : q->c, hi = q->t < q->c ? q->c : q->t;
+    if (n->site.start > lo || hi > n->site.end) return 0;
+    if (n->kind == IR_IF) {
+        int bt = -1, bc = -1;
+        for (int k = 0; k < n->nbranches; k++) {
+            if (block_holds(&n->branches[k], q->t)) bt = k;
+            if (block_holds(&n->branches[k], q->c)) bc = k;
+        }
+        if (bt >= 0 && bc >= 0 && bt != bc) q->excl = 1;
+    }
+    return q->excl;
+}
+
 static int after_hold_suspends(void *ctx, const ir_node *n)
 {
     hold_q *q = ctx;
-    if (can_suspend_node(n) && n->site.end > q->first) q->suspends = 1;
+    if (can_suspend_node(n) && n->site.end > q->first) {
+        /* (a touch on another branch of an `if` than the suspension is on
+         * no path before it) */
+        for (size_t i = 0; i < q->n && !q->suspends; i++) {
+            if (q->at[i] >= n->site.end) continue;
+            excl_q e = {q->at[i], n->site.start, 0};
+            ir_visit(q->body, exclusive_at, &e);
+            if (!e.excl) q->suspends = 1;
+        }
+    }
     if (n->kind == IR_LOOP && touched_within(q, n->site)) {
         int any = can_suspend_node(n);
         if (!any) ir_visit_children(n, suspends_in, &any);
@@ -5350,37 +5396,54 @@ static void note_quiet_hold(lower *L, pn def, ir_func *f)
     pn body = pn_field(def, PF_body);
     if (pn_isnull(body)) return;
     const pt_node *endp = L->T->v + L->T->n;
+    /* at: every touch; via: the same, but a method of self awaited right
+     * there (`await self._bind(...)`) touches where it returns */
     CA_VEC(uint32_t) at = {0};
-    uint32_t first = UINT32_MAX, nested_end = 0;
-    int calls = 0;
+    CA_VEC(uint32_t) via = {0};
+    uint32_t first = UINT32_MAX, first_via = UINT32_MAX, nested_end = 0, await_end = UINT32_MAX;
+    int calls = 0, self_awaits = 0;
     for (pn x = body; x < endp && x->start < body->end; x++) {
         if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
             if (x->end > nested_end) nested_end = x->end;
             continue;
         }
         if (x->start < nested_end) continue;
-        uint32_t t = UINT32_MAX;
+        if (x->type == PT_await && (x->flags & PT_NAMED)) await_end = x->end; /* (not the keyword) */
+        uint32_t t = UINT32_MAX, tv = UINT32_MAX;
         if ((x->type == PT_assignment || x->type == PT_augmented_assignment) &&
             rooted_at_self(L, pn_field(x, PF_left)))
-            t = x->end;
+            t = tv = x->end;
         else if (x->type == PT_call) {
             pn fn = unparen(pn_field(x, PF_function));
             if (pn_is(fn, PT_attribute) && rooted_at_self(L, fn)) {
-                t = x->start;
+                t = tv = x->start;
                 calls = 1;
+                pn obj = unparen(pn_field(fn, PF_object));
+                if (x->end == await_end && pn_is(obj, PT_identifier) && strcmp(text(L, obj), "self") == 0) {
+                    tv = x->end;
+                    self_awaits = 1;
+                }
             }
         }
         if (t == UINT32_MAX) continue;
         CA_VEC_PUSH(at, t);
+        CA_VEC_PUSH(via, tv);
         if (t < first) first = t;
+        if (tv < first_via) first_via = tv;
     }
     if (calls) f->fflags |= FN_SELF_CALLS;
     if (f->is_async) {
-        hold_q q = {first, at.v, at.n, 0};
+        hold_q q = {&f->body, first, at.v, at.n, 0};
         if (first != UINT32_MAX) ir_visit(&f->body, after_hold_suspends, &q);
         if (!q.suspends) f->fflags |= FN_QUIET_HOLD;
+        else if (self_awaits) {
+            hold_q w = {&f->body, first_via, via.v, via.n, 0};
+            if (first_via != UINT32_MAX) ir_visit(&f->body, after_hold_suspends, &w);
+            if (!w.suspends) f->fflags |= FN_QUIET_VIA;
+        }
     }
     CA_VEC_FREE(at);
+    CA_VEC_FREE(via);
 }
 
 /* A class definition as an ir_class: its bases and what they make it. */
@@ -5746,7 +5809,9 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
          * classes): what the parameter's methods resolve to */
         pn ty = pn_is(p, PT_identifier) ? &pt_null : pn_field(p, PF_type);
         const char *one = NULL;
-        if (!(fl & VAR_SELF) && !pn_isnull(ty) && !annot_plain(L, ty, &one) && one) {
+        int plain = !(fl & VAR_SELF) && !pn_isnull(ty) && annot_plain(L, ty, &one);
+        if (plain) f->vars[f->nvars - 1].flags |= VAR_PLAIN;
+        if (!(fl & VAR_SELF) && !pn_isnull(ty) && !plain && one) {
             name_map e = {text(L, id), one, 0, 0};
             CA_VEC_PUSH(L->param_class, e);
         }
