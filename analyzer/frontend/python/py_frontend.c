@@ -5708,8 +5708,11 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     if (f->is_async && asgi_signature(L, def, class_name != NULL)) f->fflags |= FN_OWN_TASK;
     for (size_t k = 0; k < L->arg0_spawners.n && !class_name && !*prefix; k++)
         if (strcmp(L->arg0_spawners.v[k], name) == 0) f->fflags |= FN_SPAWNS_ARG0;
+    /* (by name, or `Class.name` for a method of self a class starts) */
     for (size_t k = 0; k < L->uncancelled.n; k++)
-        if (strcmp(L->uncancelled.v[k], name) == 0) f->fflags |= FN_UNCANCELLED;
+        if (strcmp(L->uncancelled.v[k], name) == 0 ||
+            (class_name && strchr(L->uncancelled.v[k], '.') && strcmp(L->uncancelled.v[k], f->qualname) == 0))
+            f->fflags |= FN_UNCANCELLED;
     for (size_t k = 0; k < L->scope_driven.n && !class_name; k++)
         if (strcmp(L->scope_driven.v[k], name) == 0 && !strstr(f->qualname, ".<locals>.")) f->fflags |= FN_SCOPE_DRIVEN;
     for (size_t k = 0; k < L->scope_driven_defs.n; k++)
@@ -6409,6 +6412,7 @@ typedef struct task_start {
     const char *fn;
     pn call;
     int uncancelled;
+    const char *cls; /* `self.fn()` started in a method of this class: the class's fn, NULL otherwise */
 } task_start;
 
 /* Can a use u of the task's holder cancel the task? A method call on it
@@ -6444,6 +6448,93 @@ static int use_may_cancel(lower *L, pn u)
     return 1;
 }
 
+static pn method_around(pn x, pn *cls);
+
+/* `create_task(self._run())` in a method of class C: C's name (the task
+ * runs C's _run, or an override's); NULL for anything else. */
+static const char *self_method_class(lower *L, pn a0, pn x)
+{
+    pn c = unparen(a0);
+    if (!pn_is(c, PT_call)) return NULL;
+    pn fn = unparen(pn_field(c, PF_function));
+    if (!pn_is(fn, PT_attribute)) return NULL;
+    pn ob = unparen(pn_field(fn, PF_object));
+    if (!pn_is(ob, PT_identifier) || strcmp(text(L, ob), "self") != 0) return NULL;
+    pn cls;
+    method_around(x, &cls);
+    return pn_isnull(cls) ? NULL : text(L, pn_field(cls, PF_name));
+}
+
+/* The class (definition) and method whose body holds x: the innermost
+ * function, and the class right around it (null nodes when none). */
+static pn method_around(pn x, pn *cls)
+{
+    pn def = x;
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    *cls = &pt_null;
+    if (pn_isnull(def)) return def;
+    pn c = pn_parent(def);
+    while (!pn_isnull(c) && (pn_is(c, PT_block) || pn_is(c, PT_decorated_definition))) c = pn_parent(c);
+    if (pn_is(c, PT_class_definition)) *cls = c;
+    return def;
+}
+
+/* The class of this module named name (by its own name), or the null node. */
+static pn module_class(lower *L, const char *name)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn u = pn_root(L->T); u < endp; u++)
+        if (u->type == PT_class_definition && strcmp(text(L, pn_field(u, PF_name)), name) == 0) return u;
+    return &pt_null;
+}
+
+/* Does class c (of this module) have anc among its bases, through classes
+ * of the module (by last name, a few levels)? */
+static int derives_from(lower *L, pn c, pn anc, int depth)
+{
+    if (pn_isnull(c) || depth > 8) return 0;
+    pn sup = pn_field(c, PF_superclasses);
+    if (pn_isnull(sup)) return 0;
+    const char *an = text(L, pn_field(anc, PF_name));
+    PN_FOR_NAMED(b, sup) {
+        pn e = unparen(b);
+        if (pn_is(e, PT_subscript)) e = pn_field(e, PF_value);
+        char *d = dotted(L, e);
+        if (!d) continue;
+        if (strcmp(last_component(d), an) == 0) return 1;
+        pn bc = module_class(L, last_component(d));
+        if (!pn_isnull(bc) && bc != c && derives_from(L, bc, anc, depth + 1)) return 1;
+    }
+    return 0;
+}
+
+/* Does class c define a method named name itself? */
+static int defines_method(lower *L, pn c, const char *name)
+{
+    pn body = pn_field(c, PF_body);
+    if (pn_isnull(body)) return 0;
+    PN_FOR_NAMED(st, body) {
+        pn d = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
+        if (pn_is(d, PT_function_definition) && strcmp(text(L, pn_field(d, PF_name)), name) == 0) return 1;
+    }
+    return 0;
+}
+
+/* Can a use u of `self.<holder>` touch the holder a method of class cs
+ * set? Only on an object of cs: a use in cs, in a subclass of it, or in a
+ * base of it by a method cs does not override (a base's method cs
+ * replaces never runs on a cs; an unrelated class's self is another
+ * object). A use outside any class may. */
+static int same_object_use(lower *L, pn cs, pn u)
+{
+    pn cu;
+    pn mu = method_around(u, &cu);
+    if (pn_isnull(cs) || pn_isnull(cu) || cu == cs) return 1;
+    if (derives_from(L, cu, cs, 0)) return 1;
+    if (derives_from(L, cs, cu, 0)) return !defines_method(L, cs, text(L, pn_field(mu, PF_name)));
+    return 0;
+}
+
 /* The plain task start x (`h = asyncio.create_task(self._run())`): is it
  * held where no use can cancel it? Its holder is what the start is
  * assigned to (an attribute of self, read module-wide, or a local name,
@@ -6465,6 +6556,8 @@ static int uncancelled_start(lower *L, pn x)
         if (pn_isnull(scope)) return 0; /* a module-level task: anyone may import it */
     }
     const pt_node *endp = L->T->v + L->T->n;
+    pn cs = &pt_null;
+    if (attr) method_around(x, &cs);
     for (pn u = scope; u < endp && (u == scope || u->start < scope->end); u++) {
         if (u == left || (u->type != PT_attribute && u->type != PT_identifier)) continue;
         if (attr != (u->type == PT_attribute)) continue;
@@ -6472,6 +6565,7 @@ static int uncancelled_start(lower *L, pn x)
         pn up = pn_parent(u);
         if (!attr && pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
         if (u->end - u->start > 200 || strcmp(norm_text(L, u, 200), h) != 0) continue;
+        if (attr && !same_object_use(L, cs, u)) continue;
         if (use_may_cancel(L, u)) return 0;
     }
     return 1;
@@ -6783,7 +6877,7 @@ static void collect_own_tasks(lower *L, pn root)
              * cancels what main leaves running when it ends */
             const char *fn = spawned_name(L, a0);
             if (fn) {
-                task_start t = {fn, x, 0};
+                task_start t = {fn, x, 0, NULL};
                 CA_VEC_PUSH(main_starts, t);
             }
         }
@@ -6833,7 +6927,7 @@ static void collect_own_tasks(lower *L, pn root)
             /* `loop.run_until_complete(process())`: the loop's root task,
              * held by nothing that could cancel it */
             int root = pn_is(unparen(a0), PT_call) && ci.dotted && cat(L, CAT_ROOT_RUNNER, ci.dotted);
-            task_start t = {fn, x, root ? 1 : plain ? uncancelled_start(L, x) : 0};
+            task_start t = {fn, x, root ? 1 : plain ? uncancelled_start(L, x) : 0, self_method_class(L, a0, x)};
             CA_VEC_PUSH(starts, t);
         } else if (ci.dotted && cat(L, CAT_KEEPS_TASK, ci.dotted) && cat(L, CAT_SHIELD_CALL, ci.dotted) &&
                    pn_is(unparen(a0), PT_call)) {
@@ -6841,18 +6935,36 @@ static void collect_own_tasks(lower *L, pn root)
              * of it is held by nothing else */
             const char *fn = spawned_name(L, a0);
             if (!fn) continue;
-            task_start t = {fn, x, 1};
+            task_start t = {fn, x, 1, self_method_class(L, a0, x)};
             CA_VEC_PUSH(starts, t);
         }
     }
     CA_VEC(const char *) uncancelled = {0};
     for (size_t i = 0; i < starts.n; i++) {
-        const char *fn = starts.v[i].fn;
+        const char *fn = starts.v[i].fn, *cls = starts.v[i].cls;
+        /* (`self._run()` started in class C runs C's _run: the starts that
+         * count are C's, and those of a base of C in methods C does not
+         * replace; a name otherwise) */
+        pn cd = cls ? module_class(L, cls) : &pt_null;
         int ok = 1, seen = 0;
-        for (size_t k = 0; k < starts.n; k++)
-            if (strcmp(starts.v[k].fn, fn) == 0) ok &= starts.v[k].uncancelled;
-        for (size_t k = 0; k < uncancelled.n; k++) seen |= strcmp(uncancelled.v[k], fn) == 0;
-        if (ok && !seen && only_started(L, root, fn, starts.v, starts.n)) CA_VEC_PUSH(uncancelled, fn);
+        for (size_t k = 0; k < starts.n; k++) {
+            if (strcmp(starts.v[k].fn, fn) != 0) continue;
+            if (cls && starts.v[k].cls && strcmp(starts.v[k].cls, cls) != 0) {
+                pn ck;
+                pn mk = method_around(starts.v[k].call, &ck);
+                if (pn_isnull(cd) || pn_isnull(ck) || !derives_from(L, cd, ck, 0) ||
+                    defines_method(L, cd, text(L, pn_field(mk, PF_name))))
+                    continue;
+            }
+            ok &= starts.v[k].uncancelled;
+        }
+        ca_sb q = {0};
+        if (cls) ca_sb_addf(&q, "%s.%s", cls, fn);
+        else ca_sb_addf(&q, "%s", fn);
+        const char *key = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+        ca_sb_release(&q);
+        for (size_t k = 0; k < uncancelled.n; k++) seen |= strcmp(uncancelled.v[k], key) == 0;
+        if (ok && !seen && only_started(L, root, fn, starts.v, starts.n)) CA_VEC_PUSH(uncancelled, key);
     }
     /* a function the module also awaits as a plain coroutine (`await
      * self._close()`, also under a timeout call: collect_awaited) runs in
