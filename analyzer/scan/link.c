@@ -450,6 +450,8 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
     /* `Cls.create(...)`: a class method (or static method) called through
      * its class of the tree */
     const char *recv = (call->flags & CALL_RECV_CLASS) ? call->recv : NULL;
+    /* (`x = cls(...)` in a class method: an instance of the caller's class) */
+    if (recv && strcmp(recv, "cls") == 0 && caller->class_name && caller->is_method) recv = caller->class_name;
     int through_class = 0;
     if (!recv && name != call->text) {
         size_t plen = (size_t)(name - call->text) - 1;

@@ -41,6 +41,18 @@ class Radio:
         if self._port is not None:
             self._port.close()
 
+    # Fine: `cls(...)` in a class method is a Radio, whose connect is quiet.
+    @classmethod
+    async def open(cls, path: str) -> "Radio":
+        radio = cls(path)
+        await radio.connect()
+        try:
+            await radio.reset()
+        except BaseException:
+            radio.close()
+            raise
+        return radio
+
 
 # Fine: connect stores the port after its only suspension.
 async def start_radio(path: str) -> Radio:
