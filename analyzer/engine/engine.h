@@ -136,11 +136,12 @@ typedef struct eng_resolver {
                                    owner's */
 #define ENG_CLASS_STEP_RELEASES 0x08u /* its __anext__ (or a base's) releases the object when cancelled: a
                                           cancellation of `async for x in obj` is delivered there */
-#define ENG_CLASS_INIT_HOLDS 0x40u /* its constructor (or a base's) may leave the new object holding something: it
-                                       stores a catalogued resource on self, calls a method of self, or hands
-                                       self to an argument (a class whose constructor does none of these makes
-                                       an object that holds nothing until a method of it runs) */
 #define ENG_CLASS_ENDPOINT 0x20u /* a web framework's handler class, or one derived from it (CLASS_ENDPOINT) */
+#define ENG_CLASS_INIT_HOLDS 0x40u /* its constructor (or a base's) may leave the new object holding something: it
+                                       stores a catalogued resource on self, hands self to an argument, or calls a
+                                       method of self while a plain method of the class stores one (a class whose
+                                       constructor does none of these makes an object that holds nothing until a
+                                       method of it runs) */
 
 /* Fold in what the function's CALL_RUNS_CALLEE calls do (their callees'
  * current summaries, through r): a callee that reaches a checkpoint, or that

@@ -630,17 +630,18 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
     CA_VEC_FREE(all);
 }
 
-/* `ezsp = EZSP(config); await ezsp.connect()`: the first call made on an
- * object built here, of a class of the tree whose constructor leaves it
- * holding nothing (ENG_CLASS_INIT_HOLDS clear), of a method that suspends
- * nowhere after it first stores into self (FN_QUIET_HOLD). Cancelled in
- * that call, the object holds nothing yet: what the method stored it
- * stored after its last suspension. (What leaks inside the callees it
- * awaits is theirs, reported there.) Nothing may name the object between
- * its making and the call, and no loop may hold the call but not the
- * making. */
 static unsigned made_class(eng_walk *E, const ir_node *acq, int any_return);
 
+/* Fresh objects of the tree. `runner = cls(); runner.proc = await
+ * spawn(...)`: an object built here of a class whose constructor leaves it
+ * holding nothing (ENG_CLASS_INIT_HOLDS clear) holds nothing until
+ * something uses it. `ezsp = EZSP(config); await ezsp.connect()`: nor in
+ * the first call made on it, of a method that suspends nowhere after it
+ * first stores into self (FN_QUIET_HOLD): what the method stored it
+ * stored after its last suspension (what leaks inside the callees it
+ * awaits is theirs, reported there). Nothing may name the object between
+ * its making and the checkpoint (or the call), and no loop may hold the
+ * call but not the making. */
 typedef struct fresh_q {
     const char *name;
     size_t len;
@@ -668,7 +669,7 @@ static int names_var(void *ctx, const ir_node *n)
     if (n->site.start < q->cp_start && n->site.end >= q->to.start) return 0;
     if (n->var == q->v || n->var2 == q->v) q->named = 1;
     for (int k = 0; k < n->nvars && !q->named; k++)
-        if (n->vars && n->vars[k] == q->v && n->kind != IR_IF) q->named = 1;
+        if (n->vars && n->vars[k] == q->v) q->named = 1;
     if ((n->kind == IR_CALL || n->kind == IR_AWAIT_CALL) && n->text && strncmp(n->text, q->name, q->len) == 0 &&
         n->text[q->len] == '.')
         q->named = 1;
@@ -676,11 +677,10 @@ static int names_var(void *ctx, const ir_node *n)
 }
 
 /* v is an object made here by a class of the tree whose constructor leaves
- * it holding nothing (ENG_CLASS_INIT_HOLDS clear), with nothing live (nor
- * a parameter not annotated as plain data, which may be a resource handed
- * in) among what it was made
- * with, and nothing has named it between its making and `to`: it holds
- * nothing yet. */
+ * it holding nothing (ENG_CLASS_INIT_HOLDS clear), with nothing live among
+ * what it was made with (nor a parameter not annotated as plain data,
+ * which may be a resource handed in), and nothing has named it between
+ * its making and `to`: it holds nothing yet. */
 static int untouched_object(eng_walk *E, const uint8_t *s, int v, ir_site to, uint32_t cp_start,
                             const ir_node *call)
 {
@@ -1060,7 +1060,6 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
     free(esc);
     free(cex);
 }
-
 
 /* Is v an object of a class of the tree whose __anext__ releases it when
  * cancelled? Its class is what made it: a constructor, or the class a

@@ -277,8 +277,8 @@ struct ir_node {
 #define VAR_VARARGS     0x20u /* a parameter *args: every later positional argument lands in it */
 #define VAR_EXC         0x40u /* bound by `except ... as v`: holds an exception (truthy) */
 #define VAR_OF_SELF     0x80u /* a for-loop element of something self holds (`for r in self._by_id.values()`) */
-#define VAR_PLAIN       0x200u /* a parameter annotated as plain data (`path: str`, `n: int | None`) */
 #define VAR_TEARDOWN    0x100u /* lowering: bound to a teardown task (ACQ_TEARDOWN) */
+#define VAR_PLAIN       0x200u /* a parameter annotated as plain data (`path: str`, `n: int | None`) */
 
 typedef struct ir_var {
     const char *name;

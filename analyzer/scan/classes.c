@@ -218,8 +218,11 @@ void scan_build_classes(scan_state *S)
     }
     qsort(S->mod_by_stem, S->nmod_by_stem, sizeof(size_t), cmp_stem);
     /* what its own methods do */
-    unsigned char *ctor = ca_xcalloc(S->nclasses + 1, 1); /* 1: __init__ calls self's methods; 2: a plain method
-                                                              stores a catalogued resource on self */
+    /* (per class: its __init__ calls a method of self; one of its plain
+     * methods stores a catalogued resource on self. Both: the constructor
+     * may leave the object holding it) */
+    enum { CTOR_CALLS_SELF = 1, PLAIN_METHOD_HOLDS = 2 };
+    unsigned char *ctor = ca_xcalloc(S->nclasses + 1, 1);
     for (size_t i = 0; i < S->nfns; i++) {
         const fn_ref *f = &S->fns[i];
         if (!f->f->class_name) continue;
@@ -228,14 +231,11 @@ void scan_build_classes(scan_state *S)
         if ((f->f->fflags & FN_CANCEL_RELEASES_SELF) && f->f->name && strcmp(f->f->name, "__anext__") == 0)
             add |= ENG_CLASS_STEP_RELEASES;
         if (f->f->fflags & FN_JOINS_PARAM) add |= ENG_CLASS_JOINS;
-        /* (a constructor that calls a method of self holds what such a
-         * method may store: one of its plain methods that stores a
-         * catalogued resource on self) */
         int init = f->f->name && strcmp(f->f->name, "__init__") == 0;
         unsigned char tmp = 0;
         if (init && (f->f->fflags & (FN_HOLDS_RESOURCE | FN_JOINS_PARAM))) add |= ENG_CLASS_INIT_HOLDS;
-        if (init && (f->f->fflags & FN_SELF_CALLS)) tmp |= 1;
-        if (!init && !f->f->is_async && (f->f->fflags & FN_HOLDS_RESOURCE)) tmp |= 2;
+        if (init && (f->f->fflags & FN_SELF_CALLS)) tmp |= CTOR_CALLS_SELF;
+        if (!init && !f->f->is_async && (f->f->fflags & FN_HOLDS_RESOURCE)) tmp |= PLAIN_METHOD_HOLDS;
         if (tmp) {
             const ir_module *m = &S->jobs[f->file].m;
             for (int k = 0; k < m->nclasses; k++)
@@ -248,7 +248,7 @@ void scan_build_classes(scan_state *S)
                 S->classes[first[f->file] + (size_t)k].flags |= add;
     }
     for (size_t c = 0; c < S->nclasses; c++)
-        if (ctor[c] == 3) S->classes[c].flags |= ENG_CLASS_INIT_HOLDS;
+        if (ctor[c] == (CTOR_CALLS_SELF | PLAIN_METHOD_HOLDS)) S->classes[c].flags |= ENG_CLASS_INIT_HOLDS;
     free(ctor);
     free(first);
     /* and what its bases do, to a fixed point (inheritance is acyclic in
