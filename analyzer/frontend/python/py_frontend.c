@@ -612,6 +612,9 @@ static void ref_vars(lower *L, pn n, int_vec *out)
             push_unique(out, var_of(L, cur));
             continue;
         }
+        /* `f"no partition {part}"`: an interpolation hands on the value's
+         * text, not the value */
+        if (pn_is(cur, PT_string)) continue;
         if (pn_is(cur, PT_attribute)) { /* only the object side names a variable */
             if (sp < 500) stack[sp++] = pn_field(cur, PF_object);
             continue;
