@@ -71,3 +71,39 @@ async def keep_alive_partly(client: Any, ready: asyncio.Event) -> Any:
                 if task.done():
                     break
                 task.cancel()
+
+
+async def supervised_step(work: Any, watch: Any) -> Any:
+    # the sweep's `elif` runs only for a task already done: every element
+    # is cancelled or finished once the loop has run
+    step = asyncio.create_task(work())
+    watcher = asyncio.create_task(watch())
+    try:
+        done, _ = await asyncio.wait({step, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        if step in done:
+            return step.result()
+        step.cancel()
+        await asyncio.wait({step})
+        raise RuntimeError("watcher ended first")
+    finally:
+        for task in (step, watcher):
+            if not task.done():
+                task.cancel()
+            elif not task.cancelled():
+                task.exception()
+
+
+async def half_swept_step(work: Any, watch: Any) -> Any:
+    # Buggy: the sweep names the step only; the watcher is left running
+    step = asyncio.create_task(work())
+    watcher = asyncio.create_task(watch())
+    try:
+        done, _ = await asyncio.wait({step, watcher}, return_when=asyncio.FIRST_COMPLETED)  # expect: CAN102
+        watcher.cancel()
+        return step.result()
+    finally:
+        for task in (step,):
+            if not task.done():
+                task.cancel()
+            elif not task.cancelled():
+                task.exception()

@@ -1200,7 +1200,8 @@ static int stmt_cancels(lower *L, pn st, const char *t, int depth)
 {
     if (pn_is(st, PT_if_statement) && depth == 0) {
         pn c = unparen(pn_field(st, PF_condition));
-        if (!pn_is(c, PT_not_operator) || !pn_isnull(pn_field(st, PF_alternative))) return 0;
+        /* (an else or elif runs for a task already done: nothing to cancel there) */
+        if (!pn_is(c, PT_not_operator)) return 0;
         ca_sb want = {0};
         ca_sb_addf(&want, "%s.done()", t);
         int tests_done = strcmp(norm_text(L, unparen(pn_field(c, PF_argument)), 120), ca_sb_str(&want)) == 0;
