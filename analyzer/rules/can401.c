@@ -242,7 +242,9 @@ typedef struct defer_q {
     const eng_walk *W;
     const ir_handler *h;
     const ir_func *f;
-    int flag; /* the variable found bound in the handler */
+    int flag;       /* the variable found bound in the handler */
+    int exc;        /* the exception variable a record may hold (`errors.append(exc)`) */
+    uint32_t until; /* only binds starting before this place count */
 } defer_q;
 
 static int holds(const defer_q *q, int x) { return x >= 0 && (x == q->flag || eng_covers(q->W, x, q->flag)); }
@@ -285,11 +287,12 @@ static int binds_true(void *ctx, const ir_node *n)
 {
     defer_q *q = ctx;
     int flag = -1;
+    if (n->site.start >= q->until) return 0;
     /* cancelled = True (a value known to be true: a bind that only forgets
      * what was known, `codec, rate = await f()`, records nothing) */
     if (n->kind == IR_BIND && n->var >= 0 && (n->flags & (BIND_TRUE | BIND_FALSE | BIND_NONE)) == BIND_TRUE)
         flag = n->var;
-    if (n->kind == IR_ALIAS && n->var2 >= 0 && n->var >= 0 && n->var == q->h->exc_var)
+    if (n->kind == IR_ALIAS && n->var2 >= 0 && n->var >= 0 && n->var == q->exc)
         flag = n->var2; /* errors.append(exc) */
     if (flag < 0) return 0;
     q->flag = flag;
@@ -297,10 +300,23 @@ static int binds_true(void *ctx, const ir_node *n)
            (n->kind == IR_ALIAS && ir_visit(&q->f->body, raises_record, q));
 }
 
-static int defers_raise(const eng_walk *W, const ir_handler *h)
+static int defers_raise(const eng_walk *W, const ir_handler *h, const ir_node *try_node)
 {
-    defer_q q = {W, h, eng_func(W), -1};
-    return ir_visit(&h->body, binds_true, &q);
+    defer_q q = {W, h, eng_func(W), -1, h->exc_var, UINT32_MAX};
+    if (ir_visit(&h->body, binds_true, &q)) return 1;
+    /* A try inside the handler of an earlier failure, which recorded that
+     * failure before it (`except Exception as err: exception = err; try:
+     * await abort() except: pass`, then `if exception: raise exception`):
+     * every path through this handler started there, so the record is set
+     * and the function leaves by raising it (another exception in the
+     * cancellation's place). */
+    for (int i = 0; i < eng_nregions(W); i++) {
+        const eng_region *r = eng_region_at(W, i);
+        if (r->kind != ENG_REG_HANDLER || r->handler == h) continue;
+        defer_q o = {W, h, eng_func(W), -1, r->handler->exc_var, try_node->site.start};
+        if (ir_visit(&r->handler->body, binds_true, &o)) return 1;
+    }
+    return 0;
 }
 
 static int returns_cancel(void *ctx, const ir_node *n)
@@ -655,7 +671,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             if (ir_visit(&f->body, hands_on, &q)) return;
         }
         if (ir_visit(&f->body, returns_cancel, NULL)) return;
-        if (defers_raise(W, h)) return;
+        if (defers_raise(W, h, ev->node)) return;
         ev->state[hi] = SW_SWALLOWED;
         return;
     }
