@@ -4,7 +4,9 @@
 text into a message; nothing in that handler can release the volume. So the
 handler is no cleanup of it: neither evidence that the value is a resource,
 nor a release that cancellation would skip. A handler that does hand the
-value on (``await api.delete_volume(volume)``) is such a cleanup.
+value on (``await api.delete_volume(volume)``) is such a cleanup. A call
+inside the interpolation (``f"pong {short_hex(token)}"``) is a formatter:
+what it is handed is neither cleaned up nor handed over.
 """
 
 from typing import Any
@@ -40,3 +42,33 @@ class DiskSetup:
             await self._api.delete_volume(volume)
             raise
         return mounted
+
+
+def short_hex(data: bytes) -> str:
+    return data.hex()[:8]
+
+
+class PongRouter:
+    """A call inside an interpolation formats: it releases nothing."""
+
+    def __init__(self) -> None:
+        self._aliases: dict = {}
+        self._channels: dict = {}
+        self._links: dict = {}
+
+    async def on_pong(self, peer: str, token: bytes) -> None:
+        # the token taken out of the alias table is plain data: the handler
+        # only formats it into a message
+        if token in self._aliases:
+            token = self._aliases.pop(token)
+        try:
+            channel = self._channels[peer]
+        except KeyError:
+            print(f"unexpected pong {short_hex(token)} from {peer}")
+            return
+        await channel.send(token)
+
+    async def drop_link(self, peer: str) -> None:
+        link = self._links.pop(peer)
+        await link.send_goodbye()  # expect: CAN301
+        await link.close()

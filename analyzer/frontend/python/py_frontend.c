@@ -598,6 +598,18 @@ static void value_vars(lower *L, pn n, int_vec *out)
     }
 }
 
+/* Is call x inside an f-string's interpolation (`f"token {encode_hex(t)}"`)?
+ * What it makes is formatted into text: it is a formatter, and what it is
+ * handed goes nowhere (no cleanup, no hand-over). */
+static int in_interpolation(pn x)
+{
+    for (pn up = pn_parent(x); !pn_isnull(up); up = pn_parent(up)) {
+        if (pn_is(up, PT_string)) return 1;
+        if (pn_is(up, PT_expression_statement) || pn_is(up, PT_function_definition) || pn_is(up, PT_block)) return 0;
+    }
+    return 0;
+}
+
 /* Every tracked variable mentioned anywhere in n (attribute roots, lambda
  * bodies included): what a cleanup call "receives". */
 static void ref_vars(lower *L, pn n, int_vec *out)
@@ -2109,7 +2121,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
      * can apply the callee's summary or the naming heuristics. */
     int_vec vs = {0};
     CA_VEC(const char *) kws = {0};
-    if (!pn_isnull(args) && pn_is(args, PT_argument_list)) {
+    if (!pn_isnull(args) && pn_is(args, PT_argument_list) && !in_interpolation(call)) {
         PN_FOR_NAMED(a_it, args) {
             pn a = a_it;
             const char *kw = NULL;
