@@ -520,6 +520,40 @@ static int teardown_goes_on(const ir_node *cp, const ir_node *a, int v)
     return 1;
 }
 
+/* Does a finally around here close x itself: a release on x (`await
+ * x.close()`) or a function of the tree whose summary releases the
+ * parameter x lands in (`await self._on_interruption(ws=x)`)? Not a
+ * release by name of something else (`self._events.remove(x)` takes x
+ * out of a list; a task waiting on x goes on waiting). */
+typedef struct closes_q {
+    eng_walk *E;
+    int x;
+} closes_q;
+
+static int closes_node(void *ctx, const ir_node *n)
+{
+    closes_q *q = ctx;
+    if (n->kind == IR_RELEASE) return n->var == q->x;
+    if (n->kind != IR_CALL) return 0;
+    for (int k = 0; k < n->nvars; k++) {
+        param_use u;
+        if (n->vars[k] == q->x && callee_param_use(q->E, n, k, &u) == 0 && u.releases) return 1;
+    }
+    return 0;
+}
+
+static int finally_closes(eng_walk *E, int x)
+{
+    closes_q q = {E, x};
+    for (size_t i = E->regs.n; i-- > 0;) {
+        const eng_region *r = &E->regs.v[i];
+        if ((r->kind == ENG_REG_TRY_BODY || r->kind == ENG_REG_TRY_ELSE || r->kind == ENG_REG_HANDLER) &&
+            r->node->c.n && ir_visit(&r->node->c, closes_node, &q))
+            return 1;
+    }
+    return 0;
+}
+
 /* Task v's protection through what it works on: a resource handed to the
  * call that made the task (not a task itself) that a cleanup covering this
  * checkpoint releases when cancelled (a finally, or a handler that catches
@@ -537,7 +571,16 @@ static unsigned rides_on_cleanup(eng_walk *E, int v, const uint8_t *s)
         int x = a->vars[k];
         if (x < 0 || x == v || x >= E->nvars || (E->f->vars[x].flags & VAR_SELF)) continue;
         const ir_node *xa = E->acq[x];
-        if (!xa || xa->kind != IR_ACQUIRE || !xa->rkind || strcmp(xa->rkind, "task") == 0 ||
+        /* (a value not known here as a resource, `ws = await
+         * self._connected_assistant()` kept by self, counts when the cleanup
+         * itself hands it to a release: `finally: await
+         * self._on_interruption(ws)`) */
+        if (!xa) {
+            if (!finally_closes(E, x)) return 0;
+            got = PROT_FINALLY;
+            continue;
+        }
+        if (xa->kind != IR_ACQUIRE || !xa->rkind || strcmp(xa->rkind, "task") == 0 ||
             strcmp(xa->rkind, "exit-stack") == 0)
             return 0;
         unsigned px = protection(E, x, s);
