@@ -521,6 +521,8 @@ int eng_checkpoint_suspends(const ir_module *m, const ir_func *f, const eng_reso
     const ir_func *callee = r->resolve(r->ctx, m, f, cp->ref, &sum, &off);
     /* an async function of the tree that never suspends returns at once */
     if (callee && sum && callee->is_async) return sum->suspends;
+    /* a plain function that returns a future it completed itself */
+    if (callee && !callee->is_async && (callee->fflags & FN_DONE_FUTURE)) return 0;
     return 1;
 }
 

@@ -341,6 +341,9 @@ typedef struct ir_var {
 #define FN_QUIET_VIA      0x1000000u /* not FN_QUIET_HOLD only through methods of self it awaits right there
                                         (`await self._bind(...)`, nothing suspending after their return): quiet
                                         when each of those is (the walk asks) */
+#define FN_DONE_FUTURE    0x2000000u /* a plain function that makes a future, completes it itself
+                                       (set_result / set_exception) and returns it, handing it nowhere
+                                       else: awaiting what it returns does not suspend */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

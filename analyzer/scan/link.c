@@ -212,7 +212,8 @@ uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t 
         h = scan_hash_u64(h, (uint64_t)r->f->nparams);
         /* (and what a caller's walk reads of its flags: a fresh object's
          * method that stores into self after its last suspension) */
-        h = scan_hash_u64(h, (uint64_t)(r->f->fflags & (FN_QUIET_HOLD | FN_QUIET_VIA | FN_STUB | FN_ABSTRACT)));
+        h = scan_hash_u64(h, (uint64_t)(r->f->fflags & (FN_QUIET_HOLD | FN_QUIET_VIA | FN_STUB | FN_ABSTRACT |
+                                                      FN_DONE_FUTURE)));
         for (int q = 0; q < r->f->nparams; q++) h = scan_hash_str(h, r->f->vars[q].name);
     }
     return h;

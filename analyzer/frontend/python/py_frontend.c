@@ -5406,6 +5406,77 @@ static int rooted_at_self(lower *L, pn n)
     return !pn_isnull(r) && r != unparen(n) && strcmp(text(L, r), "self") == 0;
 }
 
+/* `def bind(self, ep): fut = asyncio.Future(); try: ...; except Exception as
+ * e: fut.set_exception(e) else: fut.set_result(ep); return fut`: a plain
+ * function that makes a future, completes it itself and returns it, the
+ * future named nowhere else (not handed on, not stored: nobody else could
+ * complete it later). What it returns is done: awaiting it does not
+ * suspend (FN_DONE_FUTURE). */
+static void note_done_future(lower *L, pn def, ir_func *f)
+{
+    if (f->is_async || (f->fflags & FN_GENERATOR)) return;
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body)) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    const char *fut = NULL;
+    int completes = 0, returns = 0;
+    uint32_t nested_end = 0;
+    /* the future: one name bound from a future's constructor */
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+            if (x->end > nested_end) nested_end = x->end;
+            continue;
+        }
+        if (x->start < nested_end || x->type != PT_assignment) continue;
+        pn l = unparen(pn_field(x, PF_left)), r = unparen(pn_field(x, PF_right));
+        if (!pn_is(l, PT_identifier) || !pn_is(r, PT_call)) continue;
+        call_info ci = call_of(L, r);
+        int makes = ci.name && (strcmp(ci.name, "create_future") == 0 ||
+                                (ci.dotted && (strcmp(ci.dotted, "asyncio.Future") == 0 ||
+                                               strcmp(ci.dotted, "asyncio.futures.Future") == 0)));
+        if (!makes) continue;
+        if (fut && strcmp(fut, text(L, l)) != 0) return; /* (two futures: not this shape) */
+        fut = text(L, l);
+    }
+    if (!fut) return;
+    size_t fl = strlen(fut);
+    nested_end = 0;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+            if (x->end > nested_end) nested_end = x->end;
+            /* (named in a nested function: it may complete it later, or hand it on) */
+            for (pn y = x; y < endp && y->start < x->end; y++)
+                if (y->type == PT_identifier && y->end - y->start == fl && memcmp(L->src + y->start, fut, fl) == 0)
+                    return;
+            continue;
+        }
+        if (x->start < nested_end) continue;
+        if (x->type == PT_yield) return;
+        if (x->type == PT_return_statement) {
+            pn v = unparen(pn_first_named(x));
+            if (!pn_is(v, PT_identifier) || strcmp(text(L, v), fut) != 0) return;
+            returns++;
+            continue;
+        }
+        if (x->type != PT_identifier || x->end - x->start != fl || memcmp(L->src + x->start, fut, fl) != 0) continue;
+        pn up = pn_parent(x);
+        while (pn_is(up, PT_parenthesized_expression)) up = pn_parent(up);
+        if (pn_is(up, PT_return_statement)) continue;
+        if (pn_is(up, PT_assignment) && pn_field(up, PF_left) == x) continue; /* (its making) */
+        if (pn_is(up, PT_attribute) && pn_field(up, PF_object) == x) {
+            const char *m = text(L, pn_field(up, PF_attribute));
+            pn call = pn_parent(up);
+            if (pn_is(call, PT_call) && (strcmp(m, "set_result") == 0 || strcmp(m, "set_exception") == 0)) {
+                completes = 1;
+                continue;
+            }
+            if (pn_is(call, PT_call) && (strcmp(m, "done") == 0 || strcmp(m, "cancelled") == 0)) continue;
+        }
+        return; /* named some other way: handed on, stored, awaited */
+    }
+    if (completes && returns) f->fflags |= FN_DONE_FUTURE;
+}
+
 static void note_quiet_hold(lower *L, pn def, ir_func *f)
 {
     if (!f->is_method) return;
@@ -5841,6 +5912,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     note_returned_param(L, def, f);
     note_quiet_exit(L, def, f);
     note_quiet_hold(L, def, f);
+    note_done_future(L, def, f);
     if (L->returns_call && !L->returns_other) f->fflags |= FN_RETURNS_CALL;
     if (L->returns_literal && !L->returns_nonliteral) f->fflags |= FN_RETURNS_LITERAL;
     if (f->is_method && strcmp(name, "__init__") == 0 && joins_param(L, def)) f->fflags |= FN_JOINS_PARAM;
