@@ -2099,7 +2099,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (!pn_isnull(args)) value_vars(L, args, &vs);
         for (size_t i = 0; i < vs.n; i++) {
             if (o == OWN_SELF || o == OWN_GLOBAL || o == OWN_PARAM) {
-                emit(L, out, IR_TRANSFER, call, vs.v[i]);
+                emit(L, out, IR_TRANSFER, call, vs.v[i])->flags = o == OWN_SELF ? XFER_SELF : 0;
             } else if (o == OWN_LOCAL && vs.v[i] != cv) {
                 ir_node *n = emit(L, out, IR_ALIAS, call, vs.v[i]);
                 n->var2 = cv;
@@ -3705,7 +3705,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
                 if (pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier))
                     remember_member(L, cv, text(L, pn_field(left, PF_attribute)), vs.v[i]);
             } else if (o != OWN_NONE && o != OWN_LOCAL) {
-                emit(L, out, IR_TRANSFER, at, vs.v[i]);
+                emit(L, out, IR_TRANSFER, at, vs.v[i])->flags = o == OWN_SELF ? XFER_SELF : 0;
             }
         }
         /* `self.proc = entry.proc`: a part of a local record handed to an owner */
@@ -5006,6 +5006,21 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             /* `return next((m for m in self.models if ...), None)`: an
              * element of what self holds */
             if (returns_element_of_self(L, re)) L->f->fflags |= FN_RETURNS_BORROWED;
+            /* `fut = Future(); self._futures[name] = fut; return fut`: a
+             * value this block stored in self before the return, on every
+             * path that reaches it, is lent: self keeps it (not one parked
+             * on a parameter's object, which may own nothing) */
+            if (pn_is(re, PT_identifier)) {
+                int v = var_of(L, re);
+                for (int k = 0; v >= 0 && k < out->n; k++) {
+                    const ir_node *x = out->v[k];
+                    if (x->kind == IR_TRANSFER && x->var == v && (x->flags & XFER_SELF) &&
+                        !(x->flags & (XFER_RETURN | XFER_PART))) {
+                        L->f->fflags |= FN_RETURNS_BORROWED;
+                        break;
+                    }
+                }
+            }
             if (pn_is(re, PT_call)) L->returns_call++;
             else if (!pn_is(re, PT_none)) L->returns_other++;
             int_vec vs = {0};
