@@ -158,6 +158,10 @@ static int teardown_await(const teardown_q *q, const ir_node *n)
     const char *m = rule_last_part(n->text);
     for (size_t i = 0; strchr(n->text, '.') && i < sizeof(words) / sizeof(words[0]); i++)
         if (strcmp(m, words[i]) == 0) return 1;
+    /* (`await shield(agent.stop())` right in the try, one part of a
+     * teardown that must go on to the next part: a stop of a member, not
+     * a helper whose stops are one step of a larger cleanup) */
+    if (q->depth == 0 && strchr(n->text, '.') && (strcmp(m, "stop") == 0 || strcmp(m, "shutdown") == 0)) return 1;
     if (q->depth >= 2 || !q->ctx->res) return 0;
     const eng_summary *sum = NULL;
     const ir_func *callee = eng_resolve_awaited(q->ctx->m, q->f, q->ctx->res, n, &sum);

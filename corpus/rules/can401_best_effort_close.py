@@ -85,3 +85,26 @@ class SessionPool:
                 await self._join_worker(key)
         except BaseException:  # expect: CAN401
             pass
+
+
+class WorkerSet:
+    """Stopping every member: one member's stop is cut short, the next goes on."""
+
+    def __init__(self) -> None:
+        self._workers: list = []
+
+    # Fine: each await in the try stops a member the set holds.
+    async def stop_all(self) -> None:
+        for worker in self._workers:
+            try:
+                await asyncio.shield(worker.stop())
+            except asyncio.CancelledError:
+                pass
+
+    # Buggy: draining is work of the member's own, not its teardown.
+    async def drain_all(self) -> None:
+        for worker in self._workers:
+            try:
+                await worker.drain()
+            except asyncio.CancelledError:  # expect: CAN401
+                pass
