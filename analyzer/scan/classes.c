@@ -148,7 +148,19 @@ const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const ch
         size_t flen = (size_t)(dot - name);
         int parts = 1;
         for (const char *p = name; p < dot; p++) parts += *p == '.';
-        int k = module_match(S->jobs[hit->file].df->path, name, flen);
+        const char *hp = S->jobs[hit->file].df->path;
+        int k = module_match(hp, name, flen);
+        /* (`pkg.storage._base.Client` for the class of
+         * pkg/storage/_base/_client.py: the name is of the package holding
+         * the file, whose __init__ re-exports it; matched as that package) */
+        const char *hs = strrchr(hp, '/');
+        if (hs && (size_t)(hs - hp) < 4000) {
+            char pkg[4096];
+            memcpy(pkg, hp, (size_t)(hs - hp));
+            memcpy(pkg + (hs - hp), "/__init__.py", 13);
+            int kp = module_match(pkg, name, flen);
+            if (kp > k) k = kp;
+        }
         /* (a hit whose path says the whole module name is the one meant) */
         if (k < parts && other_module_match(S, name, flen, mod, mlen, hit->file) > k) return NULL;
         return hit;

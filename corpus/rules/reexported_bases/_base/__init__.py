@@ -1,0 +1,3 @@
+from ._store_client import StoreClient
+
+__all__ = ["StoreClient"]
