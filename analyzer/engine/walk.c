@@ -1636,6 +1636,35 @@ static int only_handed_back(eng_walk *E, const ir_node *acq)
     return !q.found;
 }
 
+/* The function's cleanup writes a status about v (`mark_run_as_failed(run.id)`,
+ * `update_run(run.id, status=FAILED)`) and nothing anywhere releases it: the
+ * author keeps v as a record that outlives the call, marked failed on an
+ * error, not a resource to release. */
+typedef struct status_q {
+    eng_walk *E;
+    int v, status, released;
+} status_q;
+
+static int status_node(void *ctx, const ir_node *n)
+{
+    status_q *q = ctx;
+    if (n->kind == IR_RELEASE && n->var >= 0 && covers(q->E, n->var, q->v)) q->released = 1;
+    if (n->kind != IR_CALL || !n->text) return 0;
+    for (int k = 0; k < n->nvars; k++) {
+        if (n->vars[k] < 0 || !covers(q->E, n->vars[k], q->v)) continue;
+        if (n->flags & CALL_NAME_RELEASES) q->released = 1;
+        else if ((n->flags & CALL_IN_CLEANUP) && (n->flags & CALL_STATUS_WRITE)) q->status = 1;
+    }
+    return 0;
+}
+
+static int status_only(eng_walk *E, int v)
+{
+    status_q q = {E, v, 0, 0};
+    ir_visit(&E->f->body, status_node, &q);
+    return q.status && !q.released;
+}
+
 static int making_evidence(eng_walk *E, const ir_node *acq)
 {
     const ir_node *mk = acq->ref;
@@ -1773,7 +1802,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
              * nothing and is no record holds nothing, whatever a cleanup
              * does with it: a record may name a remote resource) */
             if (owns_nothing(E, n) || empty_record(E, n) || assembled_record(E, n) || rewraps_parameter(E, n) ||
-                wraps_parameter(E, n) || joins_owner(E, n))
+                wraps_parameter(E, n) || joins_owner(E, n) || status_only(E, v))
                 ok = 0;
             /* (what a helper hands back while self keeps it, `return
              * self._ws`, is self's whatever this function's cleanup does

@@ -143,6 +143,8 @@ typedef enum ir_kind {
 #define CALL_CM_EXIT      0x2000u /* value only: what `cm.__aexit__(...)` / `__exit__` is handed */
 #define CALL_NORETURN     0x4000u /* the call never returns (catalog noreturn-call: `os._exit(0)`, `sys.exit()`):
                                     the path ends there */
+#define CALL_STATUS_WRITE 0x8000u /* its name's first word writes a status (catalog status-verb:
+                                       `mark_run_failed(run.id)`, `update_run(...)`), no release */
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */

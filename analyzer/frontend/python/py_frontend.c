@@ -2183,6 +2183,12 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (!exception_class_name(nm) && ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm) && !message_verb(L, nm))
             n->flags |= CALL_NAME_RELEASES;
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
+        {
+            const char *w = nm;
+            while (*w == '_') w++;
+            char first[32];
+            if (cat(L, CAT_STATUS_VERB, first_word(w, first, sizeof(first)))) n->flags |= CALL_STATUS_WRITE;
+        }
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
         if (ci.dotted && cat(L, CAT_NONRAISING_CALL, ci.dotted)) n->flags |= CALL_NO_RAISE;
         /* `create_task(self._pump(ws))`: the call that makes the coroutine a
