@@ -3234,7 +3234,14 @@ static void record_ctor(lower *L, int v, pn right)
      * that form hides it (map_get finds the last entry of the name first) */
     ca_sb key = {0};
     ca_sb_addf(&key, "%s()", L->f->vars[v].name);
-    name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), no_args(r) ? d : "", 0, 0};
+    const char *bare = no_args(r) ? d : "";
+    /* `q = self._receive_queue` of `self._receive_queue = asyncio.Queue()`:
+     * the same queue, made with no arguments */
+    if (pn_is(r, PT_attribute)) {
+        const char *b = recv_made_bare(L, r);
+        if (b) bare = b;
+    }
+    name_map e2 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), bare, 0, 0};
     ca_sb_release(&key);
     CA_VEC_PUSH(L->locals_ctor, e2);
 }
@@ -6236,6 +6243,22 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
                     if (sp >= 256) break;
                     stack[sp++] = y;
                 }
+            }
+            continue;
+        }
+        /* (and the bodies of with, try, for and while statements: `with
+         * self._startup_lock: def run_loop(): self._q = asyncio.Queue()`) */
+        if (pn_is(s, PT_with_statement) || pn_is(s, PT_try_statement) || pn_is(s, PT_for_statement) ||
+            pn_is(s, PT_while_statement) || pn_is(s, PT_block) || pn_is(s, PT_except_clause) ||
+            pn_is(s, PT_finally_clause) || pn_is(s, PT_else_clause)) {
+            PN_FOR_NAMED(x, s) {
+                if (sp >= 256) break;
+                if (pn_is(x, PT_block) || pn_is(x, PT_except_clause) || pn_is(x, PT_finally_clause) ||
+                    pn_is(x, PT_else_clause) || pn_is(x, PT_expression_statement) || pn_is(x, PT_if_statement) ||
+                    pn_is(x, PT_with_statement) || pn_is(x, PT_try_statement) || pn_is(x, PT_for_statement) ||
+                    pn_is(x, PT_while_statement) || pn_is(x, PT_function_definition) ||
+                    pn_is(x, PT_decorated_definition))
+                    stack[sp++] = x;
             }
             continue;
         }
