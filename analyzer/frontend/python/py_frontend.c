@@ -2006,7 +2006,25 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
          * this method, the object releases itself */
         if (rv >= 0 && (L->f->vars[rv].flags & VAR_SELF) && L->in_cancel_handler)
             L->f->fflags |= FN_CANCEL_RELEASES_SELF;
-        if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF)) {
+        /* (`api.delete_sandbox(box.id)`, `conn.close_cursor(cur)`: a name
+         * that only contains a release word, handed a value of this
+         * function's, releases that value, not the receiver; the call is
+         * recorded with its arguments below) */
+        int arg_released = 0;
+        /* (on a service the function is handed or reaches, a parameter or
+         * a module's client: not on an object the function built itself,
+         * whose own session `transport.terminate_session(client)` ends) */
+        int recv_built = rv >= 0 && !(L->f->vars[rv].flags & (VAR_PARAM | VAR_SELF | VAR_OF_SELF));
+        if (!cat(L, CAT_RELEASE_METHOD, ci.name) && !pn_isnull(args) && pn_is(args, PT_argument_list) &&
+            !recv_built) {
+            int_vec av = {0};
+            ref_vars(L, args, &av);
+            for (size_t k = 0; k < av.n && !arg_released; k++)
+                arg_released = av.v[k] >= 0 && av.v[k] != rv &&
+                               !(L->f->vars[av.v[k]].flags & (VAR_SELF | VAR_PARAM | VAR_OF_SELF));
+            CA_VEC_FREE(av);
+        }
+        if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF) && !arg_released) {
             int target = rv;
             pn r = unparen(ci.recv);
             unsigned part = 0;
