@@ -250,7 +250,8 @@ struct ir_node {
     unsigned flags;
     int var, var2;
     const char *text;        /* see ir_kind */
-    const char *rkind;       /* resource kind (IR_ACQUIRE) */
+    const char *rkind;       /* resource kind (IR_ACQUIRE); IR_AWAIT_CALL: the class of the tree its
+                                receiver was made from, when one is known */
     const char *callee, *cname, *recv; /* IR_AWAIT_CALL */
     ir_node *ref;            /* IR_ADOPT: the WITH node; IR_CALL with CALL_ASYNC_CANCEL: the enabling call;
                                 IR_CHECKPOINT with CP_CALL: the IR_CALL it awaits, when there is one;

@@ -115,21 +115,51 @@ static int awaits_params_only(const ir_func *f, const ir_node *n)
 /* takes_own_cancel over a block, but not inside a shield scope (`with
  * CancelScope(shield=True):` delivers no cancellation from outside); with
  * params_cancelled, an await of the helper's parameters takes none either. */
-static int block_takes_own_cancel(const ir_func *f, const ir_block *b, int params_cancelled)
+static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int params_cancelled,
+                                     int depth);
+
+/* `await run.terminate()` of a coroutine of the tree whose every checkpoint
+ * awaits a task it cancelled just before (`task.cancel(); await task`): the
+ * cancellation that comes out of it is that task's, as in the idiom written
+ * out in place. aw is the await-call node the checkpoint follows. */
+static int awaits_cancelling_helper(const rule_ctx *ctx, const ir_func *f, const ir_node *aw, int depth)
+{
+    if (!ctx || depth > 1 || !aw || aw->kind != IR_AWAIT_CALL || !ctx->res) return 0;
+    const eng_summary *sum = NULL;
+    const ir_func *g = eng_resolve_awaited(ctx->m, f, ctx->res, aw, &sum);
+    if (!g || g == f || !g->is_async || (g->fflags & (FN_STUB | FN_ABSTRACT))) return 0;
+    /* (one that cancels a task of its own, and suspends nowhere else) */
+    int cancels = 0;
+    for (int v = 0; v < g->nvars && !cancels; v++) cancels = g->vars[v].first_cancel != UINT32_MAX;
+    return cancels && !block_takes_own_cancel_in(ctx, g, &g->body, 0, depth + 1);
+}
+
+static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int params_cancelled,
+                                     int depth)
 {
     for (int i = 0; i < b->n; i++) {
         const ir_node *n = b->v[i];
         if (n->kind == IR_WITH && (n->flags & WITH_SHIELD)) continue;
-        if (takes_own_cancel((void *)f, n) && !(params_cancelled && awaits_params_only(f, n))) return 1;
-        if (block_takes_own_cancel(f, &n->c, params_cancelled) || block_takes_own_cancel(f, &n->a, params_cancelled))
+        /* (the checkpoint of an awaited call follows its await-call node) */
+        const ir_node *aw = i > 0 && b->v[i - 1]->kind == IR_AWAIT_CALL ? b->v[i - 1] : NULL;
+        if (takes_own_cancel((void *)f, n) && !(params_cancelled && awaits_params_only(f, n)) &&
+            !(n->kind == IR_CHECKPOINT && awaits_cancelling_helper(ctx, f, aw, depth)))
+            return 1;
+        if (block_takes_own_cancel_in(ctx, f, &n->c, params_cancelled, depth) ||
+            block_takes_own_cancel_in(ctx, f, &n->a, params_cancelled, depth))
             return 1;
         for (int k = 0; k < n->nbranches; k++)
-            if (block_takes_own_cancel(f, &n->branches[k], params_cancelled)) return 1;
+            if (block_takes_own_cancel_in(ctx, f, &n->branches[k], params_cancelled, depth)) return 1;
         for (int k = 0; k < n->nhandlers; k++)
-            if (block_takes_own_cancel(f, &n->handlers[k].body, params_cancelled)) return 1;
-        if (block_takes_own_cancel(f, &n->b, params_cancelled)) return 1;
+            if (block_takes_own_cancel_in(ctx, f, &n->handlers[k].body, params_cancelled, depth)) return 1;
+        if (block_takes_own_cancel_in(ctx, f, &n->b, params_cancelled, depth)) return 1;
     }
     return 0;
+}
+
+static int block_takes_own_cancel(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int params_cancelled)
+{
+    return block_takes_own_cancel_in(ctx, f, b, params_cancelled, 0);
 }
 
 typedef struct fate_q {
@@ -165,7 +195,11 @@ static int teardown_await(const teardown_q *q, const ir_node *n)
     if (q->depth >= 2 || !q->ctx->res) return 0;
     const eng_summary *sum = NULL;
     const ir_func *callee = eng_resolve_awaited(q->ctx->m, q->f, q->ctx->res, n, &sum);
-    if (!callee || callee == q->f || !callee->is_async) return 0;
+    /* (a stub stands for overrides that may do anything; a coroutine that
+     * awaits nothing closes nothing either) */
+    if (!callee || callee == q->f || !callee->is_async || (callee->fflags & (FN_STUB | FN_ABSTRACT)) ||
+        !sum || !sum->has_checkpoint)
+        return 0;
     teardown_q in = {q->ctx, callee, q->depth + 1};
     return callee->body.n > 0 && !ir_visit(&callee->body, other_await, &in);
 }
@@ -659,7 +693,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             const eng_region *r = eng_region_at(W, i);
             if (r->kind == ENG_REG_HANDLER && r->handler != h && (r->handler->flags & H_CANCEL)) return;
         }
-        if (!block_takes_own_cancel(f, &ev->node->a, s->params_cancelled)) return; /* nothing here takes our cancellation */
+        if (!block_takes_own_cancel(rr->ctx, f, &ev->node->a, s->params_cancelled)) return; /* nothing here takes our cancellation */
         if (h->exc_var < 0 && teardown_try(rr->ctx, f, &ev->node->a)) return;
         if (shielded_done_only(&ev->node->a, &h->body)) return;
         /* the try sits in a shield scope (`with CancelScope(shield=True):

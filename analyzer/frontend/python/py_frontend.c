@@ -2247,6 +2247,12 @@ static void await_call_facts(lower *L, ir_node *n, const call_info *ci)
     if (pn_isnull(ci->recv)) return;
     n->flags |= REM_HAS_RECV;
     n->recv = dotted(L, ci->recv);
+    /* (the class of the tree the receiver was made from, when one is
+     * known: `await run.terminate()` of `run: TaskRun` resolves there) */
+    if (!pn_is(unparen(ci->recv), PT_identifier) || strcmp(text(L, unparen(ci->recv)), "self") != 0) {
+        const char *rc = receiver_class(L, ci->recv);
+        if (rc) n->rkind = rc;
+    }
     int rv = root_var(L, ci->recv);
     if (rv >= 0 && (L->f->vars[rv].flags & (VAR_GROUP | VAR_EXIT_STACK))) n->flags |= REM_RECV_SCOPE;
 }
