@@ -598,6 +598,50 @@ static void value_vars(lower *L, pn n, int_vec *out)
     }
 }
 
+/* The k-th element of a returned tuple (`return a, True`), or the null node. */
+static pn returned_element(pn ret, int k)
+{
+    pn v = unparen(pn_first_named(ret));
+    if (!pn_is(v, PT_tuple) && !pn_is(v, PT_expression_list)) return &pt_null;
+    int i = 0;
+    PN_FOR_NAMED(x, v) {
+        if (i++ == k) return unparen(x);
+    }
+    return &pt_null;
+}
+
+/* Return statement ret returns a tuple with `True` at some position where
+ * every other return of its function that returns a tuple has `False` (and
+ * there is at least one such): a flag that says which way the function
+ * ended. */
+static int returns_cancel_flag(lower *L, pn ret)
+{
+    pn def = pn_parent(ret);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition) && !pn_is(def, PT_lambda)) def = pn_parent(def);
+    if (!pn_is(def, PT_function_definition)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (int k = 0; k < 8; k++) {
+        pn mine = returned_element(ret, k);
+        if (pn_isnull(mine)) return 0;
+        if (!pn_is(mine, PT_true)) continue;
+        int others = 0, ok = 1;
+        uint32_t nested_end = 0;
+        for (pn x = def + 1; x < endp && x->start < def->end && ok; x++) {
+            if (x->type == PT_function_definition || x->type == PT_lambda) {
+                if (x->end > nested_end) nested_end = x->end;
+                continue;
+            }
+            if (x->start < nested_end || x->type != PT_return_statement || x == ret) continue;
+            pn e = returned_element(x, k);
+            if (pn_isnull(e)) continue;
+            if (pn_is(e, PT_false)) others++;
+            else ok = 0;
+        }
+        if (ok && others) return 1;
+    }
+    return 0;
+}
+
 /* Is call x inside an f-string's interpolation (`f"token {encode_hex(t)}"`)?
  * What it makes is formatted into text: it is a formatter, and what it is
  * handed goes nowhere (no cleanup, no hand-over). */
@@ -5078,6 +5122,11 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             ret->flags |= RETURN_LITERAL;
         if (ret->flags & RETURN_LITERAL) L->returns_literal++;
         else L->returns_nonliteral++;
+        /* `return await worker, True` in a cancellation handler, where the
+         * function's other returns say False there (`return await
+         * shield(worker), False`): the flag tells the caller it was
+         * cancelled, for it to raise */
+        if (L->in_cancel_handler && returns_cancel_flag(L, s)) ret->flags |= RETURN_CANCEL;
         /* `return asyncio.CancelledError()` / `return exc_cancelled`: handed to the caller to raise */
         if (!pn_isnull(rv0)) {
             char *d = dotted(L, pn_is(rv0, PT_call) ? pn_field(rv0, PF_function) : rv0);
