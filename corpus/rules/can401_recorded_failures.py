@@ -8,6 +8,7 @@ the upload's own error, not dropped. Without such a record (or with one
 one that is only reported), the path completes and the cancellation is lost.
 """
 
+import asyncio
 from typing import Any, List, Optional
 
 
@@ -50,3 +51,31 @@ async def finish_upload_reported(client: Any, parts: List[Any]) -> None:
         except:  # noqa: E722  # expect: CAN401
             pass
     await client.report(failure)
+
+
+async def reclaim_all(reclaim: Any, pending: Optional[BaseException] = None) -> Any:
+    # `pending = pending or exc` records the first cancellation; the drain
+    # loop keeps shielding, and the record is raised at the end
+    try:
+        state = await asyncio.shield(reclaim)
+    except asyncio.CancelledError as exc:
+        pending = pending or exc
+        while not reclaim.done():
+            try:
+                await asyncio.shield(reclaim)
+            except asyncio.CancelledError:
+                pass
+        state = reclaim.result()
+    if pending is not None:
+        raise pending
+    return state
+
+
+async def reclaim_all_quietly(reclaim: Any, pending: Optional[BaseException] = None) -> Any:
+    try:
+        state = await asyncio.shield(reclaim)
+    except asyncio.CancelledError as exc:  # expect: CAN401
+        pending = pending or exc
+        state = await reclaim
+    print(pending)
+    return state

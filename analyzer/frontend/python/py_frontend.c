@@ -3672,7 +3672,8 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         if (ri.acq) acquire_var(L, out, at, v, &ri, right);
         else if (pn_is(r, PT_tuple) || pn_is(r, PT_list) || pn_is(r, PT_dictionary) || pn_is(r, PT_set) ||
                  pn_is(r, PT_conditional_expression) || pn_is(r, PT_list_comprehension) ||
-                 pn_is(r, PT_set_comprehension) || pn_is(r, PT_generator_expression) || pn_is(r, PT_binary_operator))
+                 pn_is(r, PT_set_comprehension) || pn_is(r, PT_generator_expression) || pn_is(r, PT_binary_operator) ||
+                 pn_is(r, PT_boolean_operator)) /* (`pending = pending or exc`: one of the two) */
             alias_into(L, out, right, v, at);
         return;
     }
