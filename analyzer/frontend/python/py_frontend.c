@@ -2493,6 +2493,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static const char *recv_made_bare(lower *L, pn recv);
+static const char *self_class(lower *L);
 static int tests_cancel_flag(lower *L, pn cond);
 static void collect_self_cancellers(lower *L, pn def);
 static int returns_element_of_self(lower *L, pn e);
@@ -3325,10 +3326,10 @@ static const char *recv_made_bare(lower *L, pn recv)
     if (pn_is(r, PT_identifier)) {
         ca_sb_addf(&key, "%s()", text(L, r));
         d = map_get(L->locals_ctor.v, L->locals_ctor.n, ca_sb_str(&key));
-    } else if (pn_is(r, PT_attribute) && L->class_name) {
+    } else if (pn_is(r, PT_attribute) && self_class(L)) {
         char *obj = text(L, unparen(pn_field(r, PF_object)));
         if (strcmp(obj, "self") == 0 || strcmp(obj, "cls") == 0) {
-            ca_sb_addf(&key, "%s.%s()", L->class_name, text(L, pn_field(r, PF_attribute)));
+            ca_sb_addf(&key, "%s.%s()", self_class(L), text(L, pn_field(r, PF_attribute)));
             d = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
         }
     }
@@ -3914,6 +3915,18 @@ static void classify_handler_as_written(lower *L, pn types, ir_handler *h)
     }
 }
 
+/* The class whose instance `self` is here: the method's class, or, in a
+ * function nested in a method that does not take a `self` of its own, the
+ * enclosing method's (the closure's `self`). NULL outside a class. */
+static const char *self_class(lower *L)
+{
+    if (L->class_name) return L->class_name;
+    if (!L->outer_class || !L->f) return NULL;
+    int v = ir_var_find(L->f, "self");
+    if (v >= 0 && (L->f->vars[v].flags & VAR_PARAM)) return NULL;
+    return L->outer_class;
+}
+
 static int nonsuspending_ctx(lower *L, pn expr)
 {
     pn e = unparen(expr);
@@ -3924,9 +3937,9 @@ static int nonsuspending_ctx(lower *L, pn expr)
     if (pn_is(e, PT_attribute)) {
         pn obj = unparen(pn_field(e, PF_object));
         char *on = text(L, obj);
-        if ((strcmp(on, "self") == 0 || strcmp(on, "cls") == 0) && L->class_name) {
+        if ((strcmp(on, "self") == 0 || strcmp(on, "cls") == 0) && self_class(L)) {
             ca_sb key = {0};
-            ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(e, PF_attribute)));
+            ca_sb_addf(&key, "%s.%s", self_class(L), text(L, pn_field(e, PF_attribute)));
             const char *ctor = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
             ca_sb_release(&key);
             if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
