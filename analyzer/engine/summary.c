@@ -498,8 +498,8 @@ const ir_func *eng_resolve_awaited(const ir_module *m, const ir_func *f, const e
         call.flags = CALL_ON_SELF;
         const char *dot = strrchr(n->text, '.');
         call.text = dot ? dot + 1 : n->text;
-    } else if ((n->flags & REM_HAS_RECV) && n->rkind) {
-        call.flags = CALL_RECV_CLASS; /* a method of the class the receiver was made from */
+    } else if ((n->flags & REM_HAS_RECV) && n->rkind && r->class_of && r->class_of(r->ctx, m, n->rkind)) {
+        call.flags = CALL_RECV_CLASS; /* a method of the class of the tree the receiver was made from */
         call.recv = n->rkind;
     } else if (n->flags & REM_HAS_RECV) {
         return NULL; /* a method of some other object: not resolved by name */

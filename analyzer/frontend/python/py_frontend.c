@@ -4644,9 +4644,13 @@ static cond_fact cond_atom(lower *L, pn cond)
         f.empty_if_false = 1; /* a falsy value: None (or empty) */
     } else if (pn_is(c, PT_call) && pn_isnull(first_pos_arg(c, 0))) {
         pn fn = unparen(pn_field(c, PF_function));
-        if (!pn_is(fn, PT_attribute) || !cat(L, CAT_DONE_TEST, text(L, pn_field(fn, PF_attribute)))) return no_fact();
+        if (!pn_is(fn, PT_attribute)) return no_fact();
+        const char *m = text(L, pn_field(fn, PF_attribute));
+        /* `t.done()`: true, nothing left; `d.exists()`: false, nothing left */
+        if (cat(L, CAT_DONE_TEST, m)) f.empty_if_true = 1;
+        else if (cat(L, CAT_LIVE_TEST, m)) f.empty_if_false = 1;
+        else return no_fact();
         f.var = var_of(L, pn_field(fn, PF_object));
-        f.empty_if_true = 1;
     } else if (pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2) {
         pn a = unparen(pn_first_named(c)), b = unparen(pn_named_child(c, 1));
         if (!pn_is(b, PT_none)) return no_fact();
