@@ -318,6 +318,9 @@ static int node_releases(void *ctx, const ir_node *n)
         if (n->kind == IR_TRANSFER && (n->flags & XFER_PART)) return 0;
         return covers(q->E, n->var, q->v);
     case IR_CALL:
+        /* (`log.warning("...", run_id=run.id)` in a handler reports the
+         * value; it releases nothing) */
+        if (n->flags & CALL_REPORT) return 0;
         for (int k = 0; k < n->nvars; k++)
             if (covers(q->E, n->vars[k], q->v)) return 1;
         return by_id(q->E, n, q->v);

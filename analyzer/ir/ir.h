@@ -145,6 +145,8 @@ typedef enum ir_kind {
                                     the path ends there */
 #define CALL_STATUS_WRITE 0x8000u /* its name's first word writes a status (catalog status-verb:
                                        `mark_run_failed(run.id)`, `update_run(...)`), no release */
+#define CALL_REPORT       0x10000u /* a call that only reports what it is handed (catalog report-call:
+                                       `log.warning(..., run_id=run.id)`): it releases nothing */
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */

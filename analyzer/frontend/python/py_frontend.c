@@ -2236,7 +2236,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
          * cleans nothing up, in a handler or not) */
         int reports = L->in_cleanup && ci.dotted && cat(L, CAT_REPORT_CALL, ci.dotted);
         n->flags = (ci.awaited ? CALL_AWAITED : 0) | (L->in_cleanup && !reports ? CALL_IN_CLEANUP : 0) |
-                   (on_self ? CALL_ON_SELF : 0);
+                   (reports ? CALL_REPORT : 0) | (on_self ? CALL_ON_SELF : 0);
         if (recv_class) {
             n->flags |= CALL_RECV_CLASS;
             n->recv = recv_class;
