@@ -2694,6 +2694,20 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                 fv->used = 1;
             }
         }
+        /* `await sock.connect(addr)` of `sock = trio.socket.socket(...)`:
+         * cancelled there, the socket is closed by the call (catalog
+         * cancel-closes); the socket is no window at this await */
+        if (ci.name && !pn_isnull(ci.recv) && pn_is(unparen(ci.recv), PT_identifier)) {
+            const char *rn = text(L, unparen(ci.recv));
+            int rvv = var_of(L, unparen(ci.recv));
+            const char *mk = rvv >= 0 ? map_get(L->locals_ctor.v, L->locals_ctor.n, rn) : NULL;
+            if (mk && *mk) {
+                ca_sb q = {0};
+                ca_sb_addf(&q, "%s().%s", mk, ci.name);
+                if (cat(L, CAT_CANCEL_CLOSES, ca_sb_str(&q))) push_unique(&pass, rvv);
+                ca_sb_release(&q);
+            }
+        }
         /* `await self._q.put(x)` on `self._q = asyncio.Queue()`: the catalog
          * names it "asyncio.Queue().put" (an unbounded queue is never full) */
         if (ci.name && !pn_isnull(ci.recv)) {
