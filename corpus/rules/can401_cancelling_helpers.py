@@ -32,7 +32,7 @@ class Case:
         raise NotImplementedError
 
 
-class Scheduler:
+class JobScheduler:
     def __init__(self, case: Case) -> None:
         self.case = case
 

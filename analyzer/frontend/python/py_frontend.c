@@ -6657,12 +6657,61 @@ typedef struct task_start {
  * keeps tasks without cancelling them (asyncio.shield, asyncio.wait) do
  * not; anything else may: cancel(), an await of it (the awaiting task's
  * cancellation goes into it), gather or wait_for, a helper, a copy. */
+/* Is container c (`self._background_tasks`, a module's `_tasks`) a
+ * keep-alive set only: every use of its text in the module adds, discards
+ * or removes one element, counts it, or (re)binds it, so nothing reached
+ * through it can cancel what it holds (asyncio's documented idiom:
+ * `tasks.add(t); t.add_done_callback(tasks.discard)`)? */
+static int keepalive_container(lower *L, pn c)
+{
+    if (!pn_is(c, PT_attribute) && !pn_is(c, PT_identifier)) return 0;
+    const char *h = norm_text(L, c, 200);
+    size_t hl = strlen(h);
+    const pt_node *endp = L->T->v + L->T->n;
+    int adds = 0;
+    for (pn u = pn_root(L->T); u < endp; u++) {
+        if (u->type != PT_attribute && u->type != PT_identifier) continue;
+        if (u->end - u->start < hl || u->end - u->start > 200 || strcmp(norm_text(L, u, 200), h) != 0) continue;
+        pn up = pn_parent(u);
+        /* (the name part of an attribute is not a use of its own) */
+        if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
+        if (pn_is(up, PT_attribute) && pn_field(up, PF_object) == u) {
+            const char *m = text(L, pn_field(up, PF_attribute));
+            if (strcmp(m, "add") == 0 || strcmp(m, "append") == 0) {
+                adds++;
+                continue;
+            }
+            if (strcmp(m, "discard") == 0 || strcmp(m, "remove") == 0) continue;
+            return 0;
+        }
+        if (pn_is(up, PT_assignment) && pn_field(up, PF_left) == u) continue;
+        if (pn_is(up, PT_argument_list)) {
+            pn call = pn_parent(up);
+            pn fn = pn_is(call, PT_call) ? unparen(pn_field(call, PF_function)) : &pt_null;
+            if (pn_is(fn, PT_identifier) && text_is(L, fn, "len")) continue;
+        }
+        return 0;
+    }
+    return adds > 0;
+}
+
 static int use_may_cancel(lower *L, pn u)
 {
     pn p = pn_parent(u);
     while (pn_is(p, PT_parenthesized_expression)) {
         u = p;
         p = pn_parent(p);
+    }
+    /* `self._background_tasks.add(task)` into a keep-alive set */
+    if (pn_is(p, PT_argument_list) && pn_named_count(p) == 1) {
+        pn c = pn_parent(p);
+        pn fn = pn_is(c, PT_call) ? unparen(pn_field(c, PF_function)) : &pt_null;
+        if (pn_is(fn, PT_attribute)) {
+            const char *m = text(L, pn_field(fn, PF_attribute));
+            if ((strcmp(m, "add") == 0 || strcmp(m, "append") == 0) &&
+                keepalive_container(L, unparen(pn_field(fn, PF_object))))
+                return 0;
+        }
     }
     if (pn_is(p, PT_attribute) && pn_field(p, PF_object) == u) {
         pn attr = pn_field(p, PF_attribute);
