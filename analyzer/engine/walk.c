@@ -1321,11 +1321,16 @@ static int note_settled(void *ctx, const ir_node *n)
     return 0;
 }
 
-static int dropped_everywhere(eng_walk *E, int v)
+static int dropped_everywhere(eng_walk *E, int v, const ir_node *acq)
 {
     /* (a nested function or lambda that names it may release it later) */
     if (E->f->vars[v].last_mention == UINT32_MAX) return 0;
     if (used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->stored_any)) return 0;
+    /* (a file object the calls it is handed to cannot take away from the
+     * frame: `out = NamedTemporaryFile(delete=False)` whose name goes to a
+     * tool, never closed, is dropped by the normal path as by a
+     * cancellation, and closed with the frame either way) */
+    if (acq && acq->rkind && strcmp(acq->rkind, "file") == 0) return 1;
     /* (what settles a value is read once, when first asked: most values
      * are released or stored somewhere, and the question needs the callees) */
     if (!E->settled_done) {
@@ -1853,7 +1858,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
          * to a callee that keeps it): a cancellation leaves it just as the
          * function's end does, so no window of its can leak it (what leaks
          * it is the missing release, a plain leak other linters report) */
-        if (ok && !(n->flags & ACQ_REGISTRY_TAKE) && !helper_take && dropped_everywhere(E, v)) ok = 0;
+        if (ok && !(n->flags & ACQ_REGISTRY_TAKE) && !helper_take && dropped_everywhere(E, v, n)) ok = 0;
         /* `state = strip(state)`, a function of the tree that returns its
          * argument: the same object, no new value (what it was before, it
          * still is) */

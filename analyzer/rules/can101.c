@@ -262,8 +262,6 @@ typedef struct can101_data {
     int nvars;
     uint32_t cleanup_call; /* the last call in cleanup or named as a release (may release anything by id) */
     uint8_t *left_running; /* per variable: a task still live where some path leaves the function normally */
-    uint8_t *dropped;      /* per variable: still live where some path leaves normally, and nothing anywhere
-                              releases, stores or registers it (dropped_everywhere) */
 } can101_data;
 
 static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(can101_data)); }
@@ -441,28 +439,6 @@ static const ir_block *cleanup_step_of(const eng_walk *W, const eng_event *ev)
     return NULL;
 }
 
-/* A value the function neither releases nor hands to an owner anywhere (no
- * release, no cleanup call, no store, no registering call, not named in a
- * nested function), which some path carries live to a normal end: the
- * function drops it on its normal path too (`src = await sftp.open(p)`
- * handed to a copy and never closed, a log file only handed to a child as
- * its stdout), so a cancellation before that end leaves it as the end
- * does. Not a task: one dropped there runs on by design, one dropped by a
- * cancellation runs on unowned (the wait-first race above is the exception
- * that is decided by its shape). */
-static int dropped_everywhere(const eng_walk *W, int v)
-{
-    const ir_func *f = eng_func(W);
-    const ir_node *a = eng_acquired(W, v);
-    if (!a || a->kind != IR_ACQUIRE || !a->rkind || strcmp(a->rkind, "file") != 0) return 0;
-    for (int x = 0; x < f->nvars; x++) {
-        if (x != v && !eng_covers(W, x, v)) continue;
-        if (f->vars[x].last_mention == UINT32_MAX) return 0;
-        if (eng_released_anywhere(W, x) || eng_stored_anywhere(W, x)) return 0;
-    }
-    return 1;
-}
-
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     if (ev->kind == ENG_EV_EXIT) {
@@ -474,9 +450,6 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             if (a && a->rkind && strcmp(a->rkind, "task") == 0 && eng_live_here(W, v) && !eng_released_anywhere(W, v))
                 d->left_running[v] = 1;
         }
-        if (!d->dropped) d->dropped = ca_xcalloc((size_t)f->nvars + 1, 1);
-        for (int v = 0; v < f->nvars; v++)
-            if (eng_live_here(W, v) && dropped_everywhere(W, v)) d->dropped[v] = 1;
         return;
     }
     /* A task nothing can cancel meets a cancellation only from a timeout of
@@ -565,8 +538,6 @@ static void end(rule_run *rr)
             if (o && o->at && o->at->kind == IR_CHECKPOINT && (o->at->flags & CP_WAIT_FIRST) && d->left_running[v])
                 first[r * nv + v] = NULL;
         }
-    for (int v = 0; v < nv && d->dropped; v++)
-        if (d->dropped[v]) first[v] = first[nv + v] = NULL;
     if (rule_on(ctx, "CAN101")) emit_rule(ctx, "CAN101", first, nv);
     if (rule_on(ctx, "CAN102")) emit_rule(ctx, "CAN102", first + nv, nv);
     if (rule_on(ctx, "CAN301")) emit_rule(ctx, "CAN301", first + 2 * nv, nv);
@@ -578,7 +549,6 @@ static void end(rule_run *rr)
     CA_VEC_FREE(d->in);
     free(d->fate_first);
     free(d->left_running);
-    free(d->dropped);
     free(d);
 }
 
