@@ -3705,6 +3705,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
          * it to, is what the function keeps of it: the pair's other name
          * carries the resource */
         int carrier = ri.tuple_index;
+        int parts[8], nparts = 0;
         if (ri.acq && carrier >= 0 && c == 2) {
             pn at_k = unparen(pn_named_child(left, (uint32_t)carrier));
             pn other = unparen(pn_named_child(left, (uint32_t)(1 - carrier)));
@@ -3736,7 +3737,26 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
             if (!ri.acq) continue;
             if (carrier >= 0 && (int)i != carrier) continue;
             acquire_var(L, out, at, v, &ri, right);
+            if (nparts < 8) parts[nparts++] = v;
         }
+        /* `transport, stream, features = await conn.connect(...)`: a maker
+         * the catalog does not lay out hands back the parts of one
+         * connection, and what ends one part ends them all (closing the
+         * stream closes its transport); the catalog's own pairs
+         * (`os.pipe()`, `socketpair()`) stay separate resources */
+        int foreign = 0; /* (a method of an object of another's: not a helper of the tree on self) */
+        if (!pn_isnull(ri.call) && pn_is(ri.call, PT_call)) {
+            pn fn = pn_field(ri.call, PF_function);
+            pn recv = pn_is(fn, PT_attribute) ? unparen(pn_field(fn, PF_object)) : &pt_null;
+            int rv = pn_is(recv, PT_identifier) ? var_of(L, recv) : -1;
+            foreign = pn_is(recv, PT_identifier) && strcmp(text(L, recv), "self") != 0 &&
+                      strcmp(text(L, recv), "cls") != 0 && !(rv >= 0 && (L->f->vars[rv].flags & VAR_SELF));
+        }
+        if (nparts >= 2 && carrier < 0 && (ri.acq & ACQ_HEURISTIC) && foreign)
+            for (int i = 1; i < nparts; i++) {
+                emit(L, out, IR_ALIAS, at, parts[i])->var2 = parts[0];
+                emit(L, out, IR_ALIAS, at, parts[0])->var2 = parts[i];
+            }
         return;
     }
     /* stores: self.x = v, entry.ws = v, self._reg[k] = v, local[k] = v */
