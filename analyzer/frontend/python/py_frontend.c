@@ -4494,6 +4494,37 @@ static int asks_own_scope(lower *L, pn body, pn block)
     return 0;
 }
 
+/* Does the handler tell the cancellation of a task the try awaited through
+ * a shield from the caller's (`await asyncio.shield(t)` ... `except
+ * CancelledError: if not t.cancelled(): raise`)? The shield keeps the
+ * caller's cancellation from reaching t, so t is cancelled only by someone
+ * else; what the handler swallows on that test is t's, not the caller's. */
+static int asks_shielded_task(lower *L, pn body, pn block)
+{
+    if (pn_isnull(body) || pn_isnull(block)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    const char *names[8];
+    int nn = 0;
+    for (pn x = body; x < endp && x->start < body->end && nn < 8; x++) {
+        if (x->type != PT_call || !cat(L, CAT_SHIELD_CALL, dotted(L, pn_field(x, PF_function)))) continue;
+        pn a = unparen(pn_first_named(pn_field(x, PF_arguments)));
+        if (pn_is(a, PT_identifier) || pn_is(a, PT_attribute)) names[nn++] = text(L, a);
+    }
+    /* (and some path of the handler raises again: one that goes on
+     * whatever the test says swallows the caller's cancellation too) */
+    int raises = 0;
+    for (pn x = block; x < endp && x->start < block->end && !raises; x++) raises = x->type == PT_raise_statement;
+    for (pn x = block; nn && raises && x < endp && x->start < block->end; x++) {
+        if (x->type != PT_call) continue;
+        pn fn = unparen(pn_field(x, PF_function));
+        if (!pn_is(fn, PT_attribute) || !text_is(L, pn_field(fn, PF_attribute), "cancelled")) continue;
+        const char *o = text(L, unparen(pn_field(fn, PF_object)));
+        for (int k = 0; k < nn; k++)
+            if (strcmp(names[k], o) == 0) return 1;
+    }
+    return 0;
+}
+
 static void lower_try(lower *L, pn s, ir_block *out)
 {
     ir_node *t = emit(L, out, IR_TRY, s, -1);
@@ -4534,7 +4565,8 @@ static void lower_try(lower *L, pn s, ir_block *out)
             if (cancel_taken) h->flags &= ~(unsigned)H_CANCEL;
             else if (h->flags & H_CANCEL) cancel_taken = 1;
             if (!pn_isnull(block) &&
-                (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block) || recancels(L, block) ||
+                (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block) ||
+                 asks_shielded_task(L, pn_field(s, PF_body), block) || recancels(L, block) ||
                  reports_cancel(L, s, block) || yields_to_body_exc(L, ch, block, alias) ||
                  (pn_isnull(alias) && hands_exc_info_on(L, block))))
                 h->flags |= H_CANCELLING;
