@@ -870,6 +870,41 @@ static int releases_only_body(lower *L, const char *name)
     return found == 1;
 }
 
+/* `create_task(await self._loop())`: the awaited coroutine runs to its
+ * end inline, and what is handed to the spawner is its result. When the
+ * only function of that name in the module is an async def that never
+ * returns a value, the spawner gets None and makes no task (it raises). */
+static int spawns_awaited_none(lower *L, pn arg)
+{
+    arg = unparen(arg);
+    if (!pn_is(arg, PT_await)) return 0;
+    pn c = unparen(pn_first_named(arg));
+    if (!pn_is(c, PT_call)) return 0;
+    pn f = unparen(pn_field(c, PF_function));
+    const char *name = pn_is(f, PT_attribute) ? text(L, pn_field(f, PF_attribute))
+                       : pn_is(f, PT_identifier) ? text(L, f)
+                                                 : NULL;
+    if (!name) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    int found = 0;
+    for (pn d = L->T->v; d < endp; d++) {
+        if (d->type != PT_function_definition || strcmp(text(L, pn_field(d, PF_name)), name) != 0) continue;
+        if (found++ || !has_token(d, PT_async)) return 0;
+        pn body = pn_field(d, PF_body);
+        uint32_t nested_end = 0;
+        for (pn x = body; x < endp && x->start < body->end; x++) {
+            if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+                if (x->end > nested_end) nested_end = x->end;
+                continue;
+            }
+            if (x->start < nested_end) continue;
+            if (x->type == PT_yield) return 0;
+            if (x->type == PT_return_statement && !pn_isnull(pn_first_named(x))) return 0;
+        }
+    }
+    return found == 1;
+}
+
 /* The member of container var `root` aliased under attribute `attr`, or -1. */
 static int member_by_attr(lower *L, ir_block *scope_hint, int root, const char *attr);
 
@@ -3178,6 +3213,7 @@ static rhs_info classify_rhs(lower *L, pn right)
     /* (`ret = await asyncio.create_task(coro)`: what the task returned) */
     if (e && awaited && e->kind && strcmp(e->kind, "task") == 0) return ri;
     if (e && e->kind && strcmp(e->kind, "task") == 0 && receive_watcher(L, unparen(first_pos_arg(r, 0)))) return ri;
+    if (e && e->kind && strcmp(e->kind, "task") == 0 && spawns_awaited_none(L, first_pos_arg(r, 0))) return ri;
     if (e) {
         ri.acq = ACQ_STRONG;
         ri.rkind = e->kind;
