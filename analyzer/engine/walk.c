@@ -1484,6 +1484,27 @@ static int returns_borrowed(eng_walk *E, const ir_node *acq)
            (callee->fflags & (FN_RETURNS_BORROWED | FN_RETURNS_CALL));
 }
 
+/* `_, err = await sf.open(...)` ... `if err is not None: raise err`: a
+ * value the function raises is an exception (the error half of a result
+ * pair), whatever the call that made it is named. */
+typedef struct raised_q {
+    int v, found;
+} raised_q;
+
+static int raises_var(void *ctx, const ir_node *n)
+{
+    raised_q *q = ctx;
+    if (n->kind == IR_RAISE && n->var2 == q->v) q->found = 1;
+    return q->found;
+}
+
+static int raised_value(eng_walk *E, int v)
+{
+    raised_q q = {v, 0};
+    ir_visit(&E->f->body, raises_var, &q);
+    return q.found;
+}
+
 static int owns_nothing(eng_walk *E, const ir_node *acq)
 {
     unsigned c = made_class(E, acq, 0);
@@ -1810,7 +1831,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
              * nothing and is no record holds nothing, whatever a cleanup
              * does with it: a record may name a remote resource) */
             if (owns_nothing(E, n) || empty_record(E, n) || assembled_record(E, n) || rewraps_parameter(E, n) ||
-                wraps_parameter(E, n) || joins_owner(E, n) || status_only(E, v))
+                wraps_parameter(E, n) || joins_owner(E, n) || status_only(E, v) || raised_value(E, v))
                 ok = 0;
             /* (what a helper hands back while self keeps it, `return
              * self._ws`, is self's whatever this function's cleanup does
