@@ -217,6 +217,11 @@ static void words_of(const char *s, char *out, size_t cap)
         if (isupper(ch) && i > 0 && (islower((unsigned char)s[i - 1]) || isdigit((unsigned char)s[i - 1])) &&
             out[o - 1] != '_')
             out[o++] = '_';
+        /* (the last capital of a run starts the next word: `HTTPServer`,
+         * `hRCloseServiceHandle`) */
+        else if (isupper(ch) && i > 0 && isupper((unsigned char)s[i - 1]) && islower((unsigned char)s[i + 1]) &&
+                 out[o - 1] != '_')
+            out[o++] = '_';
         if (ch == '_') {
             if (out[o - 1] != '_') out[o++] = '_';
             continue;
@@ -225,6 +230,17 @@ static void words_of(const char *s, char *out, size_t cap)
     }
     if (out[o - 1] != '_') out[o++] = '_';
     out[o] = 0;
+}
+
+int ca_name_has_word(const char *s, const char *word)
+{
+    if (!s || !word) return 0;
+    char w[300];
+    words_of(s, w, sizeof(w));
+    size_t pl = strlen(word);
+    for (const char *h = strstr(w, word); h; h = strstr(h + 1, word))
+        if (h[-1] == '_' && h[pl] == '_') return 1;
+    return 0;
 }
 
 int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s)

@@ -188,6 +188,12 @@ static int teardown_await(const teardown_q *q, const ir_node *n)
     const char *m = rule_last_part(n->text);
     for (size_t i = 0; strchr(n->text, '.') && i < sizeof(words) / sizeof(words[0]); i++)
         if (strcmp(m, words[i]) == 0) return 1;
+    /* (a close of one named thing, `lsad.hLsarClose(dce, handle)`,
+     * `self.close_handle(h)`, `tree_disconnect(tid)`, `hDRSUnbind(dce, h)`:
+     * a close by its words) */
+    if (strchr(n->text, '.') &&
+        (ca_name_has_word(m, "close") || ca_name_has_word(m, "disconnect") || ca_name_has_word(m, "unbind")))
+        return 1;
     /* (`await shield(agent.stop())` right in the try, one part of a
      * teardown that must go on to the next part: a stop of a member, not
      * a helper whose stops are one step of a larger cleanup) */

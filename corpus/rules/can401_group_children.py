@@ -49,6 +49,6 @@ class Receiver:
     # Buggy twin: `pool` is a parameter, not a group this module made.
     async def drain(self) -> None:
         try:
-            await self._source.close_when_idle()
+            await self._source.flush_when_idle()
         except asyncio.CancelledError:  # expect: CAN401
             pass

@@ -107,5 +107,15 @@ int main(void)
         if (n1 == n0 + 1) CHECK_STR_EQ(v[n0].pattern, "*start_job*");
         ca_catalog_free(c);
     }
+    /* a name's words: snake_case and camelCase split, a capital run's last
+     * capital starting the next word, whole words only */
+    CHECK(ca_name_has_word("close_handle", "close"));
+    CHECK(ca_name_has_word("hLsarClose", "close"));
+    CHECK(ca_name_has_word("hRCloseServiceHandle", "close"));
+    CHECK(ca_name_has_word("HTTPServer", "server"));
+    CHECK(ca_name_has_word("hDRSUnbind", "unbind"));
+    CHECK(!ca_name_has_word("closed", "close"));
+    CHECK(!ca_name_has_word("enclose_all", "close"));
+    CHECK(!ca_name_has_word(NULL, "close"));
     CA_TEST_MAIN();
 }
