@@ -3712,6 +3712,17 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
             if (rv >= 0 && rv != v) emit(L, out, IR_TRANSFER, at, rv);
             return;
         }
+        /* `pending = set(tasks)`, `live = list(tasks)`: a copy of the
+         * container holds the same values */
+        if (rv < 0 && pn_is(r, PT_call) && pn_named_count(pn_field(r, PF_arguments)) == 1) {
+            pn a0 = unparen(first_pos_arg(r, 0));
+            char *d = dotted(L, pn_field(r, PF_function));
+            for (const char **w = builtin_wrappers; d && *w && pn_is(a0, PT_identifier); w++)
+                if (strcmp(d, *w) == 0 && strcmp(d, "dict") != 0) {
+                    rv = var_of(L, a0);
+                    break;
+                }
+        }
         if (rv >= 0) {
             if (rv != v) {
                 ir_node *n = emit(L, out, IR_ALIAS, at, rv);
