@@ -5353,6 +5353,13 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
         L->loop_depth++;
         lower_block(L, pn_field(s, PF_body), &n->a);
         L->loop_depth--;
+        /* `while not conn:`: each pass starts where the test found conn
+         * empty, holding nothing (as the branch of an `if not conn:`) */
+        if (!(n->flags & LOOP_INFINITE)) {
+            cond_fact cf = cond_test(L, cond);
+            if (cf.var >= 0 && cf.empty_if_true)
+                prepend_done(L, &n->a, cf.var, n->site, value_test(cond) ? DONE_EMPTY : 0);
+        }
         pn alt = pn_field(s, PF_alternative);
         if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &n->b);
     } else if (t == PT_try_statement) lower_try(L, s, out);
