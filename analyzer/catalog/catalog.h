@@ -57,10 +57,10 @@ int ca_catalog_category(const char *name);
  * or NULL. */
 const ca_cat_entry *ca_catalog_match(const ca_catalog *c, ca_cat_kind k, const char *s);
 /* 1 when some entry of category k is a substring of s (for *-word categories). */
+int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s);
 /* Is `word` one of the words of the name s (snake_case and camelCase split,
  * lower-cased): `hLsarClose` and `close_handle` both have "close". */
 int ca_name_has_word(const char *s, const char *word);
-int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s);
 /* The entries of category k, in file order: *n of them. */
 const ca_cat_entry *ca_catalog_entries(const ca_catalog *c, ca_cat_kind k, size_t *n);
 /* A digest of every entry, so stored results are reused only under the same catalog. */

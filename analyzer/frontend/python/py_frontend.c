@@ -4513,61 +4513,49 @@ static void tasks_made(const ir_block *b, int_vec *vs)
     }
 }
 
-/* Does a handler's block ask a scope the try's body entered whether it
- * was itself cancelled (`with deadline() as scope:` in the body, then
- * `if scope.cancelled(): ...` / `scope.cancelled_caught` in the handler:
- * catalog scope-own-test)? It swallows only its own scope's cancellation. */
-static int asks_own_scope(lower *L, pn body, pn block)
+/* Does a handler's block ask something the try's body set up whether it
+ * was itself cancelled? A scope the body entered (`with deadline() as
+ * scope:`, then `if scope.cancelled(): ...` / `scope.cancelled_caught`:
+ * catalog scope-own-test) swallows only its own cancellation. So does a
+ * task the body awaited through a shield (`await asyncio.shield(t)` or
+ * `wait_for(shield(conn.task), s)`, then `if not t.cancelled(): raise`),
+ * when some path of the handler raises again: the shield keeps the
+ * caller's cancellation from reaching t, so t was cancelled by someone
+ * else, and a handler that goes on whatever the test says swallows the
+ * caller's too. */
+static int asks_own_cancel(lower *L, pn body, pn block)
 {
     if (pn_isnull(body) || pn_isnull(block)) return 0;
     const pt_node *endp = L->T->v + L->T->n;
     const char *names[16];
-    int nn = 0;
+    int shielded[16];
+    int nn = 0, raises = 0;
     for (pn x = body; x < endp && x->start < body->end && nn < 16; x++) {
-        if (x->type != PT_with_item) continue;
-        pn val = unparen(pn_field(x, PF_value));
-        if (!pn_is(val, PT_as_pattern)) continue;
-        pn target = as_target(val);
-        if (!pn_isnull(target) && pn_is(target, PT_identifier)) names[nn++] = text(L, target);
+        if (x->type == PT_with_item) {
+            pn val = unparen(pn_field(x, PF_value));
+            if (!pn_is(val, PT_as_pattern)) continue;
+            pn target = as_target(val);
+            if (pn_isnull(target) || !pn_is(target, PT_identifier)) continue;
+            names[nn] = text(L, target);
+            shielded[nn++] = 0;
+        } else if (x->type == PT_call && cat(L, CAT_SHIELD_CALL, dotted(L, pn_field(x, PF_function)))) {
+            pn a = unparen(pn_first_named(pn_field(x, PF_arguments)));
+            if (!pn_is(a, PT_identifier) && !pn_is(a, PT_attribute)) continue;
+            names[nn] = text(L, a);
+            shielded[nn++] = 1;
+        }
     }
-    for (pn x = block; nn && x < endp && x->start < block->end; x++) {
-        if (x->type != PT_attribute) continue;
-        pn obj = unparen(pn_field(x, PF_object));
-        if (!pn_is(obj, PT_identifier) || !cat(L, CAT_SCOPE_OWN_TEST, text(L, pn_field(x, PF_attribute)))) continue;
-        const char *o = text(L, obj);
-        for (int k = 0; k < nn; k++)
-            if (strcmp(names[k], o) == 0) return 1;
-    }
-    return 0;
-}
-
-/* Does the handler tell the cancellation of a task the try awaited through
- * a shield from the caller's (`await asyncio.shield(t)` ... `except
- * CancelledError: if not t.cancelled(): raise`)? The shield keeps the
- * caller's cancellation from reaching t, so t is cancelled only by someone
- * else; what the handler swallows on that test is t's, not the caller's. */
-static int asks_shielded_task(lower *L, pn body, pn block)
-{
-    if (pn_isnull(body) || pn_isnull(block)) return 0;
-    const pt_node *endp = L->T->v + L->T->n;
-    const char *names[8];
-    int nn = 0;
-    for (pn x = body; x < endp && x->start < body->end && nn < 8; x++) {
-        if (x->type != PT_call || !cat(L, CAT_SHIELD_CALL, dotted(L, pn_field(x, PF_function)))) continue;
-        pn a = unparen(pn_first_named(pn_field(x, PF_arguments)));
-        if (pn_is(a, PT_identifier) || pn_is(a, PT_attribute)) names[nn++] = text(L, a);
-    }
-    /* (and some path of the handler raises again: one that goes on
-     * whatever the test says swallows the caller's cancellation too) */
-    int raises = 0;
     for (pn x = block; x < endp && x->start < block->end && !raises; x++) raises = x->type == PT_raise_statement;
-    for (pn x = block; nn && raises && x < endp && x->start < block->end; x++) {
-        if (x->type != PT_call) continue;
-        pn fn = unparen(pn_field(x, PF_function));
-        if (!pn_is(fn, PT_attribute) || !text_is(L, pn_field(fn, PF_attribute), "cancelled")) continue;
-        const char *o = text(L, unparen(pn_field(fn, PF_object)));
-        for (int k = 0; k < nn; k++)
-            if (strcmp(names[k], o) == 0) return 1;
+    for (pn x = block; nn && x < endp && x->start < block->end; x++) {
+        if (x->type != PT_attribute || !cat(L, CAT_SCOPE_OWN_TEST, text(L, pn_field(x, PF_attribute)))) continue;
+        pn obj = unparen(pn_field(x, PF_object));
+        const char *o = text(L, obj);
+        int call = pn_is(pn_parent(x), PT_call) && pn_field(pn_parent(x), PF_function) == x;
+        for (int k = 0; k < nn; k++) {
+            if (strcmp(names[k], o) != 0) continue;
+            if (!shielded[k] && pn_is(obj, PT_identifier)) return 1;
+            if (shielded[k] && raises && call && text_is(L, pn_field(x, PF_attribute), "cancelled")) return 1;
+        }
     }
     return 0;
 }
@@ -4612,8 +4600,7 @@ static void lower_try(lower *L, pn s, ir_block *out)
             if (cancel_taken) h->flags &= ~(unsigned)H_CANCEL;
             else if (h->flags & H_CANCEL) cancel_taken = 1;
             if (!pn_isnull(block) &&
-                (asks_cancelling(L, block) || asks_own_scope(L, pn_field(s, PF_body), block) ||
-                 asks_shielded_task(L, pn_field(s, PF_body), block) || recancels(L, block) ||
+                (asks_cancelling(L, block) || asks_own_cancel(L, pn_field(s, PF_body), block) || recancels(L, block) ||
                  reports_cancel(L, s, block) || yields_to_body_exc(L, ch, block, alias) ||
                  (pn_isnull(alias) && hands_exc_info_on(L, block))))
                 h->flags |= H_CANCELLING;
