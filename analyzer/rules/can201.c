@@ -73,6 +73,20 @@ static int builds_local_object(rule_run *rr, const ir_node *n)
 
 static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(remote_vec)); }
 
+/* Keep r unless its node is kept already (a loop is walked more than once:
+ * one finding per create); a pass that finds it under a timeout wins. */
+static void keep(rule_run *rr, remote r)
+{
+    remote_vec *v = rr->data;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->v[i].at == r.at) {
+            v->v[i].in_timeout |= r.in_timeout;
+            if (!v->v[i].via) v->v[i].via = r.via;
+            return;
+        }
+    CA_VEC_PUSH(*v, r);
+}
+
 static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
 {
     (void)W;
@@ -84,7 +98,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
         /* thread work that creates: only a timeout gives up on it (a
          * cancellation without one is CAN203's, the thread's result) */
         if (n->kind == IR_EXECUTOR && !in_timeout) return;
-        CA_VEC_PUSH(*(remote_vec *)rr->data, r);
+        keep(rr, r);
         return;
     }
     /* `await asyncio.wait_for(_run(), t)` where `_run` (a local function,
@@ -97,7 +111,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     /* an awaited coroutine function; thread work runs a plain one */
     if ((n->kind == IR_AWAIT_CALL) != (callee->is_async != 0)) return;
     r.via = callee;
-    CA_VEC_PUSH(*(remote_vec *)rr->data, r);
+    keep(rr, r);
 }
 
 typedef struct first_create {

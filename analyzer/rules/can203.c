@@ -63,7 +63,11 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     /* a function of the tree that returns a resource it made */
     if (!makes && runs && sum && sum->returns == ENG_RET_RESOURCE) makes = 1;
     if (!makes) return;
-    CA_VEC_PUSH(*(node_vec *)rr->data, n);
+    /* (a loop is walked more than once: one finding per executor) */
+    node_vec *v = rr->data;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->v[i] == n) return;
+    CA_VEC_PUSH(*v, n);
 }
 
 static void end(rule_run *rr)

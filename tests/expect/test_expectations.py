@@ -17,7 +17,9 @@ finding; a function with no marker must get none at all.
 
 Matching is by (path, line, rule): several findings with the same key (two
 resources acquired by one call, e.g. both ends of ``os.pipe()``) satisfy one
-marker, and are one unexpected entry when there is no marker.
+marker, and are one unexpected entry when there is no marker. The same
+finding reported twice (same place, resource and message) is a DUPLICATE
+failure.
 
 Files and rules:
   - ``.py`` files: comments found with ``tokenize`` (text inside strings is
@@ -57,7 +59,7 @@ Usage:
   --stats             print marker counts per rule and functions without
                       markers, then exit (no scan)
 
-Output: one line per MISSED / UNEXPECTED / NOT-SUPPRESSED / BAD-MARKER, then
+Output: one line per MISSED / UNEXPECTED / NOT-SUPPRESSED / DUPLICATE / BAD-MARKER, then
 ``N passed, M failed`` (N = matched expectations, M = misses + unexpected
 findings + marker errors). Exit status: 0 when M is 0, 1 when M > 0, 2 when
 the scan or the JSON could not be used.
@@ -309,6 +311,7 @@ def compare(label, report, fixtures, wanted, strict_set, root, tally, verbose):
                 expect_supp[(path, line, rule)] = True
 
     live, muted = {}, {}
+    seen = set()
     for f in report["findings"]:
         if not isinstance(f, dict):
             continue
@@ -317,6 +320,13 @@ def compare(label, report, fixtures, wanted, strict_set, root, tally, verbose):
         line = f.get("line")
         if path not in wanted or not isinstance(rule, str) or not isinstance(line, int):
             continue
+        # the same finding twice (same place, resource and message) is a
+        # duplicate, whatever the markers say
+        ident = (path, line, f.get("column"), rule, f.get("resource"), f.get("message"), f.get("suppressed"))
+        if ident in seen:
+            tally.fail("DUPLICATE", describe(dict(f, path=path)) + (" [strict]" if label != "default" else ""))
+            continue
+        seen.add(ident)
         if not fixtures[path].rule_ok(rule):
             continue
         f = dict(f, path=path)
