@@ -142,6 +142,12 @@ static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, cons
         if (n->kind == IR_WITH && (n->flags & WITH_SHIELD)) continue;
         /* (the checkpoint of an awaited call follows its await-call node) */
         const ir_node *aw = i > 0 && b->v[i - 1]->kind == IR_AWAIT_CALL ? b->v[i - 1] : NULL;
+        /* (an await of a coroutine of the tree that suspends nowhere, its
+         * implementations in the tree included for an abstract one,
+         * delivers no cancellation) */
+        if (n->kind == IR_CHECKPOINT &&
+            ((n->flags & CP_NO_SUSPEND) || (ctx->res && !eng_checkpoint_suspends(ctx->m, f, ctx->res, n))))
+            continue;
         if (takes_own_cancel((void *)f, n) && !(params_cancelled && awaits_params_only(f, n)) &&
             !(n->kind == IR_CHECKPOINT && awaits_cancelling_helper(ctx, f, aw, depth)))
             return 1;

@@ -613,6 +613,32 @@ static void mark_implementations(const scan_state *S, const ir_func *stub, uint8
     CA_VEC_FREE(heirs);
 }
 
+/* An abstract method (or stub) whose every implementation in the tree
+ * suspends nowhere: a method of that name in a class that inherits the
+ * stub's class, async, with suspends clear as the last fixed point left
+ * it (an override that is itself a stub does nothing). None found: 0
+ * (nothing is known of them). */
+int scan_stub_quiet(const scan_state *S, size_t stub_index)
+{
+    const ir_func *stub = S->fns[stub_index].f;
+    if (!stub->class_name || !stub->is_async || !(stub->fflags & (FN_ABSTRACT | FN_STUB))) return 0;
+    const char *sc = last_part(stub->class_name);
+    int found = 0;
+    for (size_t k = 0; k < S->nfns; k++) {
+        const ir_func *g = S->fns[k].f;
+        if (g == stub || !g->class_name || strcmp(g->name, stub->name) != 0) continue;
+        const cls_ref *gc = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
+        if (!gc || gc->c->name == NULL || strcmp(gc->c->name, sc) == 0 || !inherits(S, gc, sc)) continue;
+        if (!g->is_async) return 0;
+        /* (an override that is itself only `pass` or a docstring does
+         * nothing; its own overrides inherit the stub's class as well and
+         * are met in this loop) */
+        if (!(g->fflags & (FN_ABSTRACT | FN_STUB)) && S->fns[k].sum.suspends) return 0;
+        found = 1;
+    }
+    return found;
+}
+
 /* `await self.server.handle_request(scope, receive, send)` as a task's tail,
  * on an object self holds whose class is not known here: the one coroutine
  * of the tree with that method name, when there is exactly one (a sync

@@ -388,58 +388,81 @@ static void lang_summaries(scan_state *S)
     fc.memo = ca_xcalloc(fc.memo_cap, sizeof(*fc.memo));
     eng_resolver res = {&fc, scan_resolve, scan_class_of};
     /* what calls pass on (releases, takes, checkpoints reached), and which
-     * functions can suspend when awaited: both only grow, so each settles */
-    for (size_t i = 0; i < S->nfns; i++) {
-        fn_ref *r = &S->fns[i];
-        const file_job *j = &S->jobs[r->file];
-        /* (an abstract method stands for its overrides, which may suspend) */
-        if (j->lowered && S->langs[j->lang]->await_summaries) r->sum.suspends = (r->f->fflags & (FN_ABSTRACT | FN_STUB)) != 0;
-    }
-    /* A worklist over passes: the first pass updates every function and
-     * records whom it resolved; later passes update only the functions a
-     * callee of which changed since the pass before (an update is a
-     * function of the callees' summaries, so the others cannot change). */
-    int *stamp = ca_xcalloc(S->nfns + 1, sizeof(int)); /* 1 + the last pass it changed in, 0 never */
-    size_t *dep_off = ca_xcalloc(S->nfns + 1, sizeof(size_t));
-    CA_VEC(int) deps = {0};
-    int changed = 1;
-    for (int pass = 0; changed && pass < 64; pass++) {
-        changed = 0;
-        fc.recording = pass == 0;
+     * functions can suspend when awaited: both only grow, so each settles.
+     * An abstract method stands for its overrides, which may suspend; when
+     * the first fixed point leaves every implementation in the tree of one
+     * unable to suspend, the summaries start again with that one quiet
+     * (the second fixed point can only find less that suspends, so its
+     * implementations stay quiet) */
+    eng_summary *initial = ca_xmalloc(sizeof(eng_summary) * (S->nfns + 1));
+    for (size_t i = 0; i < S->nfns; i++) initial[i] = S->fns[i].sum;
+    uint8_t *quiet = ca_xcalloc(S->nfns + 1, 1);
+    for (int round = 0; round < 2; round++) {
+        if (round == 1) {
+            int any_quiet = 0;
+            for (size_t i = 0; i < S->nfns; i++) {
+                const file_job *j = &S->jobs[S->fns[i].file];
+                if (j->lowered && S->langs[j->lang]->await_summaries && scan_stub_quiet(S, i)) quiet[i] = any_quiet = 1;
+            }
+            if (!any_quiet) break;
+            for (size_t i = 0; i < S->nfns; i++) S->fns[i].sum = initial[i];
+            fc.memo_n = 0;
+            memset(fc.memo, 0, fc.memo_cap * sizeof(*fc.memo));
+        }
         for (size_t i = 0; i < S->nfns; i++) {
             fn_ref *r = &S->fns[i];
             const file_job *j = &S->jobs[r->file];
-            if (!j->lowered) continue;
-            if (pass > 0) {
-                int need = 0;
-                for (size_t k = dep_off[i]; k < dep_off[i + 1] && !need; k++) need = stamp[deps.v[k]] >= pass;
-                if (!need) continue;
-            }
-            const ca_lang *L = S->langs[j->lang];
-            int c = 0;
-            fc.callee_ids.n = 0;
-            if (L->call_summaries) c |= eng_summary_update(&j->m, r->f, &res, &r->sum);
-            if (L->await_summaries) c |= eng_suspends_update(&j->m, r->f, &res, &r->sum);
-            if (c) {
-                stamp[i] = pass + 1;
-                changed = 1;
-            }
-            if (pass == 0) {
-                dep_off[i] = deps.n;
-                for (size_t k = 0; k < fc.callee_ids.n; k++)
-                    if (fc.callee_ids.v[k] >= 0 && (size_t)fc.callee_ids.v[k] < S->nfns && fc.callee_ids.v[k] != (int)i)
-                        CA_VEC_PUSH(deps, fc.callee_ids.v[k]);
-                dep_off[i + 1] = deps.n;
-            }
-            fc.deps.n = 0;
+            if (j->lowered && S->langs[j->lang]->await_summaries)
+                r->sum.suspends = (r->f->fflags & (FN_ABSTRACT | FN_STUB)) != 0 && !quiet[i];
         }
-        if (pass == 0) /* functions not lowered keep empty ranges */
-            for (size_t i = 1; i <= S->nfns; i++)
-                if (dep_off[i] < dep_off[i - 1]) dep_off[i] = dep_off[i - 1];
+        /* A worklist over passes: the first pass updates every function and
+         * records whom it resolved; later passes update only the functions a
+         * callee of which changed since the pass before (an update is a
+         * function of the callees' summaries, so the others cannot change). */
+        int *stamp = ca_xcalloc(S->nfns + 1, sizeof(int)); /* 1 + the last pass it changed in, 0 never */
+        size_t *dep_off = ca_xcalloc(S->nfns + 1, sizeof(size_t));
+        CA_VEC(int) deps = {0};
+        int changed = 1;
+        for (int pass = 0; changed && pass < 64; pass++) {
+            changed = 0;
+            fc.recording = pass == 0;
+            for (size_t i = 0; i < S->nfns; i++) {
+                fn_ref *r = &S->fns[i];
+                const file_job *j = &S->jobs[r->file];
+                if (!j->lowered) continue;
+                if (pass > 0) {
+                    int need = 0;
+                    for (size_t k = dep_off[i]; k < dep_off[i + 1] && !need; k++) need = stamp[deps.v[k]] >= pass;
+                    if (!need) continue;
+                }
+                const ca_lang *L = S->langs[j->lang];
+                int c = 0;
+                fc.callee_ids.n = 0;
+                if (L->call_summaries) c |= eng_summary_update(&j->m, r->f, &res, &r->sum);
+                if (L->await_summaries) c |= eng_suspends_update(&j->m, r->f, &res, &r->sum);
+                if (c) {
+                    stamp[i] = pass + 1;
+                    changed = 1;
+                }
+                if (pass == 0) {
+                    dep_off[i] = deps.n;
+                    for (size_t k = 0; k < fc.callee_ids.n; k++)
+                        if (fc.callee_ids.v[k] >= 0 && (size_t)fc.callee_ids.v[k] < S->nfns && fc.callee_ids.v[k] != (int)i)
+                            CA_VEC_PUSH(deps, fc.callee_ids.v[k]);
+                    dep_off[i + 1] = deps.n;
+                }
+                fc.deps.n = 0;
+            }
+            if (pass == 0) /* functions not lowered keep empty ranges */
+                for (size_t i = 1; i <= S->nfns; i++)
+                    if (dep_off[i] < dep_off[i - 1]) dep_off[i] = dep_off[i - 1];
+        }
+        free(stamp);
+        free(dep_off);
+        CA_VEC_FREE(deps);
     }
-    free(stamp);
-    free(dep_off);
-    CA_VEC_FREE(deps);
+    free(initial);
+    free(quiet);
     scan_file_ctx_free(&fc);
 }
 

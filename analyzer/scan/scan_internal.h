@@ -236,6 +236,9 @@ size_t scan_classes_wanted(scan_state *S);
  * on lowered functions; stale[file] = 1 (when stale is given) for a reused
  * file whose stored flag no longer holds. */
 void scan_mark_spawns(scan_state *S, uint8_t *stale);
+/* Does every implementation in the tree of the abstract method (or stub) at
+ * S->fns[stub_index] suspend nowhere (and is there one)? */
+int scan_stub_quiet(const scan_state *S, size_t stub_index);
 /* What the names resolve to across files, hashed, in the order given. */
 uint64_t scan_deps_digest(const scan_state *S, const char *const *names, size_t n);
 

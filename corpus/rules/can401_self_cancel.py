@@ -12,7 +12,9 @@ import asyncio
 from typing import Any, AsyncIterator
 
 
-async def request(url: str) -> Any: ...
+async def request(url: str) -> Any:
+    await asyncio.sleep(0.1)
+    return url
 
 
 # Fine: returns only when the stopper fired the cancellation itself.
