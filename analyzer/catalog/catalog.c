@@ -232,15 +232,22 @@ static void words_of(const char *s, char *out, size_t cap)
     out[o] = 0;
 }
 
+/* Is pat (words joined by '_') whole words of w, a words_of() result:
+ * "clean_up" in "_clean_up_all_", not "close" in "_enclose_"? */
+static int has_words(const char *w, const char *pat)
+{
+    size_t pl = strlen(pat);
+    for (const char *h = strstr(w, pat); h; h = strstr(h + 1, pat))
+        if (h > w && h[-1] == '_' && h[pl] == '_') return 1;
+    return 0;
+}
+
 int ca_name_has_word(const char *s, const char *word)
 {
-    if (!s || !word) return 0;
+    if (!s || !word || !*word) return 0;
     char w[300];
     words_of(s, w, sizeof(w));
-    size_t pl = strlen(word);
-    for (const char *h = strstr(w, word); h; h = strstr(h + 1, word))
-        if (h[-1] == '_' && h[pl] == '_') return 1;
-    return 0;
+    return has_words(w, word);
 }
 
 int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s)
@@ -248,13 +255,8 @@ int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s)
     if (!s) return 0;
     char w[300];
     words_of(s, w, sizeof(w));
-    for (size_t i = 0; i < c->cat[k].n; i++) {
-        const char *pat = c->cat[k].v[i].pattern;
-        size_t pl = strlen(pat);
-        /* the pattern's words, whole: "_clean_up_" in "_clean_up_all_" */
-        for (const char *h = strstr(w, pat); h; h = strstr(h + 1, pat))
-            if (h[-1] == '_' && h[pl] == '_') return 1;
-    }
+    for (size_t i = 0; i < c->cat[k].n; i++)
+        if (*c->cat[k].v[i].pattern && has_words(w, c->cat[k].v[i].pattern)) return 1;
     return 0;
 }
 
