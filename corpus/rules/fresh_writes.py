@@ -63,3 +63,29 @@ class Links:
             raise
         self._open[name] = ws
         return ws
+
+
+# The same holds for the websockets library: `send` of one message on an
+# open connection writes it to the transport and waits only if the
+# transport is paused. The connect may come through a `wait_for`.
+import websockets  # noqa: E402
+
+
+class SocketRelays:
+    def __init__(self) -> None:
+        self.live: Any = None
+
+    # Fine: the config frame cannot suspend; the socket is stored first.
+    async def dial(self, url: str, config: str) -> Any:
+        sock = await asyncio.wait_for(websockets.connect(url), timeout=10.0)
+        await sock.send(config)
+        self.live = sock
+        return sock
+
+    # Buggy twin: waiting for the peer's answer is a checkpoint.
+    async def dial_and_wait(self, url: str, config: str) -> Any:
+        sock = await websockets.connect(url)
+        await sock.send(config)
+        await sock.recv()  # expect: CAN102
+        self.live = sock
+        return sock
