@@ -1833,6 +1833,10 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             if (owns_nothing(E, n) || empty_record(E, n) || assembled_record(E, n) || rewraps_parameter(E, n) ||
                 wraps_parameter(E, n) || joins_owner(E, n) || status_only(E, v) || raised_value(E, v))
                 ok = 0;
+            /* (a message a send posted is content, not something held:
+             * deleting it on an error path tidies a channel; unless the
+             * tree's callee says it returns a resource it made) */
+            else if ((n->flags & ACQ_MESSAGE) && ev <= 0) ok = 0;
             /* (what a helper hands back while self keeps it, `return
              * self._ws`, is self's whatever this function's cleanup does
              * with it) */

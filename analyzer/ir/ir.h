@@ -74,6 +74,9 @@ typedef enum ir_kind {
                                    cancelled, which is what the shield is for */
 #define ACQ_CHILD         0x80u /* made inside an existing remote parent (`vpc.create_route_table`, a create
                                    naming its parent's id): reachable and deleted through that parent */
+#define ACQ_MESSAGE       0x100u /* with ACQ_WEAK: what a method whose name sends a message returns (`msg =
+                                   await channel.send(text)`, catalog message-verb): a message posted, not
+                                   something held, even when a cleanup deletes it */
 /* IR_TRANSFER flags */
 #define XFER_RETURN       0x01u /* returned or yielded, not stored anywhere */
 #define XFER_PART         0x02u /* a member of var stored in an owner (`self.proc = entry.proc`): a record

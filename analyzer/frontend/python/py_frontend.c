@@ -3280,6 +3280,8 @@ static rhs_info classify_rhs(lower *L, pn right)
     }
     ri.acq = ACQ_WEAK;
     ri.rkind = "resource";
+    /* `msg = await ctx.send(text)`: the message a send posted */
+    if (ci.name && !pn_isnull(ci.recv) && message_verb(L, ci.name)) ri.acq |= ACQ_MESSAGE;
     return ri;
 }
 

@@ -1,0 +1,36 @@
+"""A message a send posted is content, not something held. A chat command
+that posts a prompt and deletes it when nobody answers in time tidies the
+channel; cancelled while it waits, it leaves a stale message, nothing that
+holds a connection or a server's capacity. What an uncatalogued call made
+counts as a resource when a cleanup releases it, except when the call's
+name says it sends a message (catalog message-verb).
+"""
+
+import asyncio
+from typing import Any
+
+
+class Prompter:
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    # Fine: the prompt is a posted message, deleted only to tidy up.
+    async def confirm(self, channel: Any, text: str) -> bool:
+        prompt = await channel.send(text)
+        try:
+            reply = await self.bot.wait_for("message", timeout=30)
+        except asyncio.TimeoutError:
+            await prompt.delete()
+            return False
+        return reply.content == "yes"
+
+    # Buggy twin: what a provision made is deleted only on a timeout; a
+    # cancellation during the wait leaves the machine running.
+    async def lease(self, api: Any, size: str) -> Any:
+        box = await api.provision(size)
+        try:
+            await asyncio.wait_for(box.ready(), timeout=30)  # expect: CAN101
+        except asyncio.TimeoutError:
+            await box.delete()
+            raise
+        return box
