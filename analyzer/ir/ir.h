@@ -353,6 +353,9 @@ typedef struct ir_var {
 #define FN_DONE_FUTURE    0x2000000u /* a plain function that makes a future, completes it itself
                                        (set_result / set_exception) and returns it, handing it nowhere
                                        else: awaiting what it returns does not suspend */
+#define FN_HOLDS_FULL     0x4000000u /* FN_HOLDS_RESOURCE by something more than an empty exit stack
+                                        (`self._stack = AsyncExitStack()` holds nothing until entered):
+                                        what a constructor must do to leave the object holding something */
 #define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

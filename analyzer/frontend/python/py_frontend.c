@@ -3829,9 +3829,14 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
             /* the object holds a catalogued resource: its class owns one */
             rhs_info ri = classify_rhs(L, right);
             int held = (ri.acq & ACQ_STRONG) && !(ri.acq & ACQ_HEURISTIC);
+            /* (an exit stack made with no arguments holds nothing until
+             * something is entered on it: its class owns one, but an
+             * object that holds only it holds nothing yet) */
+            int empty = held && ri.rkind && strcmp(ri.rkind, "exit-stack") == 0 && no_args(unparen(right));
             for (size_t i = 0; i < vs.n && !held; i++)
                 for (size_t k = 0; k < L->strong.n; k++) held |= L->strong.v[k] == vs.v[i];
             if (held) L->f->fflags |= FN_HOLDS_RESOURCE;
+            if (held && !empty) L->f->fflags |= FN_HOLDS_FULL;
         }
         if (o == OWN_LOCAL && pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier) &&
             pn_is(pn_field(left, PF_attribute), PT_identifier)) {
