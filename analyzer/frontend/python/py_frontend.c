@@ -4712,6 +4712,19 @@ static void lower_for(lower *L, pn s, ir_block *out)
             n->var2 = cv;
         }
     }
+    /* `for task in (first, second): task.cancel()`: the name stands for
+     * each value the literal lists (a release of it releases them all) */
+    {
+        pn rr = unparen(right);
+        if (pn_is(rr, PT_tuple) || pn_is(rr, PT_list) || pn_is(rr, PT_set))
+            PN_FOR_NAMED(el, rr) {
+                pn eu = unparen(el);
+                int ev = pn_is(eu, PT_identifier) ? var_of(L, eu) : -1;
+                if (ev < 0) continue;
+                for (size_t i = 0; i < targets.n; i++)
+                    if (targets.v[i] != ev) emit(L, &loop->a, IR_ALIAS, s, ev)->var2 = targets.v[i];
+            }
+    }
     CA_VEC_FREE(targets);
     L->loop_depth++;
     lower_block(L, pn_field(s, PF_body), &loop->a);
