@@ -345,10 +345,15 @@ static int upd_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
     if (n->kind == IR_CHECKPOINT) c->seen_cp = 1;
-    if (n->kind == IR_AWAIT_CALL && !c->out->remote && !(n->flags & REM_SHIELDED) && c->r && c->r->resolve) {
+    if (n->kind == IR_AWAIT_CALL && !c->out->remote && !(n->flags & REM_SHIELDED)) {
         const eng_summary *sum = NULL;
-        const ir_func *callee = eng_resolve_awaited(c->m, c->f, c->r, n, &sum);
-        if (callee && sum && callee != c->f && sum->remote) c->out->remote = 1;
+        const ir_func *callee = c->r && c->r->resolve ? eng_resolve_awaited(c->m, c->f, c->r, n, &sum) : NULL;
+        if (callee == c->f) callee = NULL;
+        if (callee && sum && sum->remote) c->out->remote = 1;
+        /* a create by its name: unless what it awaits is a function of
+         * the tree that suspends nowhere (`State.create(agent)` building
+         * an object in memory), a request a cancellation can cut */
+        if ((n->flags & REM_CREATE) && !(callee && sum && !sum->suspends && callee->is_async)) c->out->remote = 1;
         return 0;
     }
     if (n->kind != IR_CALL || (n->flags & CALL_VALUE_ONLY) || !c->r || !c->r->resolve) return 0;
@@ -501,6 +506,9 @@ const ir_func *eng_resolve_awaited(const ir_module *m, const ir_func *f, const e
     } else if ((n->flags & REM_HAS_RECV) && n->rkind && r->class_of && r->class_of(r->ctx, m, n->rkind)) {
         call.flags = CALL_RECV_CLASS; /* a method of the class of the tree the receiver was made from */
         call.recv = n->rkind;
+    } else if ((n->flags & REM_HAS_RECV) && n->recv && r->class_of &&
+               (r->class_of(r->ctx, m, n->recv) & ENG_CLASS_KNOWN)) {
+        /* `await State.create(agent)`: a static or class method, through its class */
     } else if (n->flags & REM_HAS_RECV) {
         return NULL; /* a method of some other object: not resolved by name */
     }

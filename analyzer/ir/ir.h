@@ -115,6 +115,9 @@ typedef enum ir_kind {
 #define REM_SHIELDED      0x02u
 #define REM_HAS_RECV      0x04u /* IR_AWAIT_CALL: a method call (x.m(...)) */
 #define REM_RECV_SCOPE    0x08u /* IR_AWAIT_CALL: the receiver is a task group, nursery or exit stack */
+#define REM_CREATE        0x10u /* IR_AWAIT_CALL: a remote create by the catalog or by its name, not shielded
+                                   (rules_seed_summary marks it): it makes the function remote unless it
+                                   awaits a function of the tree that suspends nowhere (no I/O to cut) */
 #define EXEC_STRONG       0x10u /* IR_EXECUTOR: the function run in the thread is a catalogued acquirer */
 #define EXEC_NAMED        0x20u /* IR_EXECUTOR: a create under a name the code also looks up
                                    (`create_policy(PolicyName=n)` and `get_policy(n)`): a named

@@ -71,6 +71,17 @@ static int builds_local_object(rule_run *rr, const ir_node *n)
     return (k & ENG_CLASS_KNOWN) && !(k & ENG_CLASS_OWNS);
 }
 
+/* `await State.create(agent)` of a coroutine function of the tree that
+ * suspends nowhere: it does no I/O a cancellation could cut, so it makes
+ * nothing on a server, whatever its name says. */
+static int quiet_tree_create(rule_run *rr, const ir_node *n)
+{
+    if (n->kind != IR_AWAIT_CALL) return 0;
+    const eng_summary *sum = NULL;
+    const ir_func *callee = rule_runs(rr->ctx, n, &sum);
+    return callee && sum && callee->is_async && !sum->suspends;
+}
+
 static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(remote_vec)); }
 
 /* Keep r unless its node is kept already (a loop is walked more than once:
@@ -94,7 +105,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     if ((n->flags & REM_SHIELDED) || ev->shielded) return;
     int in_timeout = (n->flags & REM_TIMEOUT) || ev->in_timeout;
     remote r = {n, n->site, in_timeout, NULL};
-    if (rule_remote_create(rr->ctx->cat, n) && !builds_local_object(rr, n)) {
+    if (rule_remote_create(rr->ctx->cat, n) && !builds_local_object(rr, n) && !quiet_tree_create(rr, n)) {
         /* thread work that creates: only a timeout gives up on it (a
          * cancellation without one is CAN203's, the thread's result) */
         if (n->kind == IR_EXECUTOR && !in_timeout) return;

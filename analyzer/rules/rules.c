@@ -308,10 +308,15 @@ static void dispatch(void *ctx, const eng_walk *W, const eng_event *ev)
     rr->def->on_event(rr, W, ev);
 }
 
+/* Marks each unshielded remote create the function awaits (REM_CREATE):
+ * the summary fixed point decides, once calls resolve, whether it makes
+ * the function remote (eng_summary_update). */
 static int seed_node(void *ctx, const ir_node *n)
 {
     const ca_catalog *cat = ctx;
-    return n->kind == IR_AWAIT_CALL && !(n->flags & REM_SHIELDED) && rule_remote_create(cat, n);
+    if (n->kind == IR_AWAIT_CALL && !(n->flags & REM_SHIELDED) && rule_remote_create(cat, n))
+        ((ir_node *)n)->flags |= REM_CREATE;
+    return 0;
 }
 
 /* A synchronous function (what thread work runs) that returns what a
@@ -354,7 +359,7 @@ void rules_seed_summary(const ca_catalog *cat, const ir_func *f, eng_summary *s)
 {
     if (!cat) return;
     if (f->is_async) {
-        if (ir_visit(&f->body, seed_node, (void *)cat)) s->remote = 1;
+        ir_visit(&f->body, seed_node, (void *)cat);
         return;
     }
     sync_seed q = {cat, ca_xcalloc((size_t)f->nvars + 1, 1), f->nvars};
