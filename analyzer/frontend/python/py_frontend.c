@@ -544,6 +544,8 @@ static void push_unique(int_vec *v, int x)
     CA_VEC_PUSH(*v, x);
 }
 
+static const ca_cat_entry *cat(lower *L, ca_cat_kind k, const char *s);
+
 /* Variables whose value (the object itself) flows into n: `v`, `(a, b)`,
  * `Entry(ws=ws)`, `[a, *rest]`, `{k: v}`, `x if c else y` — not `v.id`. */
 static void value_vars(lower *L, pn n, int_vec *out)
@@ -580,6 +582,13 @@ static void value_vars(lower *L, pn n, int_vec *out)
             if (pn_is(body, PT_identifier) && pn_is(lv, PT_identifier) && strcmp(text(L, body), text(L, lv)) == 0 &&
                 sp < 500)
                 stack[sp++] = pn_field(clause, PF_right);
+        } else if (t == PT_attribute &&
+                   !(pn_is(pn_parent(cur), PT_call) && pn_field(pn_parent(cur), PF_function) == cur)) {
+            /* `closers.append(session.close)`: a bound release method, not
+             * called here, holds its object (calling it releases that) */
+            pn obj = unparen(pn_field(cur, PF_object));
+            if (pn_is(obj, PT_identifier) && cat(L, CAT_RELEASE_METHOD, text(L, pn_field(cur, PF_attribute))))
+                push_unique(out, var_of(L, obj));
         } else if (t == PT_binary_operator) {
             /* `tasks | {x}`, `pending + [t]`: a union of containers */
             if (sp < 499) {
