@@ -338,6 +338,25 @@ int eng_call_param(const ir_node *n, int k, const ir_func *callee, int off)
     return p < callee->nparams ? p : -1;
 }
 
+static const char *tail_part(const char *s)
+{
+    const char *d = s ? strrchr(s, '.') : NULL;
+    return d ? d + 1 : s;
+}
+
+/* `await SkyvernFrame.create_instance(page)`: an alternative constructor
+ * (annotated to return its own class, called through it) of a class of the
+ * tree that owns nothing, itself no remote create: an object in memory. */
+static int local_constructor(const sum_ctx *c, const ir_node *n, const ir_func *callee, const eng_summary *sum)
+{
+    if (!callee || !sum || sum->remote || !callee->ret_type || !callee->class_name || !n->recv || !c->r->class_of)
+        return 0;
+    const char *cn = tail_part(callee->class_name);
+    if (strcmp(tail_part(callee->ret_type), cn) != 0 || strcmp(tail_part(n->recv), cn) != 0) return 0;
+    unsigned k = c->r->class_of(c->r->ctx, c->m, callee->class_name);
+    return (k & ENG_CLASS_KNOWN) && !(k & ENG_CLASS_OWNS);
+}
+
 /* Handing a parameter to a callee that releases or takes it releases or
  * takes it; a function that runs (C) a callee reaching a checkpoint
  * reaches one too. */
@@ -353,7 +372,9 @@ static int upd_node(void *ctx, const ir_node *n)
         /* a create by its name: unless what it awaits is a function of
          * the tree that suspends nowhere (`State.create(agent)` building
          * an object in memory), a request a cancellation can cut */
-        if ((n->flags & REM_CREATE) && !(callee && sum && !sum->suspends && callee->is_async)) c->out->remote = 1;
+        if ((n->flags & REM_CREATE) && !(callee && sum && !sum->suspends && callee->is_async) &&
+            !local_constructor(c, n, callee, sum))
+            c->out->remote = 1;
         return 0;
     }
     if (n->kind != IR_CALL || (n->flags & CALL_VALUE_ONLY) || !c->r || !c->r->resolve) return 0;
