@@ -2750,6 +2750,12 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                 ca_sb_addf(&q, "%s().%s", mk, ci.name);
                 if (cat(L, CAT_CANCEL_CLOSES, ca_sb_str(&q))) push_unique(&pass, rvv);
                 ca_sb_release(&q);
+                /* `await session.__aenter__()` of `session = ClientSession(r, w)`:
+                 * the catalog names it "mcp.ClientSession(*).__aenter__", made
+                 * with any arguments ("maker()" means made with none) */
+                ca_sb_addf(&q, "%s(*).%s", mk, ci.name);
+                if (cat(L, CAT_NONSUSPENDING_AWAIT, ca_sb_str(&q))) cp->flags |= CP_NO_SUSPEND;
+                ca_sb_release(&q);
             }
         }
         /* `await self._q.put(x)` on `self._q = asyncio.Queue()`: the catalog
