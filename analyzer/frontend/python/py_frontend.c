@@ -1966,6 +1966,23 @@ static void closure_releases(lower *L, ir_block *out, pn call, const char *calle
     }
 }
 
+
+/* Is the expression evaluated only on some paths through its statement: an
+ * operand of `and` / `or` past the first, a branch of `x if c else y`, or
+ * inside a lambda or comprehension? */
+static int conditionally_evaluated(pn e)
+{
+    for (pn c = e, p = pn_parent(e); !pn_isnull(p); c = p, p = pn_parent(p)) {
+        if (pn_is(p, PT_boolean_operator) && pn_field(p, PF_left) != c) return 1;
+        if (pn_is(p, PT_conditional_expression) && pn_first_named(p) != c) return 1;
+        if (pn_is(p, PT_lambda) || pn_is(p, PT_list_comprehension) || pn_is(p, PT_set_comprehension) ||
+            pn_is(p, PT_generator_expression))
+            return 1;
+        if (pn_is(p, PT_expression_statement) || pn_is(p, PT_block) || pn_is(p, PT_function_definition)) return 0;
+    }
+    return 0;
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
@@ -1995,6 +2012,15 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
      * evidence that it is a resource either */
     if (!awaited && ci.name && (strcmp(ci.name, "set_result") == 0 || strcmp(ci.name, "set_exception") == 0) &&
         pn_is(unparen(ci.recv), PT_identifier)) {
+        int fv = var_of(L, unparen(ci.recv));
+        if (fv >= 0) emit(L, out, IR_DONE, call, fv);
+    }
+    /* `yield t.result()`: a future's result (or exception) returns only
+     * once it is done (asyncio raises InvalidStateError before, a
+     * concurrent future waits): on the path on from a normal return, the
+     * task has finished */
+    if (!awaited && ci.name && (strcmp(ci.name, "result") == 0 || strcmp(ci.name, "exception") == 0) &&
+        pn_is(unparen(ci.recv), PT_identifier) && !conditionally_evaluated(call)) {
         int fv = var_of(L, unparen(ci.recv));
         if (fv >= 0) emit(L, out, IR_DONE, call, fv);
     }
