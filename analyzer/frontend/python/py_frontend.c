@@ -520,7 +520,8 @@ static owner_kind owner_of(lower *L, pn n, int *var)
         *var = v;
         if (L->f->vars[v].flags & VAR_SELF) return OWN_SELF;
         /* (a view of an entry self holds: an owner that outlives this call) */
-        if ((L->f->vars[v].flags & VAR_OF_SELF) && pn_is(unparen(n), PT_attribute) && unparen(n) != r)
+        if ((L->f->vars[v].flags & VAR_OF_SELF) && (pn_is(unparen(n), PT_attribute) || pn_is(unparen(n), PT_subscript)) &&
+            unparen(n) != r)
             return OWN_GLOBAL;
         if (L->f->vars[v].flags & VAR_PARAM) return OWN_PARAM;
         return OWN_LOCAL;
@@ -1426,11 +1427,16 @@ static int wait_sets_dropped(lower *L, pn aw)
 }
 
 /* Is e something self holds, looked up (`self._queues[key]`,
- * `self._queues.get(key)`, `self._queues.setdefault(key, Q())`)? */
+ * `self._queues.get(key)`, `self._queues.setdefault(key, Q())`), or a
+ * container of self's itself (`services = self._services`)? */
 static int self_lookup(lower *L, pn e)
 {
     e = unparen(e);
     pn base = &pt_null;
+    if (pn_is(e, PT_attribute)) {
+        pn ob = unparen(pn_field(e, PF_object));
+        return pn_is(ob, PT_identifier) && (text_is(L, ob, "self") || text_is(L, ob, "cls"));
+    }
     if (pn_is(e, PT_subscript)) base = unparen(pn_field(e, PF_value));
     else if (pn_is(e, PT_call)) {
         pn fn = unparen(pn_field(e, PF_function));
