@@ -774,6 +774,41 @@ static pn spawned_arg_src(lower *L, pn call)
     return a0;
 }
 
+/* Is string literal s exactly "kw" (or 'kw')? */
+static int string_is(lower *L, pn s, const char *kw)
+{
+    if (!pn_is(s, PT_string)) return 0;
+    const char *t = text(L, s);
+    size_t n = strlen(t), k = strlen(kw);
+    return n == k + 2 && (t[0] == '"' || t[0] == '\'') && t[n - 1] == t[0] && memcmp(t + 1, kw, k) == 0;
+}
+
+/* `opts["sock"] = sock` ... `connect(url, **opts)`: the value the last
+ * store of key kw into the local dict name before the call put there (a
+ * store under a test is taken as made: the value exists on that path
+ * only), or the null node. */
+static pn splat_kw(lower *L, pn call, const char *name, const char *kw)
+{
+    pn def = pn_parent(call);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    pn found = &pt_null;
+    if (pn_isnull(def)) return found;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = def + 1; y < endp && y->start < call->start; y++) {
+        if (y->type != PT_assignment) continue;
+        pn left = unparen(pn_field(y, PF_left));
+        if (!pn_is(left, PT_subscript)) continue;
+        pn base = unparen(pn_field(left, PF_value));
+        if (!pn_is(base, PT_identifier) || strcmp(text(L, base), name) != 0) continue;
+        pn key = &pt_null;
+        PN_FOR_NAMED(ix, left) {
+            if (ix != pn_field(left, PF_value)) key = unparen(ix);
+        }
+        if (!pn_isnull(key) && string_is(L, key, kw)) found = pn_field(y, PF_right);
+    }
+    return found;
+}
+
 static pn kw_arg(lower *L, pn call, const char *kw)
 {
     pn args = pn_field(call, PF_arguments);
@@ -783,6 +818,13 @@ static pn kw_arg(lower *L, pn call, const char *kw)
         if (!pn_is(a, PT_keyword_argument)) continue;
         char *name = text(L, pn_field(a, PF_name));
         if (strcmp(name, kw) == 0) return pn_field(a, PF_value);
+    }
+    PN_FOR_NAMED(a, args) {
+        if (!pn_is(a, PT_dictionary_splat)) continue;
+        pn d = unparen(pn_first_named(a));
+        if (!pn_is(d, PT_identifier)) continue;
+        pn v = splat_kw(L, call, text(L, d), kw);
+        if (!pn_isnull(v)) return v;
     }
     return nul;
 }
