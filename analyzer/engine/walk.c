@@ -1002,6 +1002,24 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n, int *noreturn)
  * than this, one walk takes both (the joined state goes on either way). */
 #define ENG_FINALLY_SPLIT_DEPTH 6
 
+/* Does a clause of try t catch every Exception (`except Exception`, a
+ * tuple naming it, `contextlib.suppress(Exception)`)? */
+static int catches_exception(const ir_node *t)
+{
+    for (int k = 0; k < t->nhandlers; k++) {
+        const char *c = t->handlers[k].catches;
+        if (!c) continue;
+        for (const char *p = c; (p = strstr(p, "Exception")) != NULL; p += 9) {
+            char before = p == c ? '(' : p[-1], after = p[9];
+            if ((before == '(' || before == ' ' || before == ',' || before == '.') &&
+                (after == 0 || after == ',' || after == ')' || after == ' ') &&
+                !(before == '.' && !(p - c >= 9 && strncmp(p - 9, "builtins.", 9) == 0)))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
 {
     frame fr = {st_new(E), st_new(E), st_new(E), 0};
@@ -1066,11 +1084,17 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
     /* what leaves the try by an exception: the body's, unless a handler
      * catches everything, and whatever its handlers and else raise */
     uint8_t *esc = E->trys.v[ti].b;
-    if (!catch_all) st_join(E, esc, exc);
+    /* (a clause that catches every Exception lets only what is no
+     * Exception out of the body, cancellation or an interrupt: with no
+     * finally, it goes on as a cancellation does, to the first outer clause
+     * that catches one, not to an outer `except Exception`) */
+    int base_only = !catch_all && !t->c.n && catches_exception(t);
+    if (!catch_all && !base_only) st_join(E, esc, exc);
     if (!cancel_caught && REACH(E, cex)) st_join(E, esc, cex);
     E->trys.n--;
     if (!t->c.n) {
         if (REACH(E, esc)) note_exc(E, esc);
+        if (base_only && REACH(E, exc)) note_cancel_at(E, exc, t);
     } else if (E->split_depth < ENG_FINALLY_SPLIT_DEPTH) {
         E->split_depth++;
         push_reg(E, ENG_REG_FINALLY, t, NULL);

@@ -2031,6 +2031,41 @@ static int conditionally_evaluated(pn e)
     return 0;
 }
 
+
+/* Is local v, at call, a coroutine object: every binding of it in the
+ * function before the call is a call, not awaited, of a coroutine function
+ * of this module (`coro = self._process_query(q)`, each def of that name
+ * an `async def`)? */
+static int coroutine_var(lower *L, pn call, int v)
+{
+    pn def = pn_parent(call);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    if (pn_isnull(def)) return 0;
+    const char *vn = L->f->vars[v].name;
+    const pt_node *endp = L->T->v + L->T->n;
+    int bound = 0;
+    for (pn y = def + 1; y < endp && y->start < call->start; y++) {
+        if (y->type != PT_assignment) continue;
+        pn left = unparen(pn_field(y, PF_left));
+        if (!pn_is(left, PT_identifier) || strcmp(text(L, left), vn) != 0) continue;
+        pn r = unparen(pn_field(y, PF_right));
+        if (!pn_is(r, PT_call)) return 0;
+        pn fn = unparen(pn_field(r, PF_function));
+        const char *name = pn_is(fn, PT_attribute) ? text(L, pn_field(fn, PF_attribute))
+                           : pn_is(fn, PT_identifier) ? text(L, fn) : NULL;
+        if (!name) return 0;
+        int found = 0;
+        for (pn d = L->T->v; d < endp; d++) {
+            if (d->type != PT_function_definition || strcmp(text(L, pn_field(d, PF_name)), name) != 0) continue;
+            if (!has_token(d, PT_async)) return 0;
+            found = 1;
+        }
+        if (!found) return 0;
+        bound = 1;
+    }
+    return bound;
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
@@ -2076,6 +2111,14 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         spawn_closure(L, out, call);
         spawn_args(L, out, call);
         note_spawn(L, call);
+        /* `coro = self._process(q)` ... `self.tasks.create_task(coro, ...)`:
+         * a coroutine object handed to a spawner is the task's to run */
+        pn a0 = unparen(first_pos_arg(call, 0));
+        if (pn_is(a0, PT_identifier)) {
+            int cv = var_of(L, a0);
+            if (cv >= 0 && !(L->f->vars[cv].flags & (VAR_SELF | VAR_PARAM)) && coroutine_var(L, call, cv))
+                emit(L, out, IR_TRANSFER, call, cv);
+        }
     } else if (!awaited && ci.name) {
         note_spawn_via(L, call);
     }
