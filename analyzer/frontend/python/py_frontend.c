@@ -4679,6 +4679,11 @@ static int asks_own_cancel(lower *L, pn body, pn block)
             shielded[nn++] = 0;
         } else if (x->type == PT_call && cat(L, CAT_SHIELD_CALL, dotted(L, pn_field(x, PF_function)))) {
             pn a = unparen(pn_first_named(pn_field(x, PF_arguments)));
+            /* (`shield(asyncio.wrap_future(fut))`: fut seen another way) */
+            if (pn_is(a, PT_call)) {
+                char *vd = dotted(L, pn_field(a, PF_function));
+                if (vd && cat(L, CAT_VIEW_CALL, vd)) a = unparen(first_pos_arg(a, 0));
+            }
             if (!pn_is(a, PT_identifier) && !pn_is(a, PT_attribute)) continue;
             names[nn] = text(L, a);
             shielded[nn++] = 1;
