@@ -356,6 +356,8 @@ typedef struct ir_var {
 #define FN_DONE_FUTURE    0x2000000u /* a plain function that makes a future, completes it itself
                                        (set_result / set_exception) and returns it, handing it nowhere
                                        else: awaiting what it returns does not suspend */
+#define FN_AWAITED_ANY    0x8000000u /* a method whose module awaits a method of that name on some receiver
+                                        (`await app._process_messages()`): not only ever run as a task */
 #define FN_HOLDS_FULL     0x4000000u /* FN_HOLDS_RESOURCE by something more than an empty exit stack
                                         (`self._stack = AsyncExitStack()` holds nothing until entered):
                                         what a constructor must do to leave the object holding something */

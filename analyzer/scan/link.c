@@ -613,6 +613,26 @@ static void mark_implementations(const scan_state *S, const ir_func *stub, uint8
     CA_VEC_FREE(heirs);
 }
 
+/* A spawn of `self.m()` in a method of class C starts, on an object of a
+ * subclass of C that overrides m, the override: methods of that name in
+ * classes of the tree that inherit C, async and never awaited in their
+ * own module (each override is then the outermost frame of that task). */
+static void mark_overrides(const scan_state *S, const ir_func *g, uint8_t *spawned)
+{
+    if (!g->class_name || !g->name || (g->fflags & FN_AWAITED_ANY)) return;
+    const char *gc = last_part(g->class_name);
+    for (size_t k = 0; k < S->nfns; k++) {
+        const ir_func *h = S->fns[k].f;
+        if (h == g || !h->class_name || !h->name || strcmp(h->name, g->name) != 0) continue;
+        /* (an override its module also awaits directly, `await app.m()`,
+         * runs in that caller's task there) */
+        if (!h->is_async || (h->fflags & (FN_AWAITED_HERE | FN_AWAITED_ANY | FN_ABSTRACT | FN_STUB))) continue;
+        const cls_ref *hc = scan_find_class(S, &S->jobs[S->fns[k].file].m, h->class_name);
+        if (!hc || strcmp(hc->c->name, gc) == 0 || !inherits(S, hc, gc)) continue;
+        spawned[k] = 1;
+    }
+}
+
 /* An abstract method (or stub) whose every implementation in the tree
  * suspends nowhere: a method of that name in a class that inherits the
  * stub's class, async, with suspends clear as the last fixed point left
@@ -685,6 +705,8 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
             const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
             if (!g && (sp->flags & SPAWN_TAIL)) g = unique_self_held_tail(S, sp->text);
             if (g && (g->fflags & (FN_ABSTRACT | FN_STUB))) mark_implementations(S, g, spawned);
+            else if (g && (sp->flags & CALL_ON_SELF))
+                mark_overrides(S, g, spawned);
             if (!g || g->id < 0 || (size_t)g->id >= S->nfns) continue;
             /* (a task its own module starts is FN_OWN_TASK's, by the module's
              * own rules; a framework's run is the same in any module) */

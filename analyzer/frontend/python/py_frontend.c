@@ -145,6 +145,7 @@ typedef struct lower {
     CA_VEC(const char *) arg0_spawners; /* module functions that start their first parameter as a task */
     CA_VEC(const char *) own_wrappers; /* `deco.<locals>.wrapper`: a decorator's wrapper that stands in for
                                           functions the module runs as tasks (decorator_task_wrappers) */
+    CA_VEC(const char *) awaited_any; /* method names the module awaits on any receiver (`await app.m()`) */
     CA_VEC(const char *) awaited;     /* names the module awaits as plain coroutines (`await f()`, `await
                                          self.f()`): FN_AWAITED_HERE */
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
@@ -6189,6 +6190,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         if (L->scope_driven_defs.v[k] == def->start && strstr(f->qualname, ".<locals>.")) f->fflags |= FN_SCOPE_DRIVEN;
     for (size_t k = 0; k < L->awaited.n; k++)
         if (strcmp(L->awaited.v[k], name) == 0) f->fflags |= FN_AWAITED_HERE;
+    for (size_t k = 0; k < L->awaited_any.n && class_name; k++)
+        if (strcmp(L->awaited_any.v[k], name) == 0) f->fflags |= FN_AWAITED_ANY;
     /* (only a coroutine no other module can await: a local one, or a
      * private one; a public `run_controller` run by asyncio.run here may
      * be awaited under a timeout by code that imports it) */
@@ -7271,6 +7274,7 @@ static void collect_awaited(lower *L, pn root)
                   strcmp(text(L, unparen(pn_field(fn, PF_object))), "cls") == 0))
             nm = text(L, pn_field(fn, PF_attribute));
         if (nm) CA_VEC_PUSH(L->awaited, nm);
+        if (pn_is(fn, PT_attribute)) CA_VEC_PUSH(L->awaited_any, text(L, pn_field(fn, PF_attribute)));
     }
 }
 
@@ -8198,6 +8202,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.scope_driven);
     CA_VEC_FREE(L.scope_driven_defs);
     CA_VEC_FREE(L.awaited);
+    CA_VEC_FREE(L.awaited_any);
     CA_VEC_FREE(L.uncancelled);
     CA_VEC_FREE(L.mains);
     CA_VEC_FREE(L.idle_locks);

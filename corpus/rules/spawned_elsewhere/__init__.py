@@ -14,6 +14,10 @@ the base; the implementation lives in a mixin (`UpdatePumpMethods`) that
 `Relay` combines with the base, so the task runs the mixin's loop, whose
 `except CancelledError: pass` is that task's own end.
 
+`LineHandler.handle` starts `self._listen()`; `SipLineHandler` (another
+module) overrides `_listen`, and on its objects the task runs the
+override, whose handler is that task's end. The twin `_drain` is awaited.
+
 `Worker.run` is awaited by the runner's task (`_run_worker`, a task the
 runner module starts) as its last step, outside any loop, and its own
 module never awaits it: its handler is that task's end. The twins:
