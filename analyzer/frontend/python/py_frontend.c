@@ -7371,6 +7371,7 @@ static void collect_own_tasks(lower *L, pn root)
     ca_arena keep = L->m->arena;
     memset(&L->m->arena, 0, sizeof(L->m->arena));
     CA_VEC(const char *) wrappers = {0};
+    CA_VEC(int) wrapper_arg = {0}; /* the parameter of each wrapper it starts (0 the first) */
     CA_VEC(const char *) found = {0};
     const pt_node *endp = L->T->v + L->T->n;
     /* wrappers: `def start_pending_task(coro, ...): create_task(coro)` */
@@ -7384,13 +7385,20 @@ static void collect_own_tasks(lower *L, pn root)
             pn a0 = first_pos_arg(y, 0);
             if (!ci.name || !pn_is(unparen(a0), PT_identifier) || !spawns_task(L, &ci, NULL, 0)) continue;
             const char *an = text(L, unparen(a0));
-            int param = 0;
+            int param = 0, pidx = -1, pos = 0, plain = 1;
             PN_FOR_NAMED(pp, params) {
                 pn id = param_ident(pp);
-                if (!pn_isnull(id) && pn_is(id, PT_identifier) && strcmp(text(L, id), an) == 0) param = 1;
+                /* (`*args`, `**kw`, keyword-only: no place to count) */
+                if (pn_isnull(id) || L->src[pp->start] == '*' || L->src[pp->start] == '/') plain = 0;
+                if (!pn_isnull(id) && pn_is(id, PT_identifier) && strcmp(text(L, id), an) == 0) {
+                    param = 1;
+                    if (plain) pidx = pos;
+                }
+                pos++;
             }
             if (param) {
                 CA_VEC_PUSH(wrappers, text(L, pn_field(d, PF_name)));
+                CA_VEC_PUSH(wrapper_arg, pidx);
                 /* a module function starting its first parameter: one
                  * other modules may call (FN_SPAWNS_ARG0); not one that
                  * waits for what it started (`run_coroutine_threadsafe(
@@ -7453,6 +7461,15 @@ static void collect_own_tasks(lower *L, pn root)
             continue;
         }
         if (spawns_task(L, &ci, wrappers.v, wrappers.n)) {
+            /* `_start_session_task(ap, run_flow(), ...)`: a module function
+             * wrapper that starts its second parameter starts that argument */
+            if (!ci.dotted || strchr(ci.dotted, '.') == NULL)
+                for (size_t w = 0; w < wrappers.n; w++)
+                    if (strcmp(wrappers.v[w], ci.name) == 0 && wrapper_arg.v[w] > 0) {
+                        pn aw = first_pos_arg(x, wrapper_arg.v[w]);
+                        if (!pn_isnull(aw)) a0 = aw;
+                        break;
+                    }
             const char *picked[2];
             int np = picked_functions(L, a0, picked);
             for (int i = 0; i < np; i++) CA_VEC_PUSH(found, picked[i]);
@@ -7532,6 +7549,7 @@ static void collect_own_tasks(lower *L, pn root)
     ca_arena_free(&scratch);
     CA_VEC_FREE(found);
     CA_VEC_FREE(wrappers);
+    CA_VEC_FREE(wrapper_arg);
     CA_VEC_FREE(starts);
     CA_VEC_FREE(uncancelled);
 }
