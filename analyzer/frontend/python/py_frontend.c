@@ -2099,6 +2099,17 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         int fv = var_of(L, unparen(ci.recv));
         if (fv >= 0) emit(L, out, IR_DONE, call, fv);
     }
+    /* `except CancelledError: t.add_done_callback(cleanup)`, where cleanup
+     * is a function defined here whose body releases (`delete_sandbox(
+     * task.result().id)`): the callback owns what t makes when it ends */
+    if (!awaited && L->in_cancel_handler && ci.name && strcmp(ci.name, "add_done_callback") == 0 &&
+        pn_is(unparen(ci.recv), PT_identifier)) {
+        pn cb = unparen(first_pos_arg(call, 0));
+        if (pn_is(cb, PT_identifier) && !pn_isnull(local_def(L, text(L, cb))) && teardown_body(L, text(L, cb))) {
+            int tv = var_of(L, unparen(ci.recv));
+            if (tv >= 0) emit_release(L, out, call, tv, 0, NULL);
+        }
+    }
     /* `yield t.result()`: a future's result (or exception) returns only
      * once it is done (asyncio raises InvalidStateError before, a
      * concurrent future waits): on the path on from a normal return, the
