@@ -3848,6 +3848,14 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
             emit(L, out, IR_DONE, at, v);
             return;
         }
+        /* `prot = lambda: Protocol(data)`, `name = "idle"`: a new value
+         * that is no resource; what the name held before is no longer
+         * reached through it (as for `x = None`) */
+        if (pn_is(r, PT_lambda) || pn_is(r, PT_string) || pn_is(r, PT_integer) || pn_is(r, PT_float) ||
+            pn_is(r, PT_true) || pn_is(r, PT_false)) {
+            if (existing >= 0) emit(L, out, IR_DONE, at, v);
+            return;
+        }
         record_ctor(L, v, right);
         note_exc_flag(L, v, right);
         note_cancelled_result(L, v, r);
