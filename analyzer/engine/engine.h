@@ -163,6 +163,12 @@ int eng_checkpoint_suspends(const ir_module *m, const ir_func *f, const eng_reso
  * of an object other than self is not resolved by name). */
 const ir_func *eng_resolve_awaited(const ir_module *m, const ir_func *f, const eng_resolver *r, const ir_node *n,
                                    const eng_summary **sum);
+/* `await SkyvernFrame.create_instance(page)`: is callee, what the
+ * IR_AWAIT_CALL n awaits, an alternative constructor (annotated to return
+ * its own class, called through it) of a class of the tree that owns
+ * nothing, itself no remote create? It builds an object in memory. */
+int eng_local_constructor(const ir_module *m, const eng_resolver *r, const ir_node *n, const ir_func *callee,
+                          const eng_summary *sum);
 /* The parameter of callee that argument k of call n is bound to, or -1
  * (keywords by name, positionals by position, extra ones in *args); off is
  * the resolver's parameter offset (1 for self.m(...)). */

@@ -344,16 +344,15 @@ static const char *tail_part(const char *s)
     return d ? d + 1 : s;
 }
 
-/* `await SkyvernFrame.create_instance(page)`: an alternative constructor
- * (annotated to return its own class, called through it) of a class of the
- * tree that owns nothing, itself no remote create: an object in memory. */
-static int local_constructor(const sum_ctx *c, const ir_node *n, const ir_func *callee, const eng_summary *sum)
+int eng_local_constructor(const ir_module *m, const eng_resolver *r, const ir_node *n, const ir_func *callee,
+                          const eng_summary *sum)
 {
-    if (!callee || !sum || sum->remote || !callee->ret_type || !callee->class_name || !n->recv || !c->r->class_of)
+    if (!callee || !sum || sum->remote || !callee->ret_type || !callee->class_name || !n->recv || !r ||
+        !r->class_of)
         return 0;
     const char *cn = tail_part(callee->class_name);
     if (strcmp(tail_part(callee->ret_type), cn) != 0 || strcmp(tail_part(n->recv), cn) != 0) return 0;
-    unsigned k = c->r->class_of(c->r->ctx, c->m, callee->class_name);
+    unsigned k = r->class_of(r->ctx, m, callee->class_name);
     return (k & ENG_CLASS_KNOWN) && !(k & ENG_CLASS_OWNS);
 }
 
@@ -373,7 +372,7 @@ static int upd_node(void *ctx, const ir_node *n)
          * the tree that suspends nowhere (`State.create(agent)` building
          * an object in memory), a request a cancellation can cut */
         if ((n->flags & REM_CREATE) && !(callee && sum && !sum->suspends && callee->is_async) &&
-            !local_constructor(c, n, callee, sum))
+            !eng_local_constructor(c->m, c->r, n, callee, sum))
             c->out->remote = 1;
         return 0;
     }

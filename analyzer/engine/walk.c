@@ -1002,24 +1002,6 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n, int *noreturn)
  * than this, one walk takes both (the joined state goes on either way). */
 #define ENG_FINALLY_SPLIT_DEPTH 6
 
-/* Does a clause of try t catch every Exception (`except Exception`, a
- * tuple naming it, `contextlib.suppress(Exception)`)? */
-static int catches_exception(const ir_node *t)
-{
-    for (int k = 0; k < t->nhandlers; k++) {
-        const char *c = t->handlers[k].catches;
-        if (!c) continue;
-        for (const char *p = c; (p = strstr(p, "Exception")) != NULL; p += 9) {
-            char before = p == c ? '(' : p[-1], after = p[9];
-            if ((before == '(' || before == ' ' || before == ',' || before == '.') &&
-                (after == 0 || after == ',' || after == ')' || after == ' ') &&
-                !(before == '.' && !(p - c >= 9 && strncmp(p - 9, "builtins.", 9) == 0)))
-                return 1;
-        }
-    }
-    return 0;
-}
-
 static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
 {
     frame fr = {st_new(E), st_new(E), st_new(E), 0};
@@ -1088,7 +1070,9 @@ static void walk_try(eng_walk *E, const ir_node *t, uint8_t *s)
      * Exception out of the body, cancellation or an interrupt: with no
      * finally, it goes on as a cancellation does, to the first outer clause
      * that catches one, not to an outer `except Exception`) */
-    int base_only = !catch_all && !t->c.n && catches_exception(t);
+    int catches_exception = 0;
+    for (int k = 0; k < t->nhandlers; k++) catches_exception |= (t->handlers[k].flags & H_EXCEPTION) != 0;
+    int base_only = !catch_all && !t->c.n && catches_exception;
     if (!catch_all && !base_only) st_join(E, esc, exc);
     if (!cancel_caught && REACH(E, cex)) st_join(E, esc, cex);
     E->trys.n--;

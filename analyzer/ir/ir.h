@@ -236,6 +236,8 @@ typedef enum ir_kind {
 #define H_INTERRUPT       0x80u /* it also names the user's interrupt (`except (CancelledError,
                                    KeyboardInterrupt)`): the program's edge, where ^C ends the work (asyncio.run
                                    delivers ^C to the main task as a cancellation) */
+#define H_EXCEPTION       0x100u /* it catches every Exception (`except Exception`, a tuple naming it): only what is
+                                   no Exception (cancellation, an interrupt) gets past it */
 
 typedef struct ir_node ir_node;
 

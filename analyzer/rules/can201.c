@@ -64,11 +64,7 @@ static int builds_local_object(rule_run *rr, const ir_node *n)
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *callee = ctx->res->resolve(ctx->res->ctx, ctx->m, ctx->f, &call, &sum, &off);
-    if (!callee || callee == ctx->f || !callee->ret_type || !callee->class_name || !sum || sum->remote) return 0;
-    const char *cn = rule_last_part(callee->class_name);
-    if (strcmp(rule_last_part(callee->ret_type), cn) != 0 || strcmp(rule_last_part(n->recv), cn) != 0) return 0;
-    unsigned k = ctx->res->class_of(ctx->res->ctx, ctx->m, callee->class_name);
-    return (k & ENG_CLASS_KNOWN) && !(k & ENG_CLASS_OWNS);
+    return callee != ctx->f && eng_local_constructor(ctx->m, ctx->res, n, callee, sum);
 }
 
 /* `await State.create(agent)` of a coroutine function of the tree that

@@ -4141,6 +4141,7 @@ static void classify_handler_as_written(lower *L, pn types, ir_handler *h)
             snprintf(buf, sizeof(buf), "%s()", name);
             if (cat(L, CAT_NOT_CANCEL_EXC, name)) continue;
             if (cat(L, CAT_INTERRUPT_EXC, name)) h->flags |= H_INTERRUPT;
+            if (strcmp(name, "Exception") == 0 || strcmp(name, "builtins.Exception") == 0) h->flags |= H_EXCEPTION;
             const ca_cat_entry *e = NULL;
             if (cat(L, CAT_CATCHALL_EXC, name)) {
                 h->flags |= H_CANCEL | H_BASE;
