@@ -2051,9 +2051,7 @@ static int coroutine_var(lower *L, pn call, int v)
         if (!pn_is(left, PT_identifier) || strcmp(text(L, left), vn) != 0) continue;
         pn r = unparen(pn_field(y, PF_right));
         if (!pn_is(r, PT_call)) return 0;
-        pn fn = unparen(pn_field(r, PF_function));
-        const char *name = pn_is(fn, PT_attribute) ? text(L, pn_field(fn, PF_attribute))
-                           : pn_is(fn, PT_identifier) ? text(L, fn) : NULL;
+        const char *name = call_of(L, r).name;
         if (!name) return 0;
         int found = 0;
         for (pn d = L->T->v; d < endp; d++) {
