@@ -305,6 +305,22 @@ static int ret_node(void *ctx, const ir_node *n)
         const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n->ref, &sum, &off);
         if (callee && sum && callee != c->f && sum->returns == ENG_RET_BORROWED) c->lent[n->var] = 1;
     }
+    /* `sid = generate_id()` ... `self._enter_room(sid, ...)` ... `return
+     * sid`: a method of self that keeps the value registers it with self;
+     * what is returned then is lent, as a value stored on self in place is
+     * (not a function handed it to build something new of: `core =
+     * create_core(listener=atv)` makes a part of what it returns) */
+    if (n->kind == IR_CALL && (n->flags & CALL_ON_SELF) && !(n->flags & CALL_VALUE_ONLY) && c->r && c->r->resolve) {
+        const eng_summary *sum = NULL;
+        int off = 0;
+        const ir_func *callee = n->nvars > 0 ? c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off) : NULL;
+        for (int k = 0; callee && sum && callee != c->f && k < n->nvars; k++) {
+            int v = n->vars[k], p = v >= 0 ? eng_call_param(n, k, callee, off) : -1;
+            if (p < 0 || p >= 64 || !(((sum->takes_early | sum->takes_late) & ~sum->releases) & (1ull << p))) continue;
+            c->stored[v] = 1;
+            c->lent[v] = 1;
+        }
+    }
     if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0) {
         if (c->lent[n->var]) c->lent_returned = 1;
         else c->other_returned = 1;
