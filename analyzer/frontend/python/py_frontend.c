@@ -4904,9 +4904,13 @@ static cond_fact no_fact(void)
     return f;
 }
 
+static cond_fact cond_test_d(lower *L, pn cond, int depth);
+
 /* One test, not a chain: `v`, `v is None`, `v is not None`, `v.done()`,
- * `v.returncode is None`, with `not` around it. */
-static cond_fact cond_atom(lower *L, pn cond)
+ * `v.returncode is None`, with `not` around it; or, nested in parentheses
+ * as an operand of a chain, a chain of the other operator (`t is None or
+ * (isinstance(t, K) and t.returncode is not None)`), a few levels deep. */
+static cond_fact cond_atom(lower *L, pn cond, int depth)
 {
     int neg = 0;
     pn c = unparen(cond);
@@ -4915,7 +4919,10 @@ static cond_fact cond_atom(lower *L, pn cond)
         c = unparen(pn_field(c, PF_argument));
     }
     cond_fact f = no_fact();
-    if (pn_is(c, PT_identifier)) {
+    if (pn_is(c, PT_boolean_operator)) {
+        if (depth >= 4) return no_fact();
+        f = cond_test_d(L, c, depth + 1);
+    } else if (pn_is(c, PT_identifier)) {
         f.var = var_of(L, c);
         f.empty_if_false = 1; /* a falsy value: None (or empty) */
     } else if (pn_is(c, PT_call) && pn_isnull(first_pos_arg(c, 0))) {
@@ -4963,10 +4970,10 @@ static cond_fact cond_atom(lower *L, pn cond)
  * chain is read iteratively (100,000 operands nest that deep). Under
  * `and`, the true branch has what any operand says of it and the false
  * branch what every operand says; under `or` the other way round. */
-static cond_fact cond_test(lower *L, pn cond)
+static cond_fact cond_test_d(lower *L, pn cond, int depth)
 {
     pn c = unparen(cond);
-    if (!pn_is(c, PT_boolean_operator)) return cond_atom(L, c);
+    if (!pn_is(c, PT_boolean_operator)) return cond_atom(L, c, depth);
     unsigned op = pn_child(c, 1)->type;
     if (op != PT_and && op != PT_or) return no_fact();
     cond_fact acc = no_fact();
@@ -4975,7 +4982,7 @@ static cond_fact cond_test(lower *L, pn cond)
      * right operand, and the leftmost last */
     for (pn cur = c;; cur = unparen(pn_field(cur, PF_left))) {
         int is_chain = pn_is(cur, PT_boolean_operator) && pn_child(cur, 1)->type == op;
-        cond_fact f = cond_atom(L, is_chain ? pn_field(cur, PF_right) : cur);
+        cond_fact f = cond_atom(L, is_chain ? pn_field(cur, PF_right) : cur, depth);
         if (f.var < 0 || (!first && acc.var >= 0 && f.var != acc.var)) {
             complete = 0;
         } else {
@@ -5001,6 +5008,8 @@ static cond_fact cond_test(lower *L, pn cond)
     }
     return acc;
 }
+
+static cond_fact cond_test(lower *L, pn cond) { return cond_test_d(L, cond, 0); }
 
 /* An exception class expression of isinstance(v, C): can it match a
  * cancellation? (a tuple or `A | B` if any member can) */
