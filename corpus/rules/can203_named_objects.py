@@ -73,3 +73,34 @@ class KeyStep:
     async def provision(self, store: Any) -> None:
         key = await anyio.to_thread.run_sync(partial(self._iam.create_access_key, UserName=self._user_name))  # expect: CAN203
         await store.save(key["AccessKey"]["AccessKeyId"])
+
+
+class IndexStep:
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self._indexes: dict = {}
+
+    # Fine: a plain `name=` handed on by the thread call; `has_index` asks
+    # for that same name first, so a re-run finds what a cancel left.
+    async def ensure(self, name: str) -> Any:
+        import asyncio
+
+        if await asyncio.to_thread(self._store.has_index, name):
+            return await asyncio.to_thread(self._store.get_index, name)
+        index = await asyncio.to_thread(self._store.create_index, name=name, dims=8)
+        self._indexes[name] = index
+        return index
+
+
+class BlindIndexStep:
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self._indexes: dict = {}
+
+    # Buggy twin: the name is never asked for, so nothing finds it again.
+    async def ensure_blind(self, name: str) -> Any:
+        import asyncio
+
+        index = await asyncio.to_thread(self._store.create_index, name=name, dims=8)  # expect: CAN203
+        self._indexes[name] = index
+        return index

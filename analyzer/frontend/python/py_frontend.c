@@ -2544,8 +2544,9 @@ static int named_create(lower *L, const char *fn, pn call)
         if (!pn_is(a, PT_keyword_argument)) continue;
         const char *k = text(L, pn_field(a, PF_name));
         size_t kl = k ? strlen(k) : 0;
-        /* (PolicyName for create_policy, repositoryName for create_repository) */
-        if (kl > 4 && lc_eq_skip(k + kl - 4, 4, "name", 4) && lc_eq_skip(k, kl - 4, kind, strlen(kind))) {
+        /* (PolicyName for create_policy, repositoryName for create_repository;
+         * or a bare `name=`, create_collection(name=n)) */
+        if (kl >= 4 && lc_eq_skip(k + kl - 4, 4, "name", 4) && (kl == 4 || lc_eq_skip(k, kl - 4, kind, strlen(kind)))) {
             pn v = unparen(pn_field(a, PF_value));
             if (pn_is(v, PT_attribute) || pn_is(v, PT_identifier)) e = norm_text(L, v, 200);
         }
@@ -2635,7 +2636,9 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
         if (pn_isnull(fn) || !(pn_is(fn, PT_identifier) || pn_is(fn, PT_attribute))) return;
         char *d = dotted(L, fn);
         if (!d) return;
-        if (named_create(L, d, made)) x->flags |= EXEC_NAMED;
+        /* (`to_thread(client.create_collection, name=n)`: the keywords of
+         * the thread call go to the function it runs) */
+        if (named_create(L, d, pn_isnull(made) ? call : made)) x->flags |= EXEC_NAMED;
         if (child_create(L, fn, d, made)) x->flags |= EXEC_CHILD;
         x->callee = d;
         x->cname = last_component(d);
