@@ -3475,6 +3475,23 @@ static void record_ctor(lower *L, int v, pn right)
         /* `h = await self._start(...)` annotated `-> Handle`: h is a Handle */
         pn c = unparen(pn_first_named(r));
         const char *rc = pn_is(c, PT_call) ? returned_class(L, c) : NULL;
+        /* `response = await client.request(...)` of `client =
+         * httpx.AsyncClient(...)`: made by that library maker's method,
+         * "httpx.AsyncClient.request" (what the catalog says of a value so
+         * made: `...request(*).aread` reads a body already read) */
+        if (!rc && pn_is(c, PT_call)) {
+            call_info mc = call_of(L, c);
+            pn rv = pn_isnull(mc.recv) ? mc.recv : unparen(mc.recv);
+            const char *mk = mc.name && !pn_isnull(rv) && pn_is(rv, PT_identifier) && var_of(L, rv) >= 0
+                                 ? map_get(L->locals_ctor.v, L->locals_ctor.n, text(L, rv))
+                                 : NULL;
+            if (mk && strchr(mk, '.') && !strchr(mk, '(')) {
+                ca_sb q = {0};
+                ca_sb_addf(&q, "%s.%s", mk, mc.name);
+                rc = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+                ca_sb_release(&q);
+            }
+        }
         if (v >= 0) {
             /* (a binding hides what an earlier one of the name was made by) */
             name_map e = {L->f->vars[v].name, rc ? rc : "", 0, 0};
