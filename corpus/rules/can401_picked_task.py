@@ -2,8 +2,10 @@
 
 `run = self._run_once if once else self._run_loop` then
 `asyncio.create_task(run())`: either method is the outermost frame of the
-task, whose cancellation is its own stop. The twin awaits the picked method
-in the caller's task, where the caller's cancellation is swallowed.
+task, whose cancellation is its own stop; so with the pick written in place,
+`ensure_future(self._loop() if again else self._once())`. The twin awaits
+the picked method in the caller's task, where the caller's cancellation is
+swallowed.
 """
 
 import asyncio
@@ -58,3 +60,28 @@ class InlineTimer:
     async def run(self, twice: bool) -> None:
         step = self._tick_twice if twice else self._tick
         await step()
+
+
+class StreamRunner:
+    def __init__(self, again: bool) -> None:
+        self.again = again
+        self._runner: Any = None
+
+    # Fine: the runner's own task, cancelled by __aexit__.
+    async def stream_forever(self) -> None:
+        while True:
+            try:
+                await self._stream_once()
+            except asyncio.CancelledError:
+                break
+
+    async def _stream_once(self) -> None:
+        await asyncio.sleep(1)
+
+    async def __aenter__(self) -> "StreamRunner":
+        self._runner = asyncio.ensure_future(self.stream_forever() if self.again else self._stream_once())
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        if self._runner:
+            self._runner.cancel()

@@ -6907,15 +6907,25 @@ static const char *spawned_name(lower *L, pn a)
 static int picked_functions(lower *L, pn a, const char *out[2])
 {
     a = unparen(a);
-    if (!pn_is(a, PT_call)) return 0;
-    pn f = unparen(pn_field(a, PF_function));
-    if (!pn_is(f, PT_identifier)) return 0;
-    pn right = bound_value(L, a, text(L, f));
+    /* (or picked in place: `ensure_future(self._loop() if again else
+     * self._once())`, a call of each) */
+    int direct = pn_is(a, PT_conditional_expression);
+    pn right = a;
+    if (!direct) {
+        if (!pn_is(a, PT_call)) return 0;
+        pn f = unparen(pn_field(a, PF_function));
+        if (!pn_is(f, PT_identifier)) return 0;
+        right = bound_value(L, a, text(L, f));
+    }
     if (!pn_is(right, PT_conditional_expression)) return 0;
     int n = 0;
     PN_FOR_NAMED(alt, right) {
         pn x = unparen(alt);
         if (alt == pn_named_child(right, 1)) continue; /* (the condition) */
+        if (direct) {
+            if (!pn_is(x, PT_call)) return 0;
+            x = unparen(pn_field(x, PF_function));
+        }
         const char *name = NULL;
         if (pn_is(x, PT_attribute) && pn_is(unparen(pn_field(x, PF_object)), PT_identifier) &&
             text_is(L, unparen(pn_field(x, PF_object)), "self"))
