@@ -1771,18 +1771,45 @@ static void note_spawn_via(lower *L, pn call)
     pn a0 = unparen(first_pos_arg(call, 0));
     if (!pn_is(a0, PT_call) || !L->f) return;
     pn fn = unparen(pn_field(call, PF_function));
+    const char *via = NULL;
     if (pn_is(fn, PT_identifier)) {
         const char *n = text(L, fn);
         if (!imported_module(L, n) || defined_here(L, n)) return;
     } else if (pn_is(fn, PT_attribute)) {
         pn r = unparen(pn_field(fn, PF_object));
-        if (!pn_is(r, PT_identifier) || !imported_module(L, text(L, r))) return;
+        /* (or a method of an object self holds, of a class the class's
+         * attribute names: `self._supervisor.create(self._run())` of
+         * `self._supervisor = supervisor` typed `TaskSupervisor`, read as
+         * "TaskSupervisor.create") */
+        if (pn_is(r, PT_attribute) && pn_is(unparen(pn_field(r, PF_object)), PT_identifier) &&
+            text_is(L, unparen(pn_field(r, PF_object)), "self")) {
+            const char *rc = self_attr_class(L, r);
+            if (!rc) return;
+            ca_sb q = {0};
+            ca_sb_addf(&q, "%s.%s", rc, text(L, pn_field(fn, PF_attribute)));
+            via = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+            ca_sb_release(&q);
+        } else if (pn_is(r, PT_identifier) && !imported_module(L, text(L, r))) {
+            /* (or of a parameter annotated with one class, `supervisor:
+             * TaskSupervisor`) */
+            int pv = var_of(L, r);
+            const char *rc = pv >= 0 && (L->f->vars[pv].flags & VAR_PARAM) && !(L->f->vars[pv].flags & VAR_SELF)
+                                 ? map_get(L->param_class.v, L->param_class.n, text(L, r))
+                                 : NULL;
+            if (!rc || !*rc) return;
+            ca_sb q = {0};
+            ca_sb_addf(&q, "%s.%s", rc, text(L, pn_field(fn, PF_attribute)));
+            via = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+            ca_sb_release(&q);
+        } else if (!pn_is(r, PT_identifier)) {
+            return;
+        }
     } else {
         return;
     }
     unsigned fl = 0;
     const char *t = spawn_target(L, call, a0, &fl);
-    const char *via = dotted(L, fn);
+    if (!via) via = dotted(L, fn);
     int fi = t && via ? func_index(L) : -1;
     if (fi >= 0) ir_spawn_add_via(L->m, fi, t, fl | SPAWN_VIA, via);
 }
@@ -6226,6 +6253,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     if (f->is_async && asgi_signature(L, def, class_name != NULL)) f->fflags |= FN_OWN_TASK;
     for (size_t k = 0; k < L->arg0_spawners.n && !class_name && !*prefix; k++)
         if (strcmp(L->arg0_spawners.v[k], name) == 0) f->fflags |= FN_SPAWNS_ARG0;
+    for (size_t k = 0; k < L->arg0_spawners.n && class_name; k++)
+        if (strcmp(L->arg0_spawners.v[k], f->qualname) == 0) f->fflags |= FN_SPAWNS_ARG0;
     /* (by name, or `Class.name` for a method of self a class starts) */
     for (size_t k = 0; k < L->uncancelled.n; k++)
         if (strcmp(L->uncancelled.v[k], name) == 0 ||
@@ -7465,6 +7494,22 @@ static void collect_own_tasks(lower *L, pn root)
                 if (pn_parent(d) == root && !pn_isnull(id0) && pn_is(id0, PT_identifier) && text_is(L, id0, an) &&
                     !pn_is(pn_parent(y), PT_attribute))
                     CA_VEC_PUSH(L->arg0_spawners, ca_arena_strdup(&keep, text(L, pn_field(d, PF_name))));
+                /* (or a method of a module-level class starting its first
+                 * parameter after self: `def create(self, coroutine, *,
+                 * name): task = asyncio.create_task(coroutine)` of a task
+                 * supervisor; "Class.method") */
+                pn cb = pn_parent(d), cd = pn_isnull(cb) ? cb : pn_parent(cb);
+                pn p1 = pn_isnull(p0) ? p0 : pn_named_child(params, 1);
+                pn id1 = pn_isnull(p1) ? p1 : param_ident(p1);
+                if (!pn_isnull(cd) && pn_is(cb, PT_block) && pn_is(cd, PT_class_definition) && pn_parent(cd) == root &&
+                    !pn_isnull(id0) && pn_is(id0, PT_identifier) && text_is(L, id0, "self") && !pn_isnull(id1) &&
+                    pn_is(id1, PT_identifier) && text_is(L, id1, an) && L->src[p1->start] != '*' &&
+                    !pn_is(pn_parent(y), PT_attribute)) {
+                    ca_sb q = {0};
+                    ca_sb_addf(&q, "%s.%s", text(L, pn_field(cd, PF_name)), text(L, pn_field(d, PF_name)));
+                    CA_VEC_PUSH(L->arg0_spawners, ca_arena_strdup(&keep, ca_sb_str(&q)));
+                    ca_sb_release(&q);
+                }
                 break;
             }
         }
