@@ -278,6 +278,30 @@ static int hands_on(void *ctx, const ir_node *n)
     if (n->kind == IR_CALL && n->text && rule_cat(q->ctx, CAT_EXC_SINK, rule_last_part(n->text)))
         for (int k = 0; k < n->nvars; k++)
             if (n->vars[k] >= 0 && eng_covers(q->W, n->vars[k], q->exc)) return 1;
+    /* `watcher.err(exc)`: handed to a method of an object the caller passed
+     * in (not self's, not a report: `log.error(exc)`), of no class of the
+     * tree: that object's owner learns of it and decides */
+    if (n->kind == IR_CALL && n->text && !(n->flags & (CALL_VALUE_ONLY | CALL_REPORT | CALL_ON_SELF)) &&
+        !rule_cat(q->ctx, CAT_REPORT_CALL, n->text)) {
+        const char *dot = strchr(n->text, '.');
+        const ir_func *f = eng_func(q->W);
+        int r = -1;
+        if (dot && !strchr(dot + 1, '.') && (size_t)(dot - n->text) < 128) {
+            char recv[128];
+            memcpy(recv, n->text, (size_t)(dot - n->text));
+            recv[dot - n->text] = 0;
+            r = ir_var_find(f, recv);
+        }
+        int handed = 0;
+        for (int k = 0; k < n->nvars; k++)
+            if (n->vars[k] >= 0 && n->vars[k] != r && eng_covers(q->W, n->vars[k], q->exc)) handed = 1;
+        const eng_summary *sum = NULL;
+        int off = 0;
+        if (handed && r >= 0 && (f->vars[r].flags & VAR_PARAM) && !(f->vars[r].flags & (VAR_SELF | VAR_PLAIN)) &&
+            !(q->ctx->res && q->ctx->res->resolve &&
+              q->ctx->res->resolve(q->ctx->res->ctx, q->ctx->m, f, n, &sum, &off)))
+            return 1;
+    }
     return 0;
 }
 
