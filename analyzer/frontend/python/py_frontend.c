@@ -1072,16 +1072,20 @@ static void emit_release(lower *L, ir_block *out, pn at, int v, unsigned extra, 
 static pn param_ident(pn p);
 static int spawns_task(lower *L, const call_info *ci, const char *const *wrappers, size_t nwrappers);
 
+static const char *self_class(lower *L);
+
 /* The constructor the class assigns `self.X` from, for recv `self.X` (one
- * attribute deep), or NULL. */
+ * attribute deep; in a function nested in a method too, whose `self` is
+ * the method's), or NULL. */
 static const char *self_attr_ctor(lower *L, pn recv)
 {
     pn r = unparen(recv);
-    if (!pn_is(r, PT_attribute) || !L->class_name) return NULL;
+    const char *cls = self_class(L);
+    if (!pn_is(r, PT_attribute) || !cls) return NULL;
     pn obj = unparen(pn_field(r, PF_object));
     if (!pn_is(obj, PT_identifier) || strcmp(text(L, obj), "self") != 0) return NULL;
     ca_sb key = {0};
-    ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(r, PF_attribute)));
+    ca_sb_addf(&key, "%s.%s", cls, text(L, pn_field(r, PF_attribute)));
     const char *d = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
     ca_sb_release(&key);
     return d;
@@ -1092,11 +1096,12 @@ static const char *self_attr_ctor(lower *L, pn recv)
 static const char *self_attr_class(lower *L, pn recv)
 {
     const char *d = self_attr_ctor(L, recv);
-    if (!d && L->attr_types.n && L->class_name && pn_is(unparen(recv), PT_attribute)) {
+    const char *cls = self_class(L);
+    if (!d && L->attr_types.n && cls && pn_is(unparen(recv), PT_attribute)) {
         /* `self.manager = manager` of a parameter annotated with one class,
          * when every such assignment names the same class */
         ca_sb key = {0};
-        ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(unparen(recv), PF_attribute)));
+        ca_sb_addf(&key, "%s.%s", cls, text(L, pn_field(unparen(recv), PF_attribute)));
         const char *k = ca_sb_str(&key);
         const char *t = NULL;
         int agree = 1;
@@ -1111,7 +1116,7 @@ static const char *self_attr_class(lower *L, pn recv)
     }
     if (!d || !*d) return NULL;
     ca_sb key = {0};
-    ca_sb_addf(&key, "%s.%s", L->class_name, text(L, pn_field(unparen(recv), PF_attribute)));
+    ca_sb_addf(&key, "%s.%s", cls, text(L, pn_field(unparen(recv), PF_attribute)));
     const char *k = ca_sb_str(&key);
     for (size_t i = 0; i < L->class_attrs.n && d; i++)
         if (strcmp(L->class_attrs.v[i].key, k) == 0 && strcmp(L->class_attrs.v[i].value, d) != 0) d = NULL;
