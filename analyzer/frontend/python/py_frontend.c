@@ -4414,6 +4414,16 @@ static void lower_with(lower *L, pn s, ir_block *out)
         int tv = -1;
         if (!pn_isnull(target) && pn_is(target, PT_identifier))
             tv = ir_var_add(L->m, L->f, text(L, target), 0);
+        /* `async with Handler(ws, manager) as handler:`: the object a class
+         * makes, which its enter hands back (`return self`), for the class
+         * of the methods called on it (`await handler.run()`) */
+        if (tv >= 0 && d && pn_is(e, PT_call)) {
+            const char *lc = last_component(d);
+            if (lc[0] >= 'A' && lc[0] <= 'Z') {
+                name_map me = {L->f->vars[tv].name, d, 0, 0};
+                CA_VEC_PUSH(L->locals_ctor, me);
+            }
+        }
         if (d && cat(L, CAT_GROUP_CTOR, d)) {
             w->flags |= WITH_GROUP;
             if (tv >= 0) L->f->vars[tv].flags |= VAR_GROUP;
@@ -7428,11 +7438,38 @@ static void decorator_task_wrappers(lower *L, pn root, const char *const *found,
     }
 }
 
+/* `def websocket_endpoint(worker): async def _endpoint(ws): ...; return
+ * _endpoint`, a module-level function of this module named fname that
+ * returns a function it defines itself: that function's name, or NULL. */
+static const char *factory_inner(lower *L, pn root, const char *fname)
+{
+    PN_FOR_NAMED(d, root) {
+        pn def = pn_is(d, PT_decorated_definition) ? pn_field(d, PF_definition) : d;
+        if (!pn_is(def, PT_function_definition) || !text_is(L, pn_field(def, PF_name), fname)) continue;
+        pn body = pn_field(def, PF_body);
+        if (pn_isnull(body)) return NULL;
+        const char *ret = NULL;
+        PN_FOR_NAMED(st, body) {
+            if (!pn_is(st, PT_return_statement)) continue;
+            pn v = unparen(pn_first_named(st));
+            if (ret || pn_isnull(v) || !pn_is(v, PT_identifier)) return NULL;
+            ret = text(L, v);
+        }
+        if (!ret) return NULL;
+        PN_FOR_NAMED(st, body) {
+            pn in = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
+            if (pn_is(in, PT_function_definition) && text_is(L, pn_field(in, PF_name), ret)) return ret;
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
 static void collect_own_tasks(lower *L, pn root)
 {
     /* no spawner in the text, no task to find (most modules) */
     static const char *const words[] = {"create_task", "ensure_future", "start_soon", ".start(", "run(", "gather(",
-                                        "_threadsafe(", "_task("};
+                                        "_threadsafe(", "_task(", "_route("};
     int any = 0;
     for (size_t w = 0; w < sizeof(words) / sizeof(words[0]) && !any; w++)
         any = bytes_contain(L->src, L->len, words[w]);
@@ -7525,6 +7562,19 @@ static void collect_own_tasks(lower *L, pn root)
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
         if (!ci.name) continue;
+        if (ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) {
+            /* `app.add_api_websocket_route(path, websocket_endpoint(worker=
+             * w))`: the handler a factory of this module makes and returns,
+             * run by the framework in a task of its own per request */
+            pn args = pn_field(x, PF_arguments);
+            if (!pn_isnull(args) && pn_is(args, PT_argument_list))
+                PN_FOR_NAMED(a, args) {
+                    pn c = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+                    pn cf = pn_is(c, PT_call) ? unparen(pn_field(c, PF_function)) : &pt_null;
+                    const char *inner = pn_is(cf, PT_identifier) ? factory_inner(L, root, text(L, cf)) : NULL;
+                    if (inner) CA_VEC_PUSH(found, inner);
+                }
+        }
         pn a0 = spawned_arg_src(L, x);
         if (pn_isnull(a0)) continue;
         if (ci.dotted && cat(L, CAT_MAIN_RUNNER, ci.dotted)) {
