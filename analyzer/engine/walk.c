@@ -1883,7 +1883,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
         if (ok && (n->flags & ACQ_EXECUTOR) && plain_thread_work(E, E->exec_at[v])) ok = 0;
         /* a task of the main coroutine of asyncio.run: the runner cancels
          * and waits for it when main ends, however main ends */
-        if ((E->f->fflags & FN_MAIN_TASK) && n->rkind && strcmp(n->rkind, "task") == 0 &&
+        if ((E->f->fflags & (FN_MAIN_TASK | FN_MAIN_ONLY)) && n->rkind && strcmp(n->rkind, "task") == 0 &&
             !(n->flags & ACQ_REGISTRY_TAKE))
             ok = 0;
         /* a value the function drops on every path, the normal one too

@@ -743,3 +743,140 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
     }
     free(spawned);
 }
+
+/* ---- coroutines that run only in a runner's main task -------------------- */
+
+/* A call site of a function of the tree: who calls, whom, and whether the
+ * call is awaited in place outside any timeout (the caller's task runs
+ * the callee to its end, and only what cancels the caller cancels it). */
+typedef struct main_edge {
+    size_t caller, callee;
+    int in_place;
+} main_edge;
+
+typedef CA_VEC(main_edge) main_edge_vec;
+
+typedef struct main_q {
+    file_ctx *fc;
+    const ir_module *m;
+    const ir_func *f;
+    size_t fid;
+    CA_VEC(ir_site) timeouts; /* `async with timeout(...)` bodies of f */
+    CA_VEC(const ir_node *) entered; /* the calls that make what an `async with` of f enters */
+    main_edge_vec *edges;
+} main_q;
+
+static int note_timeouts(void *ctx, const ir_node *n)
+{
+    main_q *q = ctx;
+    if (n->kind == IR_WITH && (n->flags & WITH_TIMEOUT)) CA_VEC_PUSH(q->timeouts, n->site);
+    /* (`async with serve(app) as s:` runs the context manager's code in
+     * this task, on entering and on leaving) */
+    if (n->kind == IR_WITH && (n->flags & WITH_ASYNC) && n->ref) CA_VEC_PUSH(q->entered, n->ref);
+    return 0;
+}
+
+static int note_calls(void *ctx, const ir_node *n)
+{
+    main_q *q = ctx;
+    if (n->kind != IR_CALL || (n->flags & CALL_VALUE_ONLY) || !n->text) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *g = scan_resolve(q->fc, q->m, q->f, n, &sum, &off);
+    if (!g || g == q->f || g->id < 0 || (size_t)g->id >= q->fc->S->nfns || !g->is_async) return 0;
+    int timed = 0;
+    for (size_t k = 0; k < q->timeouts.n; k++)
+        timed |= q->timeouts.v[k].start <= n->site.start && n->site.end <= q->timeouts.v[k].end;
+    int entered = 0;
+    for (size_t k = 0; k < q->entered.n; k++) entered |= q->entered.v[k] == n;
+    main_edge e = {q->fid, (size_t)g->id, ((n->flags & CALL_AWAITED) || entered) && !timed};
+    CA_VEC_PUSH(*q->edges, e);
+    return 0;
+}
+
+void scan_mark_main_only(scan_state *S, uint8_t *stale)
+{
+    size_t n = S->nfns;
+    uint8_t *only = ca_xcalloc(n + 1, 1);
+    main_edge_vec edges = {0};
+    int any = 0;
+    for (size_t k = 0; k < n && !any; k++) any = (S->fns[k].f->fflags & FN_RUNNER_MAIN) != 0;
+    if (any) {
+        file_ctx fc;
+        memset(&fc, 0, sizeof(fc));
+        fc.S = S;
+        for (size_t k = 0; k < n; k++) {
+            const fn_ref *r = &S->fns[k];
+            const ir_module *m = &S->jobs[r->file].m;
+            if (m->language && strcmp(m->language, "python") != 0) continue;
+            main_q q = {&fc, m, r->f, k, {0}, {0}, &edges};
+            ir_visit(&r->f->body, note_timeouts, &q);
+            ir_visit(&r->f->body, note_calls, &q);
+            CA_VEC_FREE(q.timeouts);
+            CA_VEC_FREE(q.entered);
+        }
+        scan_file_ctx_free(&fc);
+        /* every call of g, how many of them are in place in a main-only
+         * caller: all, and at least one, or g is a runner's main never
+         * called elsewhere */
+        int *total = ca_xcalloc(n + 1, sizeof(int));
+        int *other = ca_xcalloc(n + 1, sizeof(int)); /* calls but the runner's own (FN_RUNNER_MAIN) */
+        for (size_t i = 0; i < edges.n; i++) {
+            const main_edge *e = &edges.v[i];
+            total[e->callee]++;
+            /* (the call handed to the runner, in the main's module: its
+             * module names it nowhere else) */
+            if (e->in_place || S->fns[e->caller].file != S->fns[e->callee].file) other[e->callee]++;
+        }
+        for (size_t k = 0; k < n; k++) {
+            const ir_func *g = S->fns[k].f;
+            /* (a public main the module runs may be awaited, under a
+             * timeout, by code that imports it: a private or local one) */
+            int hidden = (g->name && g->name[0] == '_') || (g->qualname && strstr(g->qualname, ".<locals>."));
+            if ((g->fflags & FN_RUNNER_MAIN) && hidden && !other[k] && !(g->fflags & FN_SPAWNED_ELSEWHERE))
+                only[k] = 1;
+        }
+        free(other);
+        /* (a public function of a module with no runner of its own may be
+         * awaited by code outside the tree, a library's user: only private
+         * and local ones, or those of a module that runs a main, go on) */
+        uint8_t *runner_file = ca_xcalloc(S->njobs + 1, 1);
+        for (size_t k = 0; k < n; k++)
+            if (S->fns[k].f->fflags & FN_RUNNER_MAIN) runner_file[S->fns[k].file] = 1;
+        int *good = ca_xcalloc(n + 1, sizeof(int));
+        for (int changed = 1; changed;) {
+            changed = 0;
+            memset(good, 0, sizeof(int) * (n + 1));
+            for (size_t i = 0; i < edges.n; i++)
+                if (edges.v[i].in_place && only[edges.v[i].caller]) good[edges.v[i].callee]++;
+            for (size_t k = 0; k < n; k++) {
+                const ir_func *g = S->fns[k].f;
+                /* (a task another module starts on it makes a call that
+                 * is not in place; a route's handler, handed by reference,
+                 * has no call at all) */
+                if (only[k] || !total[k] || good[k] != total[k] || !g->is_async) continue;
+                int hidden = (g->name && g->name[0] == '_') || (g->qualname && strstr(g->qualname, ".<locals>."));
+                if (!hidden && !runner_file[S->fns[k].file]) continue;
+                only[k] = 1;
+                changed = 1;
+            }
+        }
+        free(good);
+        free(total);
+        free(runner_file);
+    }
+    CA_VEC_FREE(edges);
+    for (size_t k = 0; k < n; k++) {
+        fn_ref *r = &S->fns[k];
+        file_job *j = &S->jobs[r->file];
+        int had = (r->f->fflags & FN_MAIN_ONLY) != 0;
+        if (j->reused) {
+            if (had != only[k] && stale) stale[r->file] = 1;
+        } else if (only[k]) {
+            r->f->fflags |= FN_MAIN_ONLY;
+        } else {
+            r->f->fflags &= ~FN_MAIN_ONLY;
+        }
+    }
+    free(only);
+}

@@ -191,6 +191,7 @@ size_t scan_check_reused(scan_state *S)
      * no longer does: their handlers read that) */
     uint8_t *stale = ca_xcalloc(S->njobs + 1, 1);
     scan_mark_spawns(S, stale);
+    scan_mark_main_only(S, stale);
     for (size_t i = 0; i < S->njobs; i++) {
         file_job *j = &S->jobs[i];
         if (!j->reused || j->rec.status != CA_FILE_CACHED) continue;

@@ -6289,6 +6289,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     for (size_t k = 0; k < L->mains.n; k++)
         if (strcmp(L->mains.v[k], name) == 0 && (name[0] == '_' || strstr(f->qualname, ".<locals>.")))
             f->fflags |= FN_MAIN_TASK;
+    for (size_t k = 0; k < L->mains.n && f->is_async; k++)
+        if (strcmp(L->mains.v[k], name) == 0) f->fflags |= FN_RUNNER_MAIN;
     /* a test case (`async def test_x` in a Test class, or in a test
      * module): its runner (pytest-asyncio, IsolatedAsyncioTestCase) runs
      * it as the main task of the test's loop and cancels what it leaves
