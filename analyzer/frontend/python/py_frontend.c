@@ -3475,6 +3475,36 @@ static int annot_plain(lower *L, pn t, const char **one);
 /* The class a call of this module's code is annotated to return: `await
  * self._start(...)` where the class's `_start` says `-> Handle`, or a
  * module function's `-> Handle`. NULL when it names none (or a plain type). */
+/* `def _build_runner(w): return Runner(store=w.store)`, not annotated: a
+ * plain (not async) function whose every return builds an object of one
+ * class (a capitalized name) in place; that class, or NULL. */
+static const char *built_class(lower *L, pn def)
+{
+    if (has_token(def, PT_async)) return NULL;
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body)) return NULL;
+    const pt_node *endp = L->T->v + L->T->n;
+    const char *cls = NULL;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+            uint32_t end = x->end; /* (its returns are its own) */
+            while (x + 1 < endp && (x + 1)->start < end) x++;
+            continue;
+        }
+        if (x->type == PT_yield) return NULL;
+        if (x->type != PT_return_statement) continue;
+        pn v = unparen(pn_first_named(x));
+        if (pn_isnull(v) || !pn_is(v, PT_call)) return NULL;
+        pn cf = unparen(pn_field(v, PF_function));
+        if (!pn_is(cf, PT_identifier) && !pn_is(cf, PT_attribute)) return NULL;
+        const char *d = dotted(L, cf);
+        const char *lc = d ? last_component(d) : NULL;
+        if (!lc || lc[0] < 'A' || lc[0] > 'Z' || (cls && strcmp(cls, d) != 0)) return NULL;
+        cls = d;
+    }
+    return cls;
+}
+
 static const char *returned_class(lower *L, pn call)
 {
     call_info ci = call_of(L, call);
@@ -3493,7 +3523,8 @@ static const char *returned_class(lower *L, pn call)
         if (prefix ? (strncmp(pre, prefix, pl) != 0 || strcmp(pre + pl, ".") != 0) : pre[0] != 0) continue;
         pn rt = pn_field(d, PF_return_type);
         const char *one = NULL;
-        if (pn_isnull(rt) || annot_plain(L, rt, &one)) return NULL;
+        if (pn_isnull(rt)) return built_class(L, d);
+        if (annot_plain(L, rt, &one)) return NULL;
         return one;
     }
     return NULL;
