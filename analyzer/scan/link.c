@@ -679,6 +679,25 @@ static const ir_func *unique_self_held_tail(const scan_state *S, const char *tex
     return one;
 }
 
+/* Sets flag on each function marked (clears it on the others), as the scan
+ * computed it; a reused file keeps its stored flags, and one whose flag no
+ * longer matches is marked in stale, to be analysed again. */
+static void apply_scan_flag(scan_state *S, const uint8_t *marked, unsigned flag, uint8_t *stale)
+{
+    for (size_t k = 0; k < S->nfns; k++) {
+        fn_ref *r = &S->fns[k];
+        file_job *j = &S->jobs[r->file];
+        int had = (r->f->fflags & flag) != 0;
+        if (j->reused) {
+            if (had != marked[k] && stale) stale[r->file] = 1;
+        } else if (marked[k]) {
+            r->f->fflags |= flag;
+        } else {
+            r->f->fflags &= ~flag;
+        }
+    }
+}
+
 void scan_mark_spawns(scan_state *S, uint8_t *stale)
 {
     uint8_t *spawned = ca_xcalloc(S->nfns + 1, 1);
@@ -729,18 +748,7 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
         const cls_ref *c = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
         if (c && (c->flags & ENG_CLASS_ENDPOINT)) spawned[k] = 1;
     }
-    for (size_t k = 0; k < S->nfns; k++) {
-        fn_ref *r = &S->fns[k];
-        file_job *j = &S->jobs[r->file];
-        int had = (r->f->fflags & FN_SPAWNED_ELSEWHERE) != 0;
-        if (j->reused) {
-            if (had != spawned[k] && stale) stale[r->file] = 1;
-        } else if (spawned[k]) {
-            r->f->fflags |= FN_SPAWNED_ELSEWHERE;
-        } else {
-            r->f->fflags &= ~FN_SPAWNED_ELSEWHERE;
-        }
-    }
+    apply_scan_flag(S, spawned, FN_SPAWNED_ELSEWHERE, stale);
     free(spawned);
 }
 
@@ -866,17 +874,6 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
         free(runner_file);
     }
     CA_VEC_FREE(edges);
-    for (size_t k = 0; k < n; k++) {
-        fn_ref *r = &S->fns[k];
-        file_job *j = &S->jobs[r->file];
-        int had = (r->f->fflags & FN_MAIN_ONLY) != 0;
-        if (j->reused) {
-            if (had != only[k] && stale) stale[r->file] = 1;
-        } else if (only[k]) {
-            r->f->fflags |= FN_MAIN_ONLY;
-        } else {
-            r->f->fflags &= ~FN_MAIN_ONLY;
-        }
-    }
+    apply_scan_flag(S, only, FN_MAIN_ONLY, stale);
     free(only);
 }
