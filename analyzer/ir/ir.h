@@ -365,6 +365,9 @@ typedef struct ir_var {
                                         coroutine (FN_RUNNER_MAIN) or awaited, outside any timeout, only by
                                         functions that do, at every call of it in the tree: the runner
                                         cancels what it leaves running, as for FN_MAIN_TASK */
+#define FN_UNCANCELLED_VIA 0x40000000u /* set by the scan: awaited in place, outside any timeout, at every call
+                                        of it in the tree, by coroutines that run only in a task nothing
+                                        can cancel (FN_UNCANCELLED): its awaits meet no cancellation either */
 #define FN_AWAITED_ANY    0x8000000u /* a method whose module awaits a method of that name on some receiver
                                         (`await app._process_messages()`): not only ever run as a task */
 #define FN_HOLDS_FULL     0x4000000u /* FN_HOLDS_RESOURCE by something more than an empty exit stack

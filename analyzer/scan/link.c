@@ -681,7 +681,9 @@ static const ir_func *unique_self_held_tail(const scan_state *S, const char *tex
 
 /* Sets flag on each function marked (clears it on the others), as the scan
  * computed it; a reused file keeps its stored flags, and one whose flag no
- * longer matches is marked in stale, to be analysed again. */
+ * longer matches is marked in stale, to be analysed again (with stale
+ * NULL, a flag read from the bodies of the functions, which a reused file
+ * does not bring back: it keeps the flag it was analysed with). */
 static void apply_scan_flag(scan_state *S, const uint8_t *marked, unsigned flag, uint8_t *stale)
 {
     for (size_t k = 0; k < S->nfns; k++) {
@@ -802,13 +804,46 @@ static int note_calls(void *ctx, const ir_node *n)
     return 0;
 }
 
+/* Grows set (seeded) to a fixed point: g joins when every call of it in
+ * the tree (total, at least one) is in place in a member of its own
+ * module, and g is private or local (a public function may be awaited by
+ * code outside the tree, a library's user; and what another module calls
+ * is read the same whichever files a scan is given, as shards of one tree
+ * are scanned apart and merged). */
+static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const int *total, uint8_t *set)
+{
+    size_t n = S->nfns;
+    int *good = ca_xcalloc(n + 1, sizeof(int));
+    for (int changed = 1; changed;) {
+        changed = 0;
+        memset(good, 0, sizeof(int) * (n + 1));
+        for (size_t i = 0; i < edges->n; i++)
+            if (edges->v[i].in_place && set[edges->v[i].caller] &&
+                S->fns[edges->v[i].caller].file == S->fns[edges->v[i].callee].file)
+                good[edges->v[i].callee]++;
+        for (size_t k = 0; k < n; k++) {
+            const ir_func *g = S->fns[k].f;
+            /* (a task another module starts on it makes a call that is not
+             * in place; a route's handler, handed by reference, has no
+             * call at all) */
+            if (set[k] || !total[k] || good[k] != total[k] || !g->is_async) continue;
+            int hidden = (g->name && g->name[0] == '_') || (g->qualname && strstr(g->qualname, ".<locals>."));
+            if (!hidden) continue;
+            set[k] = 1;
+            changed = 1;
+        }
+    }
+    free(good);
+}
+
 void scan_mark_main_only(scan_state *S, uint8_t *stale)
 {
     size_t n = S->nfns;
     uint8_t *only = ca_xcalloc(n + 1, 1);
+    uint8_t *unc = ca_xcalloc(n + 1, 1);
     main_edge_vec edges = {0};
     int any = 0;
-    for (size_t k = 0; k < n && !any; k++) any = (S->fns[k].f->fflags & FN_RUNNER_MAIN) != 0;
+    for (size_t k = 0; k < n && !any; k++) any = (S->fns[k].f->fflags & (FN_RUNNER_MAIN | FN_UNCANCELLED)) != 0;
     if (any) {
         file_ctx fc;
         memset(&fc, 0, sizeof(fc));
@@ -824,9 +859,8 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             CA_VEC_FREE(q.entered);
         }
         scan_file_ctx_free(&fc);
-        /* every call of g, how many of them are in place in a main-only
-         * caller: all, and at least one, or g is a runner's main never
-         * called elsewhere */
+        /* every call of g, how many of them are in place in a member: all,
+         * and at least one, or g is a runner's main never called elsewhere */
         int *total = ca_xcalloc(n + 1, sizeof(int));
         int *other = ca_xcalloc(n + 1, sizeof(int)); /* calls but the runner's own (FN_RUNNER_MAIN) */
         for (size_t i = 0; i < edges.n; i++) {
@@ -843,37 +877,23 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             int hidden = (g->name && g->name[0] == '_') || (g->qualname && strstr(g->qualname, ".<locals>."));
             if ((g->fflags & FN_RUNNER_MAIN) && hidden && !other[k] && !(g->fflags & FN_SPAWNED_ELSEWHERE))
                 only[k] = 1;
+            /* a task of its module that nothing can cancel (FN_UNCANCELLED):
+             * what it awaits in place runs in that task */
+            if (g->fflags & FN_UNCANCELLED) unc[k] = 1;
         }
         free(other);
-        /* (a public function of a module with no runner of its own may be
-         * awaited by code outside the tree, a library's user: only private
-         * and local ones, or those of a module that runs a main, go on) */
-        uint8_t *runner_file = ca_xcalloc(S->njobs + 1, 1);
+        grow_in_place(S, &edges, total, only);
+        grow_in_place(S, &edges, total, unc);
         for (size_t k = 0; k < n; k++)
-            if (S->fns[k].f->fflags & FN_RUNNER_MAIN) runner_file[S->fns[k].file] = 1;
-        int *good = ca_xcalloc(n + 1, sizeof(int));
-        for (int changed = 1; changed;) {
-            changed = 0;
-            memset(good, 0, sizeof(int) * (n + 1));
-            for (size_t i = 0; i < edges.n; i++)
-                if (edges.v[i].in_place && only[edges.v[i].caller]) good[edges.v[i].callee]++;
-            for (size_t k = 0; k < n; k++) {
-                const ir_func *g = S->fns[k].f;
-                /* (a task another module starts on it makes a call that
-                 * is not in place; a route's handler, handed by reference,
-                 * has no call at all) */
-                if (only[k] || !total[k] || good[k] != total[k] || !g->is_async) continue;
-                int hidden = (g->name && g->name[0] == '_') || (g->qualname && strstr(g->qualname, ".<locals>."));
-                if (!hidden && !runner_file[S->fns[k].file]) continue;
-                only[k] = 1;
-                changed = 1;
-            }
-        }
-        free(good);
+            if (S->fns[k].f->fflags & FN_UNCANCELLED) unc[k] = 0; /* (the frontend's own) */
         free(total);
-        free(runner_file);
     }
     CA_VEC_FREE(edges);
-    apply_scan_flag(S, only, FN_MAIN_ONLY, stale);
+    /* (what decides them is each module's own calls, and a reused file
+     * was analysed with them as they are) */
+    (void)stale;
+    apply_scan_flag(S, only, FN_MAIN_ONLY, NULL);
+    apply_scan_flag(S, unc, FN_UNCANCELLED_VIA, NULL);
     free(only);
+    free(unc);
 }

@@ -7105,6 +7105,21 @@ static int use_may_cancel(lower *L, pn u)
         return strcmp(text(L, attr), "cancel") == 0 || strcmp(text(L, attr), "cancelling") == 0;
     }
     if (pn_is(p, PT_assignment)) return pn_field(p, PF_left) != u; /* `self._t = None` is fine; a copy is not */
+    /* `if t.done(): result = await t`: the task has ended, the await only
+     * reads its outcome (nothing is left to cancel in it) */
+    if (pn_is(p, PT_await)) {
+        for (pn up = pn_parent(p); !pn_isnull(up) && !pn_is(up, PT_function_definition); up = pn_parent(up)) {
+            if (!pn_is(up, PT_block)) continue;
+            pn st = pn_parent(up);
+            if (!pn_is(st, PT_if_statement) || pn_field(st, PF_consequence) != up) continue;
+            ca_sb want = {0};
+            ca_sb_addf(&want, "%s.done()", norm_text(L, u, 200));
+            int done = strcmp(norm_text(L, pn_field(st, PF_condition), 400), ca_sb_str(&want)) == 0;
+            ca_sb_release(&want);
+            if (done) return 0;
+        }
+        return 1;
+    }
     if (pn_is(p, PT_comparison_operator) || pn_is(p, PT_not_operator) || pn_is(p, PT_boolean_operator) ||
         pn_is(p, PT_if_statement) || pn_is(p, PT_elif_clause) || pn_is(p, PT_while_statement) ||
         pn_is(p, PT_conditional_expression))

@@ -4,22 +4,30 @@ import asyncio
 import sys
 from typing import Any
 
-from .watchers import _watch_until_ready, _watch_with_deadline, watch
+from .watchers import _watch_imported, watch
+
+
+# Fine: awaited only by the main coroutine of this module.
+async def _watch_until_ready(probe: Any) -> None:
+    ticker = asyncio.create_task(probe.tick_forever())
+    await probe.ready.wait()
+    ticker.cancel()
+
+
+# Buggy twin: also awaited under a timeout (check), whose expiry cancels
+# it while the program goes on.
+async def _watch_with_deadline(probe: Any) -> None:
+    ticker = asyncio.create_task(probe.tick_forever())
+    await probe.ready.wait()  # expect: CAN102
+    ticker.cancel()
 
 
 async def _main(probe: Any) -> int:
     await _watch_until_ready(probe)
     await _watch_with_deadline(probe)
+    await _watch_imported(probe)
     await watch(probe)
-    await report(probe)
     return 0
-
-
-# Fine: public, but in the module that runs the main.
-async def report(probe: Any) -> None:
-    ticker = asyncio.create_task(probe.tick_forever())
-    await probe.ready.wait()
-    ticker.cancel()
 
 
 async def check(probe: Any) -> None:
