@@ -361,13 +361,15 @@ typedef struct ir_var {
 #define FN_RUNNER_MAIN    0x10000000u /* handed by name to a main runner of its module (`asyncio.run(main())`),
                                         and named nowhere else there: public or not (FN_MAIN_TASK only a
                                         private or local one); the scan decides (FN_MAIN_ONLY) */
-#define FN_MAIN_ONLY      0x20000000u /* set by the scan: runs only in the main task of a runner, as that main
-                                        coroutine (FN_RUNNER_MAIN) or awaited, outside any timeout, only by
-                                        functions that do, at every call of it in the tree: the runner
-                                        cancels what it leaves running, as for FN_MAIN_TASK */
-#define FN_UNCANCELLED_VIA 0x40000000u /* set by the scan: awaited in place, outside any timeout, at every call
-                                        of it in the tree, by coroutines that run only in a task nothing
-                                        can cancel (FN_UNCANCELLED): its awaits meet no cancellation either */
+#define FN_MAIN_ONLY      0x20000000u /* set by the scan: runs only in the main task of a runner, as that private
+                                        main coroutine (FN_RUNNER_MAIN), or, private or local, awaited in
+                                        place, outside any timeout, only by functions of its module that do,
+                                        at every call of it in the tree: the runner cancels what it leaves
+                                        running, as for FN_MAIN_TASK */
+#define FN_UNCANCELLED_VIA 0x40000000u /* set by the scan: private or local, awaited in place, outside any
+                                        timeout, at every call of it in the tree, by coroutines of its module
+                                        that run only in a task nothing can cancel (FN_UNCANCELLED): its
+                                        awaits meet no cancellation either */
 #define FN_AWAITED_ANY    0x8000000u /* a method whose module awaits a method of that name on some receiver
                                         (`await app._process_messages()`): not only ever run as a task */
 #define FN_HOLDS_FULL     0x4000000u /* FN_HOLDS_RESOURCE by something more than an empty exit stack
