@@ -39,6 +39,15 @@ int ir_var_find(const ir_func *f, const char *name)
     return -1;
 }
 
+int ir_func_private(const ir_func *f)
+{
+    /* (a function defined in another is reached only through it) */
+    if (f->qualname && strstr(f->qualname, ".<locals>.")) return 1;
+    size_t len = f->name ? strlen(f->name) : 0;
+    if (len < 2 || f->name[0] != '_') return 0;
+    return !(len > 4 && f->name[1] == '_' && f->name[len - 1] == '_' && f->name[len - 2] == '_');
+}
+
 int ir_var_add(ir_module *m, ir_func *f, const char *name, unsigned flags)
 {
     int i = ir_var_find(f, name);

@@ -486,6 +486,10 @@ ir_node *ir_node_new(ir_module *m, ir_kind kind, ir_site site);
 void ir_block_push(ir_module *m, ir_block *b, ir_node *n);
 int ir_var_add(ir_module *m, ir_func *f, const char *name, unsigned flags);
 int ir_var_find(const ir_func *f, const char *name);
+/* Whether no other module can name f: a function defined in another one,
+ * or one whose name is private (`_name`; not a `__dunder__`, which the
+ * runtime calls). */
+int ir_func_private(const ir_func *f);
 ir_func *ir_func_new(ir_module *m);
 ir_class *ir_class_new(ir_module *m);
 /* Record a spawn (once each). */

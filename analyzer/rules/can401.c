@@ -489,14 +489,6 @@ static void read_sites(site_q *q, const ir_block *b, int in_raising_handler)
  * already on its way out by an exception: a cancellation it catches (to let
  * a shielded cleanup finish) does not stop the caller from raising. Only
  * its own module is read, so the answer is the same on every scan. */
-static int private_name(const ir_func *f)
-{
-    /* (a function defined in another is reached only through it) */
-    if (f->qualname && strstr(f->qualname, ".<locals>.")) return 1;
-    size_t len = f->name ? strlen(f->name) : 0;
-    if (len < 2 || f->name[0] != '_') return 0;
-    return !(len > 4 && f->name[1] == '_' && f->name[len - 1] == '_' && f->name[len - 2] == '_'); /* __dunder__ */
-}
 
 /* Does every call of f in its module count (see site_q.cancelled_args)? */
 static int every_site(const rule_ctx *ctx, const ir_func *f, int cancelled_args)
@@ -510,7 +502,7 @@ static int every_site(const rule_ctx *ctx, const ir_func *f, int cancelled_args)
     return q.calls > 0 && !q.outside;
 }
 
-static int cleanup_helper(const rule_ctx *ctx, const ir_func *f) { return private_name(f) && every_site(ctx, f, 0); }
+static int cleanup_helper(const rule_ctx *ctx, const ir_func *f) { return ir_func_private(f) && every_site(ctx, f, 0); }
 
 /* Calls of q->target in block b of q->g: counted in q->calls; q->outside
  * set by one that is not the tail of a task of the module's own (in such a
@@ -546,7 +538,7 @@ static void read_task_tails(site_q *q, const ir_block *b, int in_loop)
  * own frame would. */
 static int task_tail_helper(const rule_ctx *ctx, const ir_func *f)
 {
-    if (!private_name(f) || !f->is_async) return 0;
+    if (!ir_func_private(f) || !f->is_async) return 0;
     site_q q = {ctx, NULL, f, 0, 0, 0};
     for (int i = 0; i < ctx->m->nfuncs && !q.outside; i++) {
         q.g = ctx->m->funcs[i];
@@ -562,7 +554,7 @@ static int task_tail_helper(const rule_ctx *ctx, const ir_func *f)
  * `t.cancel(); await t` idiom, moved into a helper. */
 static int cancelled_helper(const rule_ctx *ctx, const ir_func *f)
 {
-    return f->nparams > 0 && private_name(f) && every_site(ctx, f, 1);
+    return f->nparams > 0 && ir_func_private(f) && every_site(ctx, f, 1);
 }
 
 /* `try: await asyncio.shield(t)` / `except CancelledError: if not t.done():

@@ -827,8 +827,7 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
              * in place; a route's handler, handed by reference, has no
              * call at all) */
             if (set[k] || !total[k] || good[k] != total[k] || !g->is_async) continue;
-            int hidden = (g->name && g->name[0] == '_') || (g->qualname && strstr(g->qualname, ".<locals>."));
-            if (!hidden) continue;
+            if (!ir_func_private(g)) continue;
             set[k] = 1;
             changed = 1;
         }
@@ -874,8 +873,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             const ir_func *g = S->fns[k].f;
             /* (a public main the module runs may be awaited, under a
              * timeout, by code that imports it: a private or local one) */
-            int hidden = (g->name && g->name[0] == '_') || (g->qualname && strstr(g->qualname, ".<locals>."));
-            if ((g->fflags & FN_RUNNER_MAIN) && hidden && !other[k] && !(g->fflags & FN_SPAWNED_ELSEWHERE))
+            if ((g->fflags & FN_RUNNER_MAIN) && ir_func_private(g) && !other[k] && !(g->fflags & FN_SPAWNED_ELSEWHERE))
                 only[k] = 1;
             /* a task of its module that nothing can cancel (FN_UNCANCELLED):
              * what it awaits in place runs in that task */

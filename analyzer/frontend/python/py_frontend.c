@@ -1770,6 +1770,8 @@ static void note_spawn(lower *L, pn call)
  * another module of the package defines: a spawn if that function starts
  * its first parameter as a task (FN_SPAWNS_ARG0), for the scan to decide
  * (SPAWN_VIA). */
+static const char *ref_text(lower *L, pn u, unsigned *fl);
+
 static void note_spawn_via(lower *L, pn call)
 {
     /* (cheapest first: most calls hand on no call, or name no import) */
@@ -1782,32 +1784,14 @@ static void note_spawn_via(lower *L, pn call)
         if (!imported_module(L, n) || defined_here(L, n)) return;
     } else if (pn_is(fn, PT_attribute)) {
         pn r = unparen(pn_field(fn, PF_object));
-        /* (or a method of an object self holds, of a class the class's
-         * attribute names: `self._supervisor.create(self._run())` of
-         * `self._supervisor = supervisor` typed `TaskSupervisor`, read as
-         * "TaskSupervisor.create") */
-        if (pn_is(r, PT_attribute) && pn_is(unparen(pn_field(r, PF_object)), PT_identifier) &&
-            text_is(L, unparen(pn_field(r, PF_object)), "self")) {
-            const char *rc = self_attr_class(L, r);
-            if (!rc) return;
-            ca_sb q = {0};
-            ca_sb_addf(&q, "%s.%s", rc, text(L, pn_field(fn, PF_attribute)));
-            via = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
-            ca_sb_release(&q);
-        } else if (pn_is(r, PT_identifier) && !imported_module(L, text(L, r))) {
-            /* (or of a parameter annotated with one class, `supervisor:
-             * TaskSupervisor`) */
-            int pv = var_of(L, r);
-            const char *rc = pv >= 0 && (L->f->vars[pv].flags & VAR_PARAM) && !(L->f->vars[pv].flags & VAR_SELF)
-                                 ? map_get(L->param_class.v, L->param_class.n, text(L, r))
-                                 : NULL;
-            if (!rc || !*rc) return;
-            ca_sb q = {0};
-            ca_sb_addf(&q, "%s.%s", rc, text(L, pn_field(fn, PF_attribute)));
-            via = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
-            ca_sb_release(&q);
-        } else if (!pn_is(r, PT_identifier)) {
-            return;
+        /* (or a method of an object of a class of the tree, as a call
+         * resolves it: `self._supervisor.create(self._run())` of
+         * `self._supervisor = supervisor` typed `TaskSupervisor`, or a
+         * parameter so typed, read as "TaskSupervisor.create") */
+        if (!pn_is(r, PT_identifier) || !imported_module(L, text(L, r))) {
+            unsigned rf = 0;
+            via = ref_text(L, fn, &rf);
+            if (!via || (rf & CALL_ON_SELF)) return;
         }
     } else {
         return;
