@@ -114,7 +114,11 @@ static int awaits_params_only(const ir_func *f, const ir_node *n)
 
 /* takes_own_cancel over a block, but not inside a shield scope (`with
  * CancelScope(shield=True):` delivers no cancellation from outside); with
- * params_cancelled, an await of the helper's parameters takes none either. */
+ * TOC_PARAMS in params_cancelled, an await of the helper's parameters takes
+ * none either; with TOC_ABSORB, nor does the body of a try that absorbs a
+ * cancellation (try_absorbs). */
+#define TOC_PARAMS 0x1
+#define TOC_ABSORB 0x2
 static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int params_cancelled,
                                      int depth);
 
@@ -134,6 +138,44 @@ static int awaits_cancelling_helper(const rule_ctx *ctx, const ir_func *f, const
     return cancels && !block_takes_own_cancel_in(ctx, g, &g->body, 0, depth + 1);
 }
 
+static int raises_any(void *ctx, const ir_node *n)
+{
+    (void)ctx;
+    return n->kind == IR_RAISE;
+}
+
+/* A try with a handler that catches an edge-triggered cancellation and has
+ * no raise anywhere in it (`except asyncio.CancelledError: pass`): what its
+ * body is cancelled at ends there. */
+static int try_absorbs(const ir_node *n)
+{
+    if (n->kind != IR_TRY) return 0;
+    for (int k = 0; k < n->nhandlers; k++) {
+        const ir_handler *h = &n->handlers[k];
+        if ((h->flags & H_CANCEL) && !(h->flags & H_LEVEL) && !ir_visit(&h->body, raises_any, NULL)) return 1;
+    }
+    return 0;
+}
+
+/* `await self._settle_pending()` of a coroutine of the tree whose every
+ * checkpoint that could take a cancellation sits in the body of a try that
+ * absorbs it: no cancellation comes out of the call (the helper's own
+ * handler is where it is swallowed, and reported). */
+static int awaits_absorbing_helper(const rule_ctx *ctx, const ir_func *f, const ir_node *aw, int depth)
+{
+    if (!ctx || depth > 1 || !aw || aw->kind != IR_AWAIT_CALL || !ctx->res) return 0;
+    const eng_summary *sum = NULL;
+    const ir_func *g = eng_resolve_awaited(ctx->m, f, ctx->res, aw, &sum);
+    if (!g || g == f || !g->is_async || (g->fflags & (FN_STUB | FN_ABSTRACT)) || !sum || !sum->has_checkpoint)
+        return 0;
+    /* (and only by that: a helper no cancellation comes out of for another
+     * reason, such as an await of what it cancelled by that name before,
+     * `self._t.cancel(); self._t = create_task(...); await self._t`, is
+     * not read here) */
+    return !block_takes_own_cancel_in(ctx, g, &g->body, TOC_ABSORB, depth + 1) &&
+           block_takes_own_cancel_in(ctx, g, &g->body, 0, depth + 1);
+}
+
 static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int params_cancelled,
                                      int depth)
 {
@@ -148,11 +190,15 @@ static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, cons
         if (n->kind == IR_CHECKPOINT &&
             ((n->flags & CP_NO_SUSPEND) || (ctx->res && !eng_checkpoint_suspends(ctx->m, f, ctx->res, n))))
             continue;
-        if (takes_own_cancel((void *)f, n) && !(params_cancelled && awaits_params_only(f, n)) &&
-            !(n->kind == IR_CHECKPOINT && awaits_cancelling_helper(ctx, f, aw, depth)))
+        if (takes_own_cancel((void *)f, n) && !((params_cancelled & TOC_PARAMS) && awaits_params_only(f, n)) &&
+            !(n->kind == IR_CHECKPOINT &&
+              (awaits_cancelling_helper(ctx, f, aw, depth) || awaits_absorbing_helper(ctx, f, aw, depth))))
             return 1;
+        /* (inside a helper looked into, the body of a try that absorbs a
+         * cancellation lets none out) */
         if (block_takes_own_cancel_in(ctx, f, &n->c, params_cancelled, depth) ||
-            block_takes_own_cancel_in(ctx, f, &n->a, params_cancelled, depth))
+            (!((params_cancelled & TOC_ABSORB) && try_absorbs(n)) &&
+             block_takes_own_cancel_in(ctx, f, &n->a, params_cancelled, depth)))
             return 1;
         for (int k = 0; k < n->nbranches; k++)
             if (block_takes_own_cancel_in(ctx, f, &n->branches[k], params_cancelled, depth)) return 1;
@@ -165,7 +211,7 @@ static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, cons
 
 static int block_takes_own_cancel(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int params_cancelled)
 {
-    return block_takes_own_cancel_in(ctx, f, b, params_cancelled, 0);
+    return block_takes_own_cancel_in(ctx, f, b, params_cancelled ? TOC_PARAMS : 0, 0);
 }
 
 typedef struct fate_q {
