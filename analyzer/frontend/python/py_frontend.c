@@ -5499,6 +5499,12 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             /* `return next((m for m in self.models if ...), None)`: an
              * element of what self holds */
             if (returns_element_of_self(L, re)) L->f->fflags |= FN_RETURNS_BORROWED;
+            /* `return self._workspaces[name]`: an entry of a registry self
+             * holds, which self keeps */
+            if (pn_is(re, PT_subscript)) {
+                pn held = unparen(pn_field(re, PF_value));
+                if (pn_is(held, PT_attribute) && owner_of(L, held, &rv) == OWN_SELF) L->f->fflags |= FN_RETURNS_BORROWED;
+            }
             /* `fut = Future(); self._futures[name] = fut; return fut`: a
              * value this block stored in self before the return, on every
              * path that reaches it, is lent: self keeps it (not one parked
