@@ -2440,6 +2440,13 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         }
         if (relf & REL_SHIELDED) n->flags |= 0; /* shielding recorded on the checkpoint */
         if (ci.dotted && cat(L, CAT_NONRAISING_CALL, ci.dotted)) n->flags |= CALL_NO_RAISE;
+        /* `LOG.info("connected after %d attempts", n)` before the return
+         * that hands a connection back: a log call does not raise into the
+         * handler around it (logging's handlers deal with their own
+         * errors). Not `print` or `warnings.warn`, which can. */
+        if (ci.dotted && cat(L, CAT_REPORT_CALL, ci.dotted) && strcmp(ci.dotted, "print") != 0 &&
+            strncmp(ci.dotted, "warnings.", 9) != 0)
+            n->flags |= CALL_NO_RAISE;
         /* `create_task(self._pump(ws))`: the call that makes the coroutine a
          * task runs only makes the coroutine object; what it raises is the
          * task's */
