@@ -4290,6 +4290,20 @@ static int nonsuspending_ctx(lower *L, pn expr)
             if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
         }
     }
+    /* self._locks[key] where the class assigns self._locks =
+     * defaultdict(asyncio.Lock): every entry is such a lock */
+    if (pn_is(e, PT_subscript) && self_class(L)) {
+        pn held = unparen(pn_field(e, PF_value));
+        pn obj = pn_is(held, PT_attribute) ? unparen(pn_field(held, PF_object)) : held;
+        if (pn_is(held, PT_attribute) && pn_is(obj, PT_identifier) &&
+            (strcmp(text(L, obj), "self") == 0 || strcmp(text(L, obj), "cls") == 0)) {
+            ca_sb key = {0};
+            ca_sb_addf(&key, "%s.%s[]", self_class(L), text(L, pn_field(held, PF_attribute)));
+            const char *ctor = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
+            ca_sb_release(&key);
+            if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
+        }
+    }
     if (pn_is(e, PT_identifier)) {
         char *name = text(L, e);
         const char *ctor = ir_var_find(L->f, name) >= 0 ? map_get(L->locals_ctor.v, L->locals_ctor.n, name)
@@ -6821,6 +6835,19 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
         ca_sb_addf(&key, "%s.%s", class_name, attr);
         name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), d, 0, 0};
         CA_VEC_PUSH(L->class_attrs, e);
+        /* "Cls.attr[]": what each entry of `defaultdict(asyncio.Lock)` is
+         * made by, the factory named as its argument */
+        if (strcmp(d, "collections.defaultdict") == 0 || strcmp(d, "defaultdict") == 0) {
+            pn f0 = unparen(first_pos_arg(right, 0));
+            char *fd = !pn_isnull(f0) && (pn_is(f0, PT_attribute) || pn_is(f0, PT_identifier)) ? dotted(L, f0) : NULL;
+            if (fd) {
+                ca_sb ek = {0};
+                ca_sb_addf(&ek, "%s.%s[]", class_name, attr);
+                name_map e3 = {ca_arena_strdup(&L->m->arena, ca_sb_str(&ek)), fd, 0, 0};
+                CA_VEC_PUSH(L->class_attrs, e3);
+                ca_sb_release(&ek);
+            }
+        }
         if (no_args(right)) {
             /* "Cls.attr()": made with no arguments (`asyncio.Queue()`, unbounded) */
             ca_sb_adds(&key, "()");
