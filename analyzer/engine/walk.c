@@ -83,6 +83,8 @@ typedef struct lstn {
     int offset;     /* of its bytes in a path state */
 } lstn;
 
+#define ENG_NFLAG 8
+
 struct eng_walk {
     const ir_module *m;
     const ir_func *f;
@@ -127,15 +129,104 @@ struct eng_walk {
     CA_VEC(const ir_handler *) missing;
     const ir_handler *conditional; /* protection(): a handler that catches cancellation and releases v only on
                                       branches the path cannot take */
+    /* Facts that tie a value to a flag: for the flags (locals the function
+     * tests and only binds to known values, and parameters it tests), a
+     * byte per value and flag after the listeners' slots: the flag's values
+     * (ST_VALUE bits) on the paths where the value is live, 0 for none
+     * known. `evicted = None; closed = False` ... `if self._closed: closed =
+     * True` / `else: evicted = cache.popitem()` ... `if closed: await ...`:
+     * evicted is live only where closed is False, so the branch that needs
+     * closed True has no evicted. The walk joins the states of the paths
+     * it follows; these bytes keep what a join of the flag's value alone
+     * loses. */
+    int nflag;
+    int flagv[ENG_NFLAG];
+    int cond_off;
 };
 
 static uint8_t *st_new(eng_walk *E) { return ca_xcalloc((size_t)E->nslots + 1, 1); }
 static void st_copy(eng_walk *E, uint8_t *dst, const uint8_t *src) { memcpy(dst, src, (size_t)E->nslots + 1); }
+#define ST_EXISTS (ST_LIVE | ST_HELD)
+static uint8_t *cond_of(const eng_walk *E, uint8_t *s, int v, int j)
+{
+    return &s[E->cond_off + v * E->nflag + j];
+}
+
+/* The flag bytes of a join: what the flag may be where the value is live on
+ * either side (a side where it is not live says nothing of it; a live value
+ * with no fact, 0, may go with any value of the flag). Read before the
+ * values' own bytes are joined. */
+static void cond_join(eng_walk *E, uint8_t *dst, const uint8_t *src)
+{
+    for (int v = 0; v < E->nvars; v++) {
+        unsigned dl = dst[v] & ST_EXISTS, sl = src[v] & ST_EXISTS;
+        if (!sl) continue;
+        for (int j = 0; j < E->nflag; j++) {
+            uint8_t *dc = cond_of(E, dst, v, j);
+            uint8_t sc = *cond_of(E, (uint8_t *)src, v, j);
+            unsigned c = *dc;
+            if (dl && !c) c = ST_VALUE;
+            c |= sc ? sc : ST_VALUE;
+            *dc = (uint8_t)c;
+        }
+    }
+}
+
 static void st_join(eng_walk *E, uint8_t *dst, const uint8_t *src)
 {
+    if (E->nflag) {
+        cond_join(E, dst, src);
+        for (int i = 0; i < E->cond_off; i++) dst[i] |= src[i];
+        dst[E->nslots] |= src[E->nslots];
+        return;
+    }
     for (int i = 0; i <= E->nslots; i++) dst[i] |= src[i];
 }
 #define REACH(E, s) ((s)[(E)->nslots])
+
+static int flag_index(const eng_walk *E, int w)
+{
+    for (int j = 0; j < E->nflag; j++)
+        if (E->flagv[j] == w) return j;
+    return -1;
+}
+
+/* A test narrowed flag w to the values a on this path: a value live only
+ * where w has none of them is not live here. */
+static void cond_narrow(eng_walk *E, uint8_t *s, int w, unsigned a)
+{
+    int j = flag_index(E, w);
+    if (j < 0) return;
+    for (int v = 0; v < E->nvars; v++) {
+        if (!(s[v] & ST_EXISTS)) continue;
+        uint8_t *c = cond_of(E, s, v, j);
+        if (!*c) continue;
+        if (!(*c & a)) s[v] &= (uint8_t)~ST_EXISTS;
+        else *c = (uint8_t)(*c & a);
+    }
+}
+
+/* Flag w now holds values b on every path of this state. */
+static void cond_bind(eng_walk *E, uint8_t *s, int w, unsigned b)
+{
+    int j = flag_index(E, w);
+    if (j < 0) return;
+    for (int v = 0; v < E->nvars; v++) *cond_of(E, s, v, j) = (uint8_t)(b ? b : ST_VALUE);
+}
+
+/* Value v came into being here, on top of what it was (`was`, its own
+ * live bits before): it goes with the flags' values of this path. */
+static void cond_made(eng_walk *E, uint8_t *s, int v, unsigned was)
+{
+    if (!(s[v] & ST_EXISTS)) return;
+    for (int j = 0; j < E->nflag; j++) {
+        uint8_t *c = cond_of(E, s, v, j);
+        unsigned now = s[E->flagv[j]] & ST_VALUE;
+        if (!now) now = ST_VALUE;
+        if (was) *c = (uint8_t)(*c ? (*c | now) : ST_VALUE);
+        else *c = (uint8_t)now;
+    }
+}
 
 static int covers(eng_walk *E, int x, int v) { return eng_rel_covers(&E->rel, x, v); }
 
@@ -1513,6 +1604,65 @@ static int raised_value(eng_walk *E, int v)
     return q.found;
 }
 
+/* `Cls(...)`, `cls_for(kind)(...)`: the making call builds an object (a
+ * capitalized name, or the result of a call called), not awaited. */
+static int built_in_place(const ir_node *acq)
+{
+    const ir_node *mk = acq->ref;
+    if (!mk || mk->kind != IR_CALL || !mk->text || (mk->flags & CALL_AWAITED)) return 0;
+    size_t l = strlen(mk->text);
+    if (l >= 2 && strcmp(mk->text + l - 2, "()") == 0) return 1;
+    const char *d = strrchr(mk->text, '.');
+    const char *last = d ? d + 1 : mk->text;
+    while (*last == '_') last++;
+    return *last >= 'A' && *last <= 'Z';
+}
+
+/* Another branch of an `if` around acq binds the same name to what a
+ * catalogued or heuristic maker made of a local kind (a connection, a
+ * process: not a remote record, not a generic result). */
+typedef struct sib_q {
+    const ir_node *acq;
+    int found;
+} sib_q;
+
+static int strong_local_acquire(void *ctx, const ir_node *n)
+{
+    const sib_q *q = ctx;
+    return n->kind == IR_ACQUIRE && n != q->acq && n->var == q->acq->var && (n->flags & ACQ_STRONG) && n->rkind &&
+           strcmp(n->rkind, "remote") != 0 && strcmp(n->rkind, "resource") != 0;
+}
+
+static int block_holds(const ir_block *b, const ir_node *acq)
+{
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *x = b->v[i];
+        if (x == acq) return 1;
+        if (acq->site.start >= x->site.start && acq->site.end <= x->site.end) return 1;
+    }
+    return 0;
+}
+
+static int sibling_if(void *ctx, const ir_node *n)
+{
+    sib_q *q = ctx;
+    if (n->kind != IR_IF || n->nbranches < 2) return 0;
+    int in = -1;
+    for (int k = 0; k < n->nbranches && in < 0; k++)
+        if (block_holds(&n->branches[k], q->acq)) in = k;
+    if (in < 0) return 0;
+    for (int k = 0; k < n->nbranches; k++)
+        if (k != in && ir_visit(&n->branches[k], strong_local_acquire, q)) q->found = 1;
+    return q->found;
+}
+
+static int sibling_maker(eng_walk *E, const ir_node *acq)
+{
+    sib_q q = {acq, 0};
+    ir_visit(&E->f->body, sibling_if, &q);
+    return q.found;
+}
+
 static int owns_nothing(eng_walk *E, const ir_node *acq)
 {
     unsigned c = made_class(E, acq, 0);
@@ -1783,6 +1933,7 @@ static int enter_branch(eng_walk *E, const ir_node *n, int k, uint8_t *s)
                 if (v < 0 || !a) continue;
                 if (!(s[v] & a)) return 0;
                 s[v] = (uint8_t)((s[v] & ~ST_VALUE) | (s[v] & a));
+                if (E->nflag) cond_narrow(E, s, v, a);
             }
         } else if (n->flags & IF_ONE_TEST) {
             int v = n->vars[0];
@@ -1790,6 +1941,7 @@ static int enter_branch(eng_walk *E, const ir_node *n, int k, uint8_t *s)
             if (v >= 0 && a) {
                 if (!(s[v] & a)) return 0;
                 s[v] = (uint8_t)((s[v] & ~ST_VALUE) | (s[v] & a));
+                if (E->nflag) cond_narrow(E, s, v, a);
             }
         }
         if (n->flags & IF_LOOP_FIXED) other_branch_values(E, n, k, s);
@@ -1807,7 +1959,20 @@ static int enter_branch(eng_walk *E, const ir_node *n, int k, uint8_t *s)
     return 1;
 }
 
+static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s);
+
 static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
+{
+    if (E->nflag && n->kind == IR_ACQUIRE && n->var >= 0) {
+        unsigned was = s[n->var] & ST_EXISTS;
+        walk_node_in(E, n, s);
+        cond_made(E, s, n->var, was);
+        return;
+    }
+    walk_node_in(E, n, s);
+}
+
+static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
 {
     switch (n->kind) {
     case IR_ELEMENT:
@@ -1850,6 +2015,13 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
              * with it) */
             else if (returns_borrowed(E, n)) ok = 0;
             else if (E->weak_ok[v]) ok = 1;
+            /* (`dev = cls_for(kind)(host, config=config)` on one branch,
+             * `dev = await Device.connect(config=config)` on another: an
+             * object built in place, not awaited, under a name another
+             * branch binds to what a maker made is the same kind of thing) */
+            else if (!(n->flags & ACQ_HEURISTIC) && E->made_strong[v] && ev >= 0 && built_in_place(n) &&
+                     sibling_maker(E, n))
+                ok = 1;
             else if (!(n->flags & ACQ_HEURISTIC)) ok = 0; /* a plain call result: only by its release */
             else if (ev != 0) ok = ev > 0;
             else if (only_handed_back(E, n)) ok = 0;
@@ -2083,6 +2255,7 @@ static void walk_node(eng_walk *E, const ir_node *n, uint8_t *s)
             unsigned v = (n->flags & BIND_TRUE ? ST_TRUE : 0) | (n->flags & BIND_FALSE ? ST_FALSE : 0) |
                          (n->flags & BIND_NONE ? ST_NONE : 0);
             s[n->var] = (uint8_t)((s[n->var] & ~ST_VALUE) | v);
+            if (E->nflag) cond_bind(E, s, n->var, v);
         }
         break;
     case IR_LOOP:
@@ -2195,6 +2368,46 @@ static void walk_block(eng_walk *E, const ir_block *b, uint8_t *s)
     }
 }
 
+/* The flags of cond_*: variables an `if` tests that nothing but an IR_BIND
+ * gives a value (`closed = False` ... `closed = True`, or a parameter), in
+ * the order of their first test, at most ENG_NFLAG of them. */
+typedef struct flag_q {
+    eng_walk *E;
+    uint8_t *made; /* bound by something other than an IR_BIND */
+    int pass;
+} flag_q;
+
+static int flag_node(void *ctx, const ir_node *n)
+{
+    flag_q *q = ctx;
+    eng_walk *E = q->E;
+    if (q->pass == 0) {
+        if ((n->kind == IR_ACQUIRE || n->kind == IR_ELEMENT || n->kind == IR_EXECUTOR || n->kind == IR_WITH) &&
+            n->var >= 0 && n->var < E->nvars)
+            q->made[n->var] = 1;
+        return 0;
+    }
+    if (n->kind != IR_IF || !n->tests) return 0;
+    for (int i = 0; i < n->nvars && E->nflag < ENG_NFLAG; i++) {
+        int w = n->vars[i];
+        if (w < 0 || w >= E->nvars || q->made[w] || !test_allows(n->tests[i], 0) || flag_index(E, w) >= 0) continue;
+        E->flagv[E->nflag++] = w;
+    }
+    return 0;
+}
+
+static void choose_flags(eng_walk *E)
+{
+    E->nflag = 0;
+    /* (a byte per value and flag in every state: not for huge functions) */
+    if (E->nvars > 4096) return;
+    flag_q q = {E, ca_xcalloc((size_t)E->nvars + 1, 1), 0};
+    ir_visit(&E->f->body, flag_node, &q);
+    q.pass = 1;
+    ir_visit(&E->f->body, flag_node, &q);
+    free(q.made);
+}
+
 void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, const eng_listener *ls, int nls,
                  eng_result *out)
 {
@@ -2232,6 +2445,11 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
         E->wants |= ls[i].events;
     }
     E->nls = nls;
+    choose_flags(E);
+    if (E->nflag) {
+        E->cond_off = offset;
+        offset += E->nvars * E->nflag;
+    }
     E->nslots = offset;
     uint8_t *s = st_new(E);
     REACH(E, s) = 1;

@@ -4,7 +4,11 @@
 it does not raise, so no handler around it is reached between the task's
 start and `self._tasks.add(task)`. The twin calls a hook that may raise in
 between, and the handler goes round the loop again, whose next await
-finds the unregistered task held by nothing.
+finds the unregistered task held by nothing: on the next pass the option,
+an attribute another task may change, can take the other branch. (A
+parameter cannot change between passes: a pass that started a task takes
+the same branch again, and that branch has no await before the next
+start.)
 """
 
 import asyncio
@@ -16,6 +20,7 @@ class Repeater:
         self._job = job
         self._hook = hook
         self._tasks: set = set()
+        self.overlap = False
 
     # Fine: nothing between the start and the registration raises.
     async def run(self, overlap: bool) -> None:
@@ -34,10 +39,10 @@ class Repeater:
 
     # Buggy twin: the hook may raise OSError after the start; the handler
     # sleeps with the task held by nothing.
-    async def run_hooked(self, overlap: bool) -> None:
+    async def run_hooked(self) -> None:
         while True:
             try:
-                if not overlap:
+                if not self.overlap:
                     await self._job()  # expect: CAN102
                 else:
                     task = asyncio.create_task(self._job())
