@@ -5049,6 +5049,7 @@ static cond_fact cond_atom(lower *L, pn cond, int depth)
         c = unparen(pn_field(c, PF_argument));
     }
     cond_fact f = no_fact();
+    if (pn_is(c, PT_named_expression)) c = unparen(pn_field(c, PF_name)); /* `if ts := [...]:` */
     if (pn_is(c, PT_boolean_operator)) {
         if (depth >= 4) return no_fact();
         f = cond_test_d(L, c, depth + 1);
@@ -5205,6 +5206,8 @@ static int bool_atom(lower *L, pn cond, int *var)
     }
     int test = 0;
     *var = -1;
+    /* `if tasks := [...]:` tests the name it binds */
+    if (pn_is(c, PT_named_expression)) c = unparen(pn_field(c, PF_name));
     if (pn_is(c, PT_identifier)) {
         *var = var_of(L, c);
         test = TEST_TRUTHY;
@@ -5368,6 +5371,7 @@ static int value_test(pn cond)
 {
     pn c = unparen(cond);
     for (int guard = 0; guard < 4 && pn_is(c, PT_not_operator); guard++) c = unparen(pn_field(c, PF_argument));
+    if (pn_is(c, PT_named_expression)) c = unparen(pn_field(c, PF_name));
     if (pn_is(c, PT_identifier)) return 1;
     return pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2 && pn_is(unparen(pn_first_named(c)), PT_identifier) &&
            pn_is(unparen(pn_named_child(c, 1)), PT_none);
