@@ -75,3 +75,46 @@ async def replay(run: Any) -> StreamingResponse:
         print("first event", first)
         break
     return StreamingResponse(iterator(), media_type="text/event-stream")
+
+
+def keep_context(gen: AsyncIterator[str], names: Any) -> AsyncIterator[str]:
+    async def wrapped() -> AsyncIterator[str]:
+        async for item in gen:
+            yield item
+
+    return wrapped()
+
+
+# Fine: bound to a local through a pass-through wrapper, then handed to the
+# response (`gen = keep_context(sse_events(run), ...)`): the wrapper
+# iterates it inside the response's scope.
+async def sse_events(run: Any) -> AsyncIterator[str]:
+    try:
+        async for event in run.events():
+            yield f"data: {event}\n\n"
+    except asyncio.CancelledError:
+        return
+
+
+async def stream_sse(run: Any) -> StreamingResponse:
+    gen = keep_context(sse_events(run), ["trace"])
+    return StreamingResponse(gen, media_type="text/event-stream")
+
+
+# Buggy: the wrapped generator is also replayed by a plain coroutine.
+async def audit_events(run: Any) -> AsyncIterator[str]:
+    try:
+        async for event in run.events():
+            yield f"data: {event}\n\n"
+    except asyncio.CancelledError:  # expect: CAN401
+        return
+
+
+async def stream_audit(run: Any) -> StreamingResponse:
+    gen = keep_context(audit_events(run), ["trace"])
+    return StreamingResponse(gen, media_type="text/event-stream")
+
+
+async def archive_audit(run: Any, sink: Any) -> None:
+    async for line in keep_context(audit_events(run), []):
+        await sink.write(line)

@@ -7826,6 +7826,32 @@ static void collect_own_tasks(lower *L, pn root)
  * delivered again at each await until the generator leaves the scope, so a
  * handler that catches it and returns ends the stream rather than losing
  * a cancel (FN_SCOPE_DRIVEN). */
+/* The value a local name is bound to by its one assignment (`name = expr`)
+ * in the function around `at`, before it; the null node when there is not
+ * exactly one. */
+static pn bound_once_before(lower *L, pn name, pn at)
+{
+    pn d = pn_parent(at);
+    while (!pn_isnull(d) && !pn_is(d, PT_function_definition)) d = pn_parent(d);
+    pn body = pn_isnull(d) ? d : pn_field(d, PF_body);
+    pn none = &pt_null;
+    if (pn_isnull(body)) return none;
+    const pt_node *endp = L->T->v + L->T->n;
+    size_t nl = name->end - name->start;
+    pn found = none;
+    int n = 0;
+    for (pn u = body; u < endp && u->start < body->end; u++) {
+        if (u->type != PT_assignment) continue;
+        pn left = unparen(pn_field(u, PF_left));
+        if (!pn_is(left, PT_identifier) || left->end - left->start != nl ||
+            memcmp(L->src + left->start, L->src + name->start, nl) != 0)
+            continue;
+        n++;
+        if (u->start < at->start) found = unparen(pn_field(u, PF_right));
+    }
+    return n == 1 ? found : none;
+}
+
 static void collect_scope_driven(lower *L, pn root)
 {
     if (!bytes_contain(L->src, L->len, "Response(")) return;
@@ -7836,9 +7862,17 @@ static void collect_scope_driven(lower *L, pn root)
         call_info ci = call_of(L, x);
         if (!ci.dotted || !cat(L, CAT_SCOPE_RUNNER, ci.dotted)) continue;
         pn a0 = unparen(first_pos_arg(x, 0));
+        /* (`gen = ...; return StreamingResponse(gen)`: what the local was
+         * bound to, once, in the function that hands it over) */
+        if (pn_is(a0, PT_identifier)) a0 = bound_once_before(L, a0, x);
         if (!pn_is(a0, PT_call)) continue;
         pn fn = unparen(pn_field(a0, PF_function));
         if (pn_is(fn, PT_identifier)) CA_VEC_PUSH(names, text(L, fn));
+        /* (and the generator a wrapper of one level is handed, `wrap(
+         * sse_events(...), ctx)`: the wrapper iterates it in the scope) */
+        pn in = unparen(first_pos_arg(a0, 0));
+        pn ifn = pn_is(in, PT_call) ? unparen(pn_field(in, PF_function)) : &pt_null;
+        if (pn_is(ifn, PT_identifier)) CA_VEC_PUSH(names, text(L, ifn));
     }
     for (size_t i = 0; i < names.n; i++) {
         const char *fn = names.v[i];
