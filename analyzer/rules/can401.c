@@ -214,6 +214,24 @@ static int block_takes_own_cancel(const rule_ctx *ctx, const ir_func *f, const i
     return block_takes_own_cancel_in(ctx, f, b, params_cancelled ? TOC_PARAMS : 0, 0);
 }
 
+/* Is the caught exception e named only by report calls (`logger.exception(
+ * f"failed: {e}")`)? Then the handler keeps nothing of it, as one that does
+ * not bind it. */
+static int names_other_than_report(void *ctx, const ir_node *n)
+{
+    int e = *(const int *)ctx;
+    if (n->kind == IR_CALL && (n->flags & CALL_REPORT)) return 0;
+    if (n->var == e || n->var2 == e) return 1;
+    for (int k = 0; k < n->nvars; k++)
+        if (n->vars && n->vars[k] == e) return 1;
+    return 0;
+}
+
+static int only_reported(const ir_func *f, int e)
+{
+    return !ir_visit(&f->body, names_other_than_report, &e);
+}
+
 typedef struct fate_q {
     const rule_ctx *ctx;
     const eng_walk *W;
@@ -768,7 +786,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             if (r->kind == ENG_REG_HANDLER && r->handler != h && (r->handler->flags & H_CANCEL)) return;
         }
         if (!block_takes_own_cancel(rr->ctx, f, &ev->node->a, s->params_cancelled)) return; /* nothing here takes our cancellation */
-        if (h->exc_var < 0 && teardown_try(rr->ctx, f, &ev->node->a)) return;
+        if ((h->exc_var < 0 || only_reported(f, h->exc_var)) && teardown_try(rr->ctx, f, &ev->node->a)) return;
         if (shielded_done_only(&ev->node->a, &h->body)) return;
         /* the try sits in a shield scope (`with CancelScope(shield=True):
          * try: await t / except CancelledError: pass`): no cancellation

@@ -108,3 +108,28 @@ class WorkerSet:
                 await worker.drain()
             except asyncio.CancelledError:  # expect: CAN401
                 pass
+
+
+class ProviderSet:
+    """A handler that names what it caught only to log it keeps nothing of it."""
+
+    def __init__(self, providers: Any, log: Any) -> None:
+        self._providers = providers
+        self._log = log
+
+    # Fine: each provider's shutdown, bounded, any failure logged and the
+    # next one shut down.
+    async def shutdown_all(self) -> None:
+        for provider in self._providers:
+            try:
+                await asyncio.wait_for(provider.shutdown(), timeout=5)
+            except (Exception, asyncio.CancelledError) as e:
+                self._log.exception(f"shutdown of {provider} failed: {e}")
+
+    # Buggy: flushing is the provider's work, not its teardown.
+    async def flush_all(self) -> None:
+        for provider in self._providers:
+            try:
+                await asyncio.wait_for(provider.flush(), timeout=5)
+            except (Exception, asyncio.CancelledError) as e:  # expect: CAN401
+                self._log.exception(f"flush of {provider} failed: {e}")
