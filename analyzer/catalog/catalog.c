@@ -250,6 +250,31 @@ int ca_name_has_word(const char *s, const char *word)
     return has_words(w, word);
 }
 
+/* `create_tools_from_connectors`, `create_messages`: is the noun a create
+ * names (its last word before a preposition, after the verb) plural? */
+int ca_name_plural_create(const char *name)
+{
+    static const char *const preps[] = {"from", "for", "in", "of", "with", "by", "on", "to", "at", "into", "per"};
+    while (*name == '_') name++;
+    const char *w = strchr(name, '_'); /* (past the verb) */
+    if (!w) return 0;
+    const char *head = NULL;
+    size_t hl = 0;
+    for (w++; *w;) {
+        size_t l = strcspn(w, "_");
+        int prep = 0;
+        for (size_t i = 0; i < sizeof(preps) / sizeof(preps[0]); i++)
+            prep |= strlen(preps[i]) == l && strncmp(w, preps[i], l) == 0;
+        if (prep) break;
+        if (l) head = w, hl = l;
+        w += l;
+        while (*w == '_') w++;
+    }
+    if (!head || hl < 4 || head[hl - 1] != 's') return 0;
+    char a = head[hl - 2];
+    return a != 's' && a != 'u' && a != 'i';
+}
+
 int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s)
 {
     if (!s) return 0;

@@ -61,6 +61,10 @@ int ca_catalog_contains_word(const ca_catalog *c, ca_cat_kind k, const char *s);
 /* Is `word` one of the words of the name s (snake_case and camelCase split,
  * lower-cased): `hLsarClose` and `close_handle` both have "close". */
 int ca_name_has_word(const char *s, const char *word);
+/* Is the noun a create names plural (its last word before a preposition,
+ * after the verb: `create_tools_from_connectors`, `create_messages`)? A
+ * batch, not one handle. */
+int ca_name_plural_create(const char *name);
 /* The entries of category k, in file order: *n of them. */
 const ca_cat_entry *ca_catalog_entries(const ca_catalog *c, ca_cat_kind k, size_t *n);
 /* A digest of every entry, so stored results are reused only under the same catalog. */

@@ -44,6 +44,10 @@ int rule_remote_create(const ca_catalog *cat, const ir_node *n)
     if (!(n->flags & REM_HAS_RECV)) return 0;
     const char *b = bare(n->cname);
     if (!match(cat, CAT_REMOTE_PREFIX, b) || match(cat, CAT_NOT_REMOTE, b)) return 0;
+    /* (`create_topics`, `create_documents`: a create whose noun is plural
+     * makes a batch, which the name does not make a remote object, as for
+     * CAN101/102's naming heuristic) */
+    if (ca_name_plural_create(b)) return 0;
     if (!n->recv) return 1; /* a receiver made by an expression: still a client call */
     if (match(cat, CAT_LOCAL_RECEIVER, n->recv) || match(cat, CAT_REQUEST_RECEIVER, n->recv)) return 0;
     return !(n->flags & REM_RECV_SCOPE);

@@ -2690,7 +2690,6 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static const char *recv_made_bare(lower *L, pn recv);
-static int plural_create(const char *name);
 static const char *self_class(lower *L);
 static int tests_cancel_flag(lower *L, pn cond);
 static void collect_self_cancellers(lower *L, pn def);
@@ -3418,6 +3417,10 @@ static rhs_info classify_rhs(lower *L, pn right)
             if (!fe && fd && (fe = cat(L, CAT_ACQUIRE_PREFIX, bare_name(last_component(fd)))) &&
                 defined_here(L, last_component(fd)))
                 heur = ACQ_HEURISTIC;
+            /* (`admin.create_topics`: a plural create, a batch) */
+            if (fe && fd && !cat(L, CAT_ACQUIRE, fd) && fe->kind && strcmp(fe->kind, "remote") == 0 &&
+                ca_name_plural_create(bare_name(last_component(fd))))
+                fe = NULL;
             if (fe) {
                 ri.acq = ACQ_STRONG | ACQ_EXECUTOR | heur;
                 ri.rkind = fe->kind;
@@ -3445,7 +3448,7 @@ static rhs_info classify_rhs(lower *L, pn right)
          * `create_messages(m)`: a create whose noun is plural makes a batch,
          * a list of things, not one handle the function owns; the name
          * says nothing of a resource, and a plain call result it is) */
-        if (p && p->kind && strcmp(p->kind, "remote") == 0 && plural_create(bare_name(ci.name))) p = NULL;
+        if (p && p->kind && strcmp(p->kind, "remote") == 0 && ca_name_plural_create(bare_name(ci.name))) p = NULL;
         if (p && !cat(L, CAT_NOT_REMOTE, bare_name(ci.name))) {
             ri.acq = ACQ_STRONG | ACQ_HEURISTIC;
             ri.rkind = p->kind;
@@ -3472,30 +3475,6 @@ static int annot_plain(lower *L, pn t, const char **one);
 /* The class a call of this module's code is annotated to return: `await
  * self._start(...)` where the class's `_start` says `-> Handle`, or a
  * module function's `-> Handle`. NULL when it names none (or a plain type). */
-/* `create_tools_from_connectors`, `create_messages`: is the noun a create
- * names (its last word before a preposition, after the verb) plural? */
-static int plural_create(const char *name)
-{
-    static const char *const preps[] = {"from", "for", "in", "of", "with", "by", "on", "to", "at", "into", "per"};
-    while (*name == '_') name++;
-    const char *w = strchr(name, '_'); /* (past the verb) */
-    if (!w) return 0;
-    const char *head = NULL;
-    size_t hl = 0;
-    for (w++; *w;) {
-        size_t l = strcspn(w, "_");
-        int prep = 0;
-        for (size_t i = 0; i < sizeof(preps) / sizeof(preps[0]); i++)
-            prep |= strlen(preps[i]) == l && strncmp(w, preps[i], l) == 0;
-        if (prep) break;
-        if (l) head = w, hl = l;
-        w += l;
-        while (*w == '_') w++;
-    }
-    if (!head || hl < 4 || head[hl - 1] != 's') return 0;
-    char a = head[hl - 2];
-    return a != 's' && a != 'u' && a != 'i';
-}
 
 
 /* `def _build_runner(w): return Runner(store=w.store)`, not annotated: a
