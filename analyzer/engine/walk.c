@@ -130,7 +130,8 @@ struct eng_walk {
     const ir_handler *conditional; /* protection(): a handler that catches cancellation and releases v only on
                                       branches the path cannot take */
     /* Facts that tie a value to a flag: for the flags (locals the function
-     * tests and only binds to known values, and parameters it tests), a
+     * tests that no acquire, loop, executor or `with` binds, only an
+     * IR_BIND, and parameters it tests: choose_flags), a
      * byte per value and flag after the listeners' slots: the flag's values
      * (ST_VALUE bits) on the paths where the value is live, 0 for none
      * known. `evicted = None; closed = False` ... `if self._closed: closed =

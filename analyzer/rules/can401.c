@@ -114,12 +114,12 @@ static int awaits_params_only(const ir_func *f, const ir_node *n)
 
 /* takes_own_cancel over a block, but not inside a shield scope (`with
  * CancelScope(shield=True):` delivers no cancellation from outside); with
- * TOC_PARAMS in params_cancelled, an await of the helper's parameters takes
+ * TOC_PARAMS in mode, an await of the helper's parameters takes
  * none either; with TOC_ABSORB, nor does the body of a try that absorbs a
  * cancellation (try_absorbs). */
 #define TOC_PARAMS 0x1
 #define TOC_ABSORB 0x2
-static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int params_cancelled,
+static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int mode,
                                      int depth);
 
 /* `await run.terminate()` of a coroutine of the tree whose every checkpoint
@@ -176,7 +176,7 @@ static int awaits_absorbing_helper(const rule_ctx *ctx, const ir_func *f, const 
            block_takes_own_cancel_in(ctx, g, &g->body, 0, depth + 1);
 }
 
-static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int params_cancelled,
+static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, const ir_block *b, int mode,
                                      int depth)
 {
     for (int i = 0; i < b->n; i++) {
@@ -190,21 +190,21 @@ static int block_takes_own_cancel_in(const rule_ctx *ctx, const ir_func *f, cons
         if (n->kind == IR_CHECKPOINT &&
             ((n->flags & CP_NO_SUSPEND) || (ctx->res && !eng_checkpoint_suspends(ctx->m, f, ctx->res, n))))
             continue;
-        if (takes_own_cancel((void *)f, n) && !((params_cancelled & TOC_PARAMS) && awaits_params_only(f, n)) &&
+        if (takes_own_cancel((void *)f, n) && !((mode & TOC_PARAMS) && awaits_params_only(f, n)) &&
             !(n->kind == IR_CHECKPOINT &&
               (awaits_cancelling_helper(ctx, f, aw, depth) || awaits_absorbing_helper(ctx, f, aw, depth))))
             return 1;
         /* (inside a helper looked into, the body of a try that absorbs a
          * cancellation lets none out) */
-        if (block_takes_own_cancel_in(ctx, f, &n->c, params_cancelled, depth) ||
-            (!((params_cancelled & TOC_ABSORB) && try_absorbs(n)) &&
-             block_takes_own_cancel_in(ctx, f, &n->a, params_cancelled, depth)))
+        if (block_takes_own_cancel_in(ctx, f, &n->c, mode, depth) ||
+            (!((mode & TOC_ABSORB) && try_absorbs(n)) &&
+             block_takes_own_cancel_in(ctx, f, &n->a, mode, depth)))
             return 1;
         for (int k = 0; k < n->nbranches; k++)
-            if (block_takes_own_cancel_in(ctx, f, &n->branches[k], params_cancelled, depth)) return 1;
+            if (block_takes_own_cancel_in(ctx, f, &n->branches[k], mode, depth)) return 1;
         for (int k = 0; k < n->nhandlers; k++)
-            if (block_takes_own_cancel_in(ctx, f, &n->handlers[k].body, params_cancelled, depth)) return 1;
-        if (block_takes_own_cancel_in(ctx, f, &n->b, params_cancelled, depth)) return 1;
+            if (block_takes_own_cancel_in(ctx, f, &n->handlers[k].body, mode, depth)) return 1;
+        if (block_takes_own_cancel_in(ctx, f, &n->b, mode, depth)) return 1;
     }
     return 0;
 }
