@@ -138,7 +138,7 @@ static int awaits_cancelling_helper(const rule_ctx *ctx, const ir_func *f, const
     return cancels && !block_takes_own_cancel_in(ctx, g, &g->body, 0, depth + 1);
 }
 
-static int raises_any(void *ctx, const ir_node *n)
+static int raises(void *ctx, const ir_node *n)
 {
     (void)ctx;
     return n->kind == IR_RAISE;
@@ -152,7 +152,7 @@ static int try_absorbs(const ir_node *n)
     if (n->kind != IR_TRY) return 0;
     for (int k = 0; k < n->nhandlers; k++) {
         const ir_handler *h = &n->handlers[k];
-        if ((h->flags & H_CANCEL) && !(h->flags & H_LEVEL) && !ir_visit(&h->body, raises_any, NULL)) return 1;
+        if ((h->flags & H_CANCEL) && !(h->flags & H_LEVEL) && !ir_visit(&h->body, raises, NULL)) return 1;
     }
     return 0;
 }
@@ -387,11 +387,6 @@ typedef struct defer_q {
 
 static int holds(const defer_q *q, int x) { return x >= 0 && (x == q->flag || eng_covers(q->W, x, q->flag)); }
 
-static int raises(void *ctx, const ir_node *n)
-{
-    (void)ctx;
-    return n->kind == IR_RAISE;
-}
 
 static int raises_when_set(void *ctx, const ir_node *n)
 {

@@ -4251,6 +4251,23 @@ static const char *self_class(lower *L)
     return L->outer_class;
 }
 
+/* What the class records for `self.attr` (class_attrs "Cls.attr" with
+ * suffix: "" for the attribute's constructor, "[]" for a defaultdict's
+ * entry factory), when e is an attribute of self or cls; NULL otherwise. */
+static const char *self_attr_ctor_of(lower *L, pn e, const char *suffix)
+{
+    if (!pn_is(e, PT_attribute) || !self_class(L)) return NULL;
+    pn obj = unparen(pn_field(e, PF_object));
+    if (!pn_is(obj, PT_identifier)) return NULL;
+    char *on = text(L, obj);
+    if (strcmp(on, "self") != 0 && strcmp(on, "cls") != 0) return NULL;
+    ca_sb key = {0};
+    ca_sb_addf(&key, "%s.%s%s", self_class(L), text(L, pn_field(e, PF_attribute)), suffix);
+    const char *ctor = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
+    ca_sb_release(&key);
+    return ctor;
+}
+
 static int nonsuspending_ctx(lower *L, pn expr)
 {
     pn e = unparen(expr);
@@ -4258,35 +4275,16 @@ static int nonsuspending_ctx(lower *L, pn expr)
     if (pn_is(e, PT_call)) d = dotted(L, pn_field(e, PF_function));
     if (d && cat(L, CAT_NONSUSPENDING_CM, d)) return 1;
     /* self._lock where the class assigns self._lock = asyncio.Lock() */
-    if (pn_is(e, PT_attribute)) {
-        pn obj = unparen(pn_field(e, PF_object));
-        char *on = text(L, obj);
-        if ((strcmp(on, "self") == 0 || strcmp(on, "cls") == 0) && self_class(L)) {
-            ca_sb key = {0};
-            ca_sb_addf(&key, "%s.%s", self_class(L), text(L, pn_field(e, PF_attribute)));
-            const char *ctor = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
-            ca_sb_release(&key);
-            if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
-        }
-    }
+    const char *ctor = pn_is(e, PT_attribute) ? self_attr_ctor_of(L, e, "") : NULL;
+    if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
     /* self._locks[key] where the class assigns self._locks =
      * defaultdict(asyncio.Lock): every entry is such a lock */
-    if (pn_is(e, PT_subscript) && self_class(L)) {
-        pn held = unparen(pn_field(e, PF_value));
-        pn obj = pn_is(held, PT_attribute) ? unparen(pn_field(held, PF_object)) : held;
-        if (pn_is(held, PT_attribute) && pn_is(obj, PT_identifier) &&
-            (strcmp(text(L, obj), "self") == 0 || strcmp(text(L, obj), "cls") == 0)) {
-            ca_sb key = {0};
-            ca_sb_addf(&key, "%s.%s[]", self_class(L), text(L, pn_field(held, PF_attribute)));
-            const char *ctor = map_get(L->class_attrs.v, L->class_attrs.n, ca_sb_str(&key));
-            ca_sb_release(&key);
-            if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
-        }
-    }
+    ctor = pn_is(e, PT_subscript) ? self_attr_ctor_of(L, unparen(pn_field(e, PF_value)), "[]") : NULL;
+    if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
     if (pn_is(e, PT_identifier)) {
         char *name = text(L, e);
-        const char *ctor = ir_var_find(L->f, name) >= 0 ? map_get(L->locals_ctor.v, L->locals_ctor.n, name)
-                                                        : map_get(L->globals.v, L->globals.n, name);
+        ctor = ir_var_find(L->f, name) >= 0 ? map_get(L->locals_ctor.v, L->locals_ctor.n, name)
+                                                  : map_get(L->globals.v, L->globals.n, name);
         if (ctor && cat(L, CAT_NONSUSPENDING_CM, ctor)) return 1;
     }
     return 0;
@@ -7805,9 +7803,9 @@ static void collect_own_tasks(lower *L, pn root)
  * delivered again at each await until the generator leaves the scope, so a
  * handler that catches it and returns ends the stream rather than losing
  * a cancel (FN_SCOPE_DRIVEN). */
-/* The value a local name is bound to by its one assignment (`name = expr`)
- * in the function around `at`, before it; the null node when there is not
- * exactly one. */
+/* The value a local name is bound to by its one binding (`name = expr`,
+ * and no loop, `with ... as`, walrus or other assignment of it) in the
+ * function around `at`, before it; the null node otherwise. */
 static pn bound_once_before(lower *L, pn name, pn at)
 {
     pn d = pn_parent(at);
@@ -7816,17 +7814,14 @@ static pn bound_once_before(lower *L, pn name, pn at)
     pn none = &pt_null;
     if (pn_isnull(body)) return none;
     const pt_node *endp = L->T->v + L->T->n;
-    size_t nl = name->end - name->start;
+    const char *nm = text(L, name);
     pn found = none;
     int n = 0;
     for (pn u = body; u < endp && u->start < body->end; u++) {
-        if (u->type != PT_assignment) continue;
-        pn left = unparen(pn_field(u, PF_left));
-        if (!pn_is(left, PT_identifier) || left->end - left->start != nl ||
-            memcmp(L->src + left->start, L->src + name->start, nl) != 0)
-            continue;
+        if (!binds_name(L, u, nm)) continue;
         n++;
-        if (u->start < at->start) found = unparen(pn_field(u, PF_right));
+        pn up = pn_parent(u);
+        if (pn_is(up, PT_assignment) && u->start < at->start) found = unparen(pn_field(up, PF_right));
     }
     return n == 1 ? found : none;
 }
