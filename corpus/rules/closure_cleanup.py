@@ -4,7 +4,9 @@
 made the task, called from its `finally` (and on an early error): the call
 releases the task there, as the same statements written inline would. The
 twins call it only on the normal path, or call a nested helper that only
-reads the task.
+reads the task. A helper that declares the task `nonlocal` and clears it
+after the cancel still cancels the outer task; one that only clears it, or
+cancels a task of its own, does not.
 """
 
 import asyncio
@@ -77,3 +79,54 @@ async def watch(source: Any, sink: Any) -> None:
     finally:
         report()
     reader.cancel()
+
+
+async def relay_link(link: Any, outbox: asyncio.Queue) -> None:
+    sender: Any = None
+
+    def drop_sender() -> None:
+        # `nonlocal`: the name it clears after the cancel is relay_link's own.
+        nonlocal sender
+        if sender is not None:
+            sender.cancel()
+            sender = None
+
+    # Fine: the nested helper cancels the task it shares through `nonlocal`.
+    try:
+        sender = asyncio.create_task(link.send_all(outbox))
+        await link.wait_closed()
+    except BaseException:
+        drop_sender()
+        raise
+
+
+async def relay_uplink(link: Any, outbox: asyncio.Queue) -> None:
+    sender: Any = None
+
+    def forget_sender() -> None:
+        nonlocal sender
+        sender = None
+
+    # Buggy twin: the nested helper only forgets the task; nothing stops it.
+    try:
+        sender = asyncio.create_task(link.send_all(outbox))
+        await link.wait_closed()  # expect: CAN102
+    except BaseException:
+        forget_sender()
+        raise
+
+
+async def relay_downlink(link: Any, inbox: asyncio.Queue) -> None:
+    receiver = asyncio.create_task(link.recv_all(inbox))
+
+    def own_receiver() -> None:
+        # No `nonlocal`: this `receiver` is the helper's own local.
+        receiver = asyncio.create_task(link.recv_all(inbox))
+        receiver.cancel()
+
+    # Buggy twin: the helper cancels a task of its own, not relay_downlink's.
+    try:
+        await link.wait_closed()  # expect: CAN102
+    except BaseException:
+        own_receiver()
+        raise

@@ -1982,12 +1982,17 @@ static int binds_locally(lower *L, pn d, const char *name)
     }
     pn body = pn_field(d, PF_body);
     const pt_node *endp = L->T->v + L->T->n;
+    int binds = 0;
     for (pn x = body; x < endp && x->start < body->end; x++) {
+        /* (`nonlocal name`: its bindings are the enclosing function's) */
+        if (x->type == PT_nonlocal_statement) {
+            PN_FOR_NAMED(id, x) if (pn_is(id, PT_identifier) && text_is(L, id, name)) return 0;
+        }
         if (x->type != PT_assignment && x->type != PT_for_statement) continue;
         pn left = unparen(pn_field(x, PF_left));
-        if (pn_is(left, PT_identifier) && text_is(L, left, name)) return 1;
+        if (pn_is(left, PT_identifier) && text_is(L, left, name)) binds = 1;
     }
-    return 0;
+    return binds;
 }
 
 /* `stop()` of a function nested in this one (`async def stop(): t.cancel();
