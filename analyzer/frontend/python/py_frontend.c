@@ -3225,6 +3225,98 @@ static const ca_cat_entry *def_delegates_maker(lower *L, pn d)
     return one;
 }
 
+/* Is text [s, s+n) a plain-data type (`str`, `int`, `Optional[str]`,
+ * `str | None`, `bytes`...): a value of it holds nothing to release?
+ * (Not `bool`: a bool handed back with a resource says whether the
+ * resource is there and this caller's, `conn, close_conn = await
+ * parse(p)` ... `if close_conn: conn.close()`, and stays tied to it: the
+ * walk reads its test as it reads a test of the resource itself.) */
+static int scalar_type_text(const char *s, size_t n)
+{
+    while (n && (*s == ' ' || *s == '\n')) s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n')) n--;
+    static const char *const scalars[] = {"str", "int", "float", "bytes", "None", "complex", NULL};
+    for (int i = 0; scalars[i]; i++)
+        if (n == strlen(scalars[i]) && memcmp(s, scalars[i], n) == 0) return 1;
+    /* (`Optional[str]`, `str | None`: each member scalar) */
+    if (n > 10 && memcmp(s, "Optional[", 9) == 0 && s[n - 1] == ']') return scalar_type_text(s + 9, n - 10);
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '[') depth++;
+        else if (s[i] == ']') depth--;
+        else if (s[i] == '|' && depth == 0) return scalar_type_text(s, i) && scalar_type_text(s + i + 1, n - i - 1);
+    }
+    return 0;
+}
+
+/* Element k of c of what def d returns is plain data: its return
+ * annotation is `tuple[Conn, str]` with a scalar type at k, or, with no
+ * annotation, every return hands back a c-tuple with a string or number
+ * literal at k (`return conn, f"req-{n}"`). */
+static int def_returns_data_at(lower *L, pn d, int k, int c)
+{
+    pn rt = pn_field(d, PF_return_type);
+    if (!pn_isnull(rt)) {
+        const char *t = L->src + rt->start;
+        size_t n = rt->end - rt->start, skip = 0;
+        if (n > 7 && memcmp(t, "typing.", 7) == 0) skip = 7;
+        if (n - skip > 7 && (memcmp(t + skip, "tuple[", 6) == 0 || memcmp(t + skip, "Tuple[", 6) == 0) && t[n - 1] == ']') {
+            const char *a = t + skip + 6, *e = t + n - 1;
+            int depth = 0, idx = 0;
+            const char *from = a, *part = NULL;
+            size_t part_n = 0;
+            for (const char *q = a; q <= e; q++) {
+                if (q < e && (*q == '[' || *q == '(')) depth++;
+                else if (q < e && (*q == ']' || *q == ')')) depth--;
+                else if (q == e || (*q == ',' && depth == 0)) {
+                    if (idx == k) part = from, part_n = (size_t)(q - from);
+                    idx++;
+                    from = q + 1;
+                }
+            }
+            return idx == c && part && scalar_type_text(part, part_n);
+        }
+        return 0;
+    }
+    const pt_node *endp = L->T->v + L->T->n;
+    pn body = pn_field(d, PF_body);
+    if (pn_isnull(body)) return 0;
+    int rets = 0;
+    uint32_t nested_end = 0;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda) {
+            if (x->end > nested_end) nested_end = x->end;
+            continue;
+        }
+        if (x->start < nested_end || x->type != PT_return_statement) continue;
+        pn v = unparen(pn_first_named(x));
+        if ((!pn_is(v, PT_tuple) && !pn_is(v, PT_expression_list)) || (int)pn_named_count(v) != c) return 0;
+        pn el = returned_element(x, k);
+        if (!pn_is(el, PT_string) && !pn_is(el, PT_concatenated_string) && !pn_is(el, PT_integer) &&
+            !pn_is(el, PT_float))
+            return 0;
+        rets++;
+    }
+    return rets > 0;
+}
+
+/* `conn, request_id = await self._open(...)`: is element k of the c a
+ * function of this module named `name` hands back plain data, by every
+ * def of that name (def_returns_data_at)? That part holds none of the
+ * resource the call makes. */
+static int tuple_part_is_data(lower *L, const char *name, int k, int c)
+{
+    if (!name) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    int defs = 0;
+    for (pn d = L->T->v; d < endp; d++) {
+        if (d->type != PT_function_definition || !text_is(L, pn_field(d, PF_name), name)) continue;
+        if (!def_returns_data_at(L, d, k, c)) return 0;
+        defs++;
+    }
+    return defs > 0;
+}
+
 /* What every coroutine of this module named `name` hands back, when each
  * returns the same catalogued maker's result (def_delegates_maker); NULL
  * otherwise. The module's delegating coroutines are found once (few
@@ -4025,6 +4117,9 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
                 }
             if (!ri.acq) continue;
             if (carrier >= 0 && (int)i != carrier) continue;
+            if (carrier < 0 && !pn_isnull(ri.call) && pn_is(ri.call, PT_call) &&
+                tuple_part_is_data(L, call_of(L, ri.call).name, (int)i, (int)c))
+                continue;
             acquire_var(L, out, at, v, &ri, right);
             if (nparts < 8) parts[nparts++] = v;
         }
