@@ -112,7 +112,10 @@ typedef struct eng_summary {
                                (a helper around a catalogued timeout scope) */
 #define ENG_RET_TAKEN    4  /* returns what it took out of a registry (`return self._d.pop(k)`): the caller
                                holds an entry nothing else does */
-#define ENG_RET_MAX      5  /* the largest ENG_RET_* (what a stored summary may say) */
+#define ENG_RET_KEPT     6  /* every value it returns is one an owner keeps on the path that returns it (an
+                               entry it read out of a registry, or stored, or gave to a method of self or of a
+                               module-level object that keeps it): the caller borrows it */
+#define ENG_RET_MAX      6  /* the largest ENG_RET_* (what a stored summary may say) */
 
 void eng_summarize(const ir_func *f, eng_summary *out);
 

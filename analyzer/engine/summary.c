@@ -303,14 +303,18 @@ static int ret_node(void *ctx, const ir_node *n)
         const eng_summary *sum = NULL;
         int off = 0;
         const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n->ref, &sum, &off);
-        if (callee && sum && callee != c->f && sum->returns == ENG_RET_BORROWED) c->lent[n->var] = 1;
+        if (callee && sum && callee != c->f && (sum->returns == ENG_RET_BORROWED || sum->returns == ENG_RET_KEPT))
+            c->lent[n->var] = 1;
     }
     /* `sid = generate_id()` ... `self._enter_room(sid, ...)` ... `return
      * sid`: a method of self that keeps the value registers it with self;
      * what is returned then is lent, as a value stored on self in place is
      * (not a function handed it to build something new of: `core =
      * create_core(listener=atv)` makes a part of what it returns) */
-    if (n->kind == IR_CALL && (n->flags & CALL_ON_SELF) && !(n->flags & CALL_VALUE_ONLY) && c->r && c->r->resolve) {
+    /* (so does a method of a module-level object: `conn_map.set(key,
+     * conn)` of a `conn_map = ConnMap()` whose set keeps conn) */
+    if (n->kind == IR_CALL && (n->flags & (CALL_ON_SELF | CALL_ON_GLOBAL)) && !(n->flags & CALL_VALUE_ONLY) && c->r &&
+        c->r->resolve) {
         const eng_summary *sum = NULL;
         int off = 0;
         const ir_func *callee = n->nvars > 0 ? c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off) : NULL;
@@ -428,6 +432,132 @@ static int delegated_return(void *ctx, const ir_node *n)
     return 0;
 }
 
+/* ENG_RET_KEPT: is every value f returns one that an owner keeps on the
+ * path that returns it? A value is kept from where it is read out of a
+ * registry (`existing = conn_map.get(key)`), handed out by a helper that
+ * keeps it, stored (`self._conns[key] = conn`, `REG[key] = conn`) or given
+ * to a method of self or of a module-level object that keeps it
+ * (`conn_map.set(key, conn)`), until it is bound anew; a branch keeps
+ * what every way through it keeps. Names bound to nothing acquired (`msg =
+ * json.dumps(...)` beside the connection) are not counted. */
+typedef struct kept_ctx {
+    const sum_ctx *c;
+    uint8_t *valued; /* per variable: some acquire binds it (a parameter handed back is the caller's own) */
+    int nvars, kept, other;
+} kept_ctx;
+
+static int kept_visit(void *ctx, const ir_node *n)
+{
+    kept_ctx *k = ctx;
+    if (n->kind == IR_ACQUIRE && n->var >= 0) k->valued[n->var] = 1;
+    return 0;
+}
+
+/* Does call n hand variable v to a method of self or of a module-level
+ * object that keeps it? */
+static int call_keeps(const kept_ctx *k, const ir_node *n, int v)
+{
+    const sum_ctx *c = k->c;
+    if (!(n->flags & (CALL_ON_SELF | CALL_ON_GLOBAL)) || (n->flags & CALL_VALUE_ONLY) || !c->r || !c->r->resolve)
+        return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off);
+    if (!callee || !sum || callee == c->f) return 0;
+    for (int i = 0; i < n->nvars; i++) {
+        if (n->vars[i] != v) continue;
+        int p = eng_call_param(n, i, callee, off);
+        if (p >= 0 && p < 64 && (((sum->takes_early | sum->takes_late) & ~sum->releases) & (1ull << p))) return 1;
+    }
+    return 0;
+}
+
+static void kept_block(kept_ctx *k, const ir_block *b, uint8_t *dom);
+
+/* (a child block walked from dom; its outcome is ANDed into acc) */
+static void kept_child(kept_ctx *k, const ir_block *b, const uint8_t *dom, uint8_t *acc)
+{
+    uint8_t *tmp = ca_xcalloc((size_t)k->nvars + 1, 1);
+    memcpy(tmp, dom, (size_t)k->nvars);
+    kept_block(k, b, tmp);
+    for (int v = 0; v < k->nvars; v++) acc[v] &= tmp[v];
+    free(tmp);
+}
+
+static void kept_block(kept_ctx *k, const ir_block *b, uint8_t *dom)
+{
+    const sum_ctx *c = k->c;
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        int v = n->var;
+        switch (n->kind) {
+        case IR_ACQUIRE:
+            if (v < 0) break;
+            dom[v] = 0;
+            if (n->flags & ACQ_REGISTRY_READ) dom[v] = 1;
+            if (n->ref && n->ref->kind == IR_CALL && c->r && c->r->resolve) {
+                const eng_summary *sum = NULL;
+                int off = 0;
+                const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n->ref, &sum, &off);
+                if (callee && sum && callee != c->f && (sum->returns == ENG_RET_BORROWED || sum->returns == ENG_RET_KEPT))
+                    dom[v] = 1;
+            }
+            break;
+        case IR_ALIAS:
+            if (n->var2 >= 0 && n->var2 < k->nvars) dom[n->var2] = 0;
+            break;
+        case IR_TRANSFER:
+            if (v < 0) break;
+            if (n->flags & XFER_RETURN) {
+                if (dom[v]) k->kept++;
+                else if (k->valued[v]) k->other++;
+            } else if (!(n->flags & XFER_PART)) {
+                dom[v] = 1;
+            }
+            break;
+        case IR_CALL:
+            for (int a = 0; a < n->nvars; a++)
+                if (n->vars[a] >= 0 && !dom[n->vars[a]] && call_keeps(k, n, n->vars[a])) dom[n->vars[a]] = 1;
+            break;
+        default:
+            break;
+        }
+        if (n->kind == IR_IF) {
+            uint8_t *acc = ca_xcalloc((size_t)k->nvars + 1, 1);
+            memset(acc, 1, (size_t)k->nvars);
+            if (!(n->flags & IF_HAS_ELSE)) memcpy(acc, dom, (size_t)k->nvars);
+            for (int j = 0; j < n->nbranches; j++) kept_child(k, &n->branches[j], dom, acc);
+            memcpy(dom, acc, (size_t)k->nvars);
+            free(acc);
+        } else {
+            /* (a loop, try, with: what holds after it is what held
+             * before and held through every part of it) */
+            uint8_t *acc = ca_xcalloc((size_t)k->nvars + 1, 1);
+            memcpy(acc, dom, (size_t)k->nvars);
+            kept_child(k, &n->c, dom, acc);
+            kept_child(k, &n->a, dom, acc);
+            for (int j = 0; j < n->nbranches; j++) kept_child(k, &n->branches[j], dom, acc);
+            for (int j = 0; j < n->nhandlers; j++) kept_child(k, &n->handlers[j].body, dom, acc);
+            kept_child(k, &n->b, dom, acc);
+            memcpy(dom, acc, (size_t)k->nvars);
+            free(acc);
+        }
+    }
+}
+
+static int returns_kept(const sum_ctx *c)
+{
+    const ir_func *f = c->f;
+    if ((f->fflags & FN_GENERATOR) || f->nvars <= 0) return 0;
+    kept_ctx k = {c, ca_xcalloc((size_t)f->nvars + 1, 1), f->nvars, 0, 0};
+    ir_visit(&f->body, kept_visit, &k);
+    uint8_t *dom = ca_xcalloc((size_t)f->nvars + 1, 1);
+    kept_block(&k, &f->body, dom);
+    free(dom);
+    free(k.valued);
+    return k.kept > 0 && k.other == 0;
+}
+
 typedef struct record_q {
     const ir_module *m;
     const eng_resolver *r;
@@ -491,6 +621,10 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
         free(c.stored);
         free(c.joined);
     }
+    /* (a value an owner keeps on every path that returns it: what the
+     * caller gets is lent, whatever the annotation calls it) */
+    if ((io->returns == ENG_RET_UNKNOWN || io->returns == ENG_RET_PLAIN) && returns_kept(&c))
+        io->returns = ENG_RET_KEPT;
     /* `return self.__create_task(...)`: what it returns is what the function
      * of the tree it delegates to returns */
     if (io->returns == ENG_RET_UNKNOWN) {

@@ -1470,7 +1470,7 @@ static int tree_maker(eng_walk *E, const ir_node *acq)
     const eng_summary *sum = NULL;
     const ir_func *callee = other_callee(E, mk, &sum);
     if (!callee || !sum || (callee->fflags & (FN_ABSTRACT | FN_STUB))) return 0;
-    if (sum->returns == ENG_RET_BORROWED) return 2;
+    if (sum->returns == ENG_RET_BORROWED || sum->returns == ENG_RET_KEPT) return 2;
     if (sum->returns == ENG_RET_PLAIN) return 1;
     return sum->returns == ENG_RET_RESOURCE || sum->returns == ENG_RET_TAKEN ? 3 : 0;
 }
@@ -1483,7 +1483,8 @@ static int plain_thread_work(eng_walk *E, const ir_node *x)
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, x->ref, &sum, &off);
-    return g && g != E->f && sum && !(g->fflags & (FN_ABSTRACT | FN_STUB)) && sum->returns == ENG_RET_PLAIN;
+    return g && g != E->f && sum && !(g->fflags & (FN_ABSTRACT | FN_STUB)) &&
+           (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_KEPT);
 }
 
 /* The class of the tree the value an acquire's call makes is of: the
@@ -1580,8 +1581,11 @@ static int returns_borrowed(eng_walk *E, const ir_node *acq)
      * returned on another is the caller's on the path that returns it) */
     /* (or every return hands back a call's result, that call lending it:
      * `return self._pinned_model(msg)`, a lookup into what self holds) */
-    return callee && sum && sum->returns == ENG_RET_BORROWED &&
-           (callee->fflags & (FN_RETURNS_BORROWED | FN_RETURNS_CALL));
+    /* (or every value it returns is kept by an owner on the path that
+     * returns it: ENG_RET_KEPT) */
+    return callee && sum &&
+           ((sum->returns == ENG_RET_BORROWED && (callee->fflags & (FN_RETURNS_BORROWED | FN_RETURNS_CALL))) ||
+            sum->returns == ENG_RET_KEPT);
 }
 
 /* `_, err = await sf.open(...)` ... `if err is not None: raise err`: a
@@ -1865,7 +1869,8 @@ static int making_evidence(eng_walk *E, const ir_node *acq)
         const ir_func *callee = E->res->resolve(E->res->ctx, E->m, E->f, mk, &sum, &off);
         if (callee && sum && sum->returns == ENG_RET_RESOURCE) return 1;
         if (callee && sum &&
-            (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_BORROWED || sum->returns == ENG_RET_QUIET_CM))
+            (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_BORROWED || sum->returns == ENG_RET_QUIET_CM ||
+             sum->returns == ENG_RET_KEPT))
             return -1;
     }
     return 0;

@@ -153,6 +153,9 @@ typedef enum ir_kind {
                                        `mark_run_failed(run.id)`, `update_run(...)`), no release */
 #define CALL_REPORT       0x10000u /* a call that only reports what it is handed (catalog report-call:
                                        `log.warning(..., run_id=run.id)`): it releases nothing */
+#define CALL_ON_GLOBAL    0x20000u /* x.m(...) on a module-level object made from a class (`conn_map = ConnMap()`
+                                     at module level; recv is that class): what m keeps, an object that lives
+                                     as long as the program keeps */
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */

@@ -47,7 +47,9 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     const ir_func *runs = rule_runs(rr->ctx, n, &sum);
     /* (a function of the tree that returns plain data, a dict built in
      * place, made nothing to release, whatever its name sounds like) */
-    if (runs && sum && !(runs->fflags & (FN_ABSTRACT | FN_STUB)) && sum->returns == ENG_RET_PLAIN) return;
+    if (runs && sum && !(runs->fflags & (FN_ABSTRACT | FN_STUB)) &&
+        (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_KEPT))
+        return;
     int remote = rule_remote_create(rr->ctx->cat, n) || (runs && sum && sum->remote && !runs->is_async);
     /* a remote create in a thread under a timeout is CAN201's */
     if (remote && ((n->flags & REM_TIMEOUT) || ev->in_timeout) && !(n->flags & REM_SHIELDED) &&
@@ -58,7 +60,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     /* (a function of this module named like a maker, `_open_read_path`:
      * kept somewhere, the value is one) */
     if (!makes && (n->flags & EXEC_HEURISTIC) && eng_stored_anywhere(W, n->var) &&
-        !(runs && sum && sum->returns == ENG_RET_PLAIN))
+        !(runs && sum && (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_KEPT)))
         makes = 1;
     /* a function of the tree that returns a resource it made */
     if (!makes && runs && sum && sum->returns == ENG_RET_RESOURCE) makes = 1;

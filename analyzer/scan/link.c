@@ -92,6 +92,7 @@ static int same_language(const char *a, const char *b) { return a == b || (a && 
 #define MODULE_DEP "in:"
 
 static int under_module(const char *path, const char *text, const char *name);
+static int under_module_path(const char *path, const char *text, const char *name);
 
 /* The one function of index idx (sorted by name) named `name` in modules of
  * `language` (NULL: Python), or NULL (none, or several); and with `qual` ("mod.f", for a MODULE_DEP name) the one that lives in
@@ -147,17 +148,27 @@ static const fn_ref *lookup_method_of(const scan_state *S, const char *cls, size
         if (c < 0) lo = mid + 1;
         else hi = mid;
     }
-    const fn_ref *hit = NULL;
-    for (; lo < n && strcmp(S->fns[idx[lo]].f->name, method) == 0; lo++) {
-        const fn_ref *r = &S->fns[idx[lo]];
-        const char *c = r->f->class_name ? last_part(r->f->class_name) : "";
-        if (strlen(c) != cls_len || strncmp(c, cls, cls_len) != 0) break;
-        if (!same_language(S->jobs[r->file].m.language, language)) continue;
-        if (qual && !under_module(S->jobs[r->file].df->path, qual, cls)) continue;
-        if (hit) return NULL;
-        hit = r;
+    /* (with qual: first the one whose file lies at the whole module path,
+     * `pkg/sub/mod.py` for "pkg.sub.mod.Cls", when several modules named
+     * mod define Cls; then by the module's last name alone) */
+    for (int strict = qual ? 1 : 0; strict >= 0; strict--) {
+        const fn_ref *hit = NULL;
+        int many = 0;
+        for (size_t i = lo; i < n && strcmp(S->fns[idx[i]].f->name, method) == 0; i++) {
+            const fn_ref *r = &S->fns[idx[i]];
+            const char *c = r->f->class_name ? last_part(r->f->class_name) : "";
+            if (strlen(c) != cls_len || strncmp(c, cls, cls_len) != 0) break;
+            if (!same_language(S->jobs[r->file].m.language, language)) continue;
+            if (qual && !(strict ? under_module_path(S->jobs[r->file].df->path, qual, cls)
+                                 : under_module(S->jobs[r->file].df->path, qual, cls)))
+                continue;
+            if (hit) many = 1;
+            hit = r;
+        }
+        if (hit && !many) return hit;
+        if (many && !strict) return NULL;
     }
-    return hit;
+    return NULL;
 }
 
 static const fn_ref *lookup_global(const scan_state *S, const char *name, const char *language)
@@ -392,6 +403,33 @@ static const char *closure_class(const ir_module *m, const ir_func *caller)
             return f->class_name;
     }
     return NULL;
+}
+
+/* Does path agree with the whole module part of `text` before `name`
+ * ("pkg.sub.mod.Cls"), component for component from the end, until one of
+ * the two runs out (".../pkg/sub/mod.py", "sub/mod/__init__.py"), over at
+ * least two components? */
+static int under_module_path(const char *path, const char *text, const char *name)
+{
+    const char *qe = name - 1; /* (the dot before name) */
+    if (qe <= text) return 0;
+    size_t plen = strlen(path);
+    const char *pe = path + plen;
+    if (plen > 12 && strcmp(pe - 12, "/__init__.py") == 0) pe -= 12;
+    else if (plen > 3 && strcmp(pe - 3, ".py") == 0) pe -= 3;
+    else return 0;
+    int matched = 0;
+    while (qe > text && pe > path) {
+        const char *qs = qe, *ps = pe;
+        while (qs > text && qs[-1] != '.') qs--;
+        while (ps > path && ps[-1] != '/') ps--;
+        if (qe - qs != pe - ps || strncmp(qs, ps, (size_t)(qe - qs)) != 0) return 0;
+        matched++;
+        qe = qs > text ? qs - 1 : text;
+        pe = ps > path ? ps - 1 : path;
+        if (qs == text || ps == path) break;
+    }
+    return matched >= 2;
 }
 
 /* Does path lie in the module the component before `name` in `text` names

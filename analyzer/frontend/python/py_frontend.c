@@ -67,7 +67,7 @@ typedef struct maker_ref {
 typedef struct name_map {
     const char *key;   /* local name, or "Class.attr" */
     const char *value; /* resolved dotted name */
-    int relative;      /* imports: from a relative import (`from ..asyncio import x`) */
+    int relative;      /* imports: from a relative import, its number of dots (`from ..asyncio import x`: 2) */
     int from_import;   /* imports: bound by `from M import x` (a module's member), not `import M` */
 } name_map;
 
@@ -1662,6 +1662,45 @@ static const char *receiver_class(lower *L, pn recv)
     return rc ? rc : self_attr_class(L, recv);
 }
 
+/* `conn_map.set(key, conn)` on a module-level name (not a local of this
+ * function, or one it declares `global`) that the module binds to a call
+ * (`conn_map = ConnMap()`): the dotted of that call, or NULL. */
+static const char *global_object_class(lower *L, pn recv)
+{
+    pn r = unparen(recv);
+    if (!pn_is(r, PT_identifier) || !L->f) return NULL;
+    const char *rn = text(L, r);
+    int rv = ir_var_find(L->f, rn);
+    if (rv >= 0 && !declared_outer(L, rn)) return NULL;
+    const char *c = map_get(L->globals.v, L->globals.n, rn);
+    if (!c || !*c) return NULL;
+    /* (a class imported relatively, `from .pool_map import ConnMap`: its
+     * module named by this file's directory, so that the one of several
+     * `pool_map.ConnMap` meant is found by its path) */
+    size_t cl = strlen(c);
+    for (size_t i = L->imports.n; i-- > 0;) {
+        const name_map *im = &L->imports.v[i];
+        size_t vl = strlen(im->value);
+        if (!im->relative || strncmp(im->value, c, vl) != 0 || (cl != vl && c[vl] != '.')) continue;
+        const char *path = L->m->path ? L->m->path : "";
+        const char *end = strrchr(path, '/');
+        if (!end) return c;
+        for (int up = 1; up < im->relative && end; up++) {
+            const char *q = end;
+            while (q > path && q[-1] != '/') q--;
+            end = q > path ? q - 1 : NULL;
+        }
+        if (!end) return c;
+        ca_sb sb = {0};
+        for (const char *q = path; q < end; q++) ca_sb_addf(&sb, "%c", *q == '/' ? '.' : *q);
+        ca_sb_addf(&sb, ".%s", c);
+        const char *full = ca_arena_strdup(&L->m->arena, ca_sb_str(&sb));
+        ca_sb_release(&sb);
+        return full;
+    }
+    return c;
+}
+
 /* The index in its module's funcs of the function being lowered, or -1. */
 static int func_index(lower *L)
 {
@@ -2421,6 +2460,9 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         ir_class *cc = pn_is(sf, PT_identifier) && strcmp(text(L, sf), "super") == 0 ? current_class(L) : NULL;
         if (cc && cc->nbases > 0 && cc->bases[0] && *cc->bases[0]) recv_class = cc->bases[0];
     }
+    int on_global = 0;
+    if (!on_self && !recv_class && !pn_isnull(ci.recv) && (recv_class = global_object_class(L, ci.recv)) != NULL)
+        on_global = 1;
     if (any_var || on_self || plain || recv_class || noret) {
         ir_node *n = emit(L, out, IR_CALL, call, -1);
         n->text = on_self ? text(L, pn_field(ci.fn, PF_attribute)) : (ci.dotted ? ci.dotted : text(L, ci.fn));
@@ -2430,7 +2472,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         n->flags = (ci.awaited ? CALL_AWAITED : 0) | (L->in_cleanup && !reports ? CALL_IN_CLEANUP : 0) |
                    (reports ? CALL_REPORT : 0) | (on_self ? CALL_ON_SELF : 0);
         if (recv_class) {
-            n->flags |= CALL_RECV_CLASS;
+            n->flags |= CALL_RECV_CLASS | (on_global ? CALL_ON_GLOBAL : 0);
             n->recv = recv_class;
         }
         const char *nm = ci.name ? ci.name : "";
@@ -8244,7 +8286,7 @@ static void scan_module(lower *L, pn root)
                 if (mname[0] == '.' && !mname[strspn(mname, ".")]) full = orig;
                 ca_sb_release(&sb);
                 add_import(L, local, full);
-                L->imports.v[L->imports.n - 1].relative = mname[0] == '.';
+                L->imports.v[L->imports.n - 1].relative = (int)strspn(mname, ".");
                 L->imports.v[L->imports.n - 1].from_import = 1;
             }
             descend = 0;
