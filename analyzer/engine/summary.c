@@ -435,7 +435,8 @@ static int delegated_return(void *ctx, const ir_node *n)
 /* ENG_RET_KEPT: is every value f returns one that an owner keeps on the
  * path that returns it? A value is kept from where it is read out of a
  * registry (`existing = conn_map.get(key)`), handed out by a helper that
- * keeps it, stored (`self._conns[key] = conn`, `REG[key] = conn`) or given
+ * keeps it, stored on self or at module level (`self._conns[key] = conn`,
+ * `REG[key] = conn`, not on a parameter's object) or given
  * to a method of self or of a module-level object that keeps it
  * (`conn_map.set(key, conn)`), until it is bound anew; a branch keeps
  * what every way through it keeps. Names bound to nothing acquired (`msg =
@@ -511,7 +512,9 @@ static void kept_block(kept_ctx *k, const ir_block *b, uint8_t *dom)
             if (n->flags & XFER_RETURN) {
                 if (dom[v]) k->kept++;
                 else if (k->valued[v]) k->other++;
-            } else if (!(n->flags & XFER_PART)) {
+            } else if (n->flags & (XFER_SELF | XFER_OUTER)) {
+                /* (not one parked on a parameter's object, `ctx.span =
+                 * span`: that object may own nothing) */
                 dom[v] = 1;
             }
             break;

@@ -52,3 +52,22 @@ async def traced_invoke(ctx: Any, tracer: Any, work: Any) -> Any:
         span.close()
         raise
     return result
+
+
+def park_handle(holder: Any, pool: Any) -> Any:
+    handle = pool.checkout_raw()
+    holder.handle = handle
+    return handle
+
+
+async def traced_fetch(holder: Any, pool: Any, work: Any) -> Any:
+    # Buggy: the holder is the caller's object, which may own nothing; the
+    # handle is this function's to give back, on errors only here.
+    handle = park_handle(holder, pool)
+    try:
+        result = await work(handle)  # expect: CAN101
+    except Exception:
+        handle.close()
+        raise
+    handle.close()
+    return result

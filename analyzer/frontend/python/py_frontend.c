@@ -2378,7 +2378,8 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             value_vars(L, val, &vs);
             for (size_t i = 0; i < vs.n; i++) {
                 if (o == OWN_LOCAL && vs.v[i] != cv) emit(L, out, IR_ALIAS, call, vs.v[i])->var2 = cv;
-                else if (o != OWN_NONE && o != OWN_LOCAL) emit(L, out, IR_TRANSFER, call, vs.v[i]);
+                else if (o != OWN_NONE && o != OWN_LOCAL)
+                    emit(L, out, IR_TRANSFER, call, vs.v[i])->flags = o == OWN_GLOBAL ? XFER_OUTER : 0;
             }
             CA_VEC_FREE(vs);
             handled = 1;
@@ -2392,7 +2393,8 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (!pn_isnull(args)) value_vars(L, args, &vs);
         for (size_t i = 0; i < vs.n; i++) {
             if (o == OWN_SELF || o == OWN_GLOBAL || o == OWN_PARAM) {
-                emit(L, out, IR_TRANSFER, call, vs.v[i])->flags = o == OWN_SELF ? XFER_SELF : 0;
+                emit(L, out, IR_TRANSFER, call, vs.v[i])->flags =
+                    o == OWN_SELF ? XFER_SELF : o == OWN_GLOBAL ? XFER_OUTER : 0;
             } else if (o == OWN_LOCAL && vs.v[i] != cv) {
                 ir_node *n = emit(L, out, IR_ALIAS, call, vs.v[i]);
                 n->var2 = cv;
@@ -4253,7 +4255,8 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
                 if (pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier))
                     remember_member(L, cv, text(L, pn_field(left, PF_attribute)), vs.v[i]);
             } else if (o != OWN_NONE && o != OWN_LOCAL) {
-                emit(L, out, IR_TRANSFER, at, vs.v[i])->flags = o == OWN_SELF ? XFER_SELF : 0;
+                emit(L, out, IR_TRANSFER, at, vs.v[i])->flags =
+                    o == OWN_SELF ? XFER_SELF : o == OWN_GLOBAL ? XFER_OUTER : 0;
             }
         }
         /* `self.proc = entry.proc`: a part of a local record handed to an owner */
