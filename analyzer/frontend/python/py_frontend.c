@@ -3555,8 +3555,12 @@ static rhs_info classify_rhs(lower *L, pn right)
             /* (a name that only sounds like a maker, `_open_file`, needs
              * evidence, as for a call in the event loop) */
             unsigned heur = 0;
+            /* (so does one of the file's own package, imported from it:
+             * `from .ops import create_client`, whatever the name says,
+             * the tree's code decides) */
             if (!fe && fd && (fe = cat(L, CAT_ACQUIRE_PREFIX, bare_name(last_component(fd)))) &&
-                defined_here(L, last_component(fd)))
+                (defined_here(L, last_component(fd)) ||
+                 (pn_is(unparen(fa), PT_identifier) && imported_module(L, text(L, unparen(fa))))))
                 heur = ACQ_HEURISTIC;
             /* (`admin.create_topics`: a plural create, a batch) */
             if (fe && fd && !cat(L, CAT_ACQUIRE, fd) && fe->kind && strcmp(fe->kind, "remote") == 0 &&

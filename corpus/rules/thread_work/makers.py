@@ -2,6 +2,8 @@ import hashlib
 import os
 from typing import IO, Any
 
+import boto3
+
 
 def create_manifest(root: str, names: list) -> dict:
     digest = hashlib.sha256()
@@ -13,3 +15,7 @@ def create_manifest(root: str, names: list) -> dict:
 
 def create_spool(path: str) -> IO[Any]:
     return open(path, "wb")
+
+
+def create_report_client(region: str) -> Any:
+    return boto3.client("ce", region_name=region)
