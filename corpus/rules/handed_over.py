@@ -89,6 +89,31 @@ class Client:
         setattr(entry, name, task)
         await self.step()
 
+    def _hang_on_parent(self, name: str, child: Any) -> None:
+        parent = self._parent
+        setattr(parent, name, child)
+
+    def _hang_on_scratch(self, name: str, child: Any) -> None:
+        scratch = type("Scratch", (), {})()
+        setattr(scratch, name, child)
+
+    # Fine: the helper's setattr on a local view of an object self holds
+    # (`parent = self._parent`) stores the task with self, as `parent.x =
+    # task` would: the helper takes it.
+    async def attach_to_parent(self, name: str) -> None:
+        task = asyncio.create_task(self.step())
+        self._hang_on_parent(name, task)
+        await self.step()
+        self._tasks.add(task)
+
+    # Buggy twin: the helper's setattr is on an object it made itself, which
+    # nobody keeps; the task is still this function's until the end.
+    async def attach_to_scratch(self, name: str) -> None:
+        task = asyncio.create_task(self.step())
+        self._hang_on_scratch(name, task)
+        await self.step()  # expect: CAN102
+        self._tasks.add(task)
+
     # Fine: the helper returns the connection self keeps.
     async def borrowed(self) -> None:
         ws = await self._connect_shared()

@@ -2374,6 +2374,9 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (!pn_isnull(obj) && !pn_isnull(val)) {
             int cv;
             owner_kind o = owner_of(L, obj, &cv);
+            /* (`owner = self._owner` ... `setattr(owner, name, child)`: a
+             * store on an object self holds, as `owner.name = child` is) */
+            if (o == OWN_LOCAL && cv >= 0 && (L->f->vars[cv].flags & VAR_OF_SELF)) o = OWN_GLOBAL;
             int_vec vs = {0};
             value_vars(L, val, &vs);
             for (size_t i = 0; i < vs.n; i++) {
