@@ -3,7 +3,7 @@
 import json
 from typing import Tuple
 
-from .dbconn import PoolConn
+from ..warm.dbconn import PoolConn
 from .pool_map import ConnMap
 
 conn_map = ConnMap()
