@@ -451,6 +451,7 @@ static int kept_visit(void *ctx, const ir_node *n)
 {
     kept_ctx *k = ctx;
     if (n->kind == IR_ACQUIRE && n->var >= 0) k->valued[n->var] = 1;
+    if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0) k->kept = 1; /* (some value returned) */
     return 0;
 }
 
@@ -525,6 +526,7 @@ static void kept_block(kept_ctx *k, const ir_block *b, uint8_t *dom)
         default:
             break;
         }
+        if (!n->a.n && !n->b.n && !n->c.n && !n->nbranches && !n->nhandlers) continue;
         if (n->kind == IR_IF) {
             uint8_t *acc = ca_xcalloc((size_t)k->nvars + 1, 1);
             memset(acc, 1, (size_t)k->nvars);
@@ -554,6 +556,11 @@ static int returns_kept(const sum_ctx *c)
     if ((f->fflags & FN_GENERATOR) || f->nvars <= 0) return 0;
     kept_ctx k = {c, ca_xcalloc((size_t)f->nvars + 1, 1), f->nvars, 0, 0};
     ir_visit(&f->body, kept_visit, &k);
+    if (!k.kept) { /* (it returns no value of its own: nothing to judge) */
+        free(k.valued);
+        return 0;
+    }
+    k.kept = 0;
     uint8_t *dom = ca_xcalloc((size_t)f->nvars + 1, 1);
     kept_block(&k, &f->body, dom);
     free(dom);
