@@ -4,7 +4,10 @@
 holds: no code can cancel it, and ^C raises KeyboardInterrupt out of the
 loop instead of cancelling it. The tasks it keeps in a local set meet no
 cancellation at its awaits. The twin is also awaited by a coroutine of the
-module, where its caller's cancellation reaches it.
+module, where its caller's cancellation reaches it. A method handed to a
+wrapper of the class that runs it so (`self._run(self._open(url))` of
+`def _run(self, coro): return self._loop.run_until_complete(coro)`) is
+such a root task too.
 """
 
 import asyncio
@@ -52,3 +55,47 @@ def drain_in_loop(requests: Any, handle: Any) -> None:
 # Buggy twin: drain is also awaited under a timeout, which cancels it.
 async def drain_for_a_while(requests: Any, handle: Any) -> None:
     await asyncio.wait_for(drain(requests, handle), 5)
+
+
+class SyncSession:
+    """A synchronous facade over a loop of its own: every public method
+    runs a coroutine through `_run`, which makes it that loop's root task."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self._loop = asyncio.new_event_loop()
+        self._pages: list = []
+
+    def _run(self, coro: Any) -> Any:
+        return self._loop.run_until_complete(coro)
+
+    def open(self, url: str) -> Any:
+        return self._run(self._open(url))
+
+    # Fine: run only as the facade loop's root task, which nothing cancels.
+    async def _open(self, url: str) -> Any:
+        page = await self._browser.new_page()
+        try:
+            await page.goto(url)
+        except Exception:
+            await page.close()
+            raise
+        self._pages.append(page)
+        return page
+
+    def open_checked(self, url: str) -> Any:
+        return self._run(self._open_checked(url))
+
+    async def open_with_deadline(self, url: str) -> Any:
+        return await asyncio.wait_for(self._open_checked(url), 10)
+
+    # Buggy twin: also awaited under a timeout, which can cancel it.
+    async def _open_checked(self, url: str) -> Any:
+        page = await self._browser.new_page()
+        try:
+            await page.goto(url)  # expect: CAN101
+        except Exception:
+            await page.close()
+            raise
+        self._pages.append(page)
+        return page

@@ -7737,6 +7737,7 @@ static void collect_own_tasks(lower *L, pn root)
     memset(&L->m->arena, 0, sizeof(L->m->arena));
     CA_VEC(const char *) wrappers = {0};
     CA_VEC(int) wrapper_arg = {0}; /* the parameter of each wrapper it starts (0 the first) */
+    CA_VEC(int) wrapper_root = {0}; /* 1 when the wrapper runs it as an event loop's root task */
     CA_VEC(const char *) found = {0};
     const pt_node *endp = L->T->v + L->T->n;
     /* wrappers: `def start_pending_task(coro, ...): create_task(coro)` */
@@ -7764,6 +7765,10 @@ static void collect_own_tasks(lower *L, pn root)
             if (param) {
                 CA_VEC_PUSH(wrappers, text(L, pn_field(d, PF_name)));
                 CA_VEC_PUSH(wrapper_arg, pidx);
+                /* (`def _run_sync(self, coro): return
+                 * self._loop.run_until_complete(coro)`: a synchronous facade
+                 * over a loop of its own, whose root task nothing cancels) */
+                CA_VEC_PUSH(wrapper_root, ci.dotted && cat(L, CAT_ROOT_RUNNER, ci.dotted) ? 1 : 0);
                 /* a module function starting its first parameter: one
                  * other modules may call (FN_SPAWNS_ARG0); not one that
                  * waits for what it started (`run_coroutine_threadsafe(
@@ -7878,6 +7883,10 @@ static void collect_own_tasks(lower *L, pn root)
             /* `loop.run_until_complete(process())`: the loop's root task,
              * held by nothing that could cancel it */
             int root = pn_is(unparen(a0), PT_call) && ci.dotted && cat(L, CAT_ROOT_RUNNER, ci.dotted);
+            /* (or through a wrapper of this module that does so: the root
+             * task is the coroutine handed to it) */
+            for (size_t w = 0; !root && w < wrappers.n && pn_is(unparen(a0), PT_call); w++)
+                if (wrapper_root.v[w] && ci.name && strcmp(wrappers.v[w], ci.name) == 0) root = 1;
             task_start t = {fn, x, root ? 1 : plain ? uncancelled_start(L, x) : 0, self_method_class(L, a0, x)};
             CA_VEC_PUSH(starts, t);
         } else if (ci.dotted && cat(L, CAT_KEEPS_TASK, ci.dotted) && cat(L, CAT_SHIELD_CALL, ci.dotted) &&
@@ -7944,6 +7953,7 @@ static void collect_own_tasks(lower *L, pn root)
     CA_VEC_FREE(found);
     CA_VEC_FREE(wrappers);
     CA_VEC_FREE(wrapper_arg);
+    CA_VEC_FREE(wrapper_root);
     CA_VEC_FREE(starts);
     CA_VEC_FREE(uncancelled);
 }
