@@ -2465,8 +2465,11 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         ir_class *cc = pn_is(sf, PT_identifier) && strcmp(text(L, sf), "super") == 0 ? current_class(L) : NULL;
         if (cc && cc->nbases > 0 && cc->bases[0] && *cc->bases[0]) recv_class = cc->bases[0];
     }
+    /* (only where it hands the method a value: what the method keeps of
+     * it is what its class says) */
     int on_global = 0;
-    if (!on_self && !recv_class && !pn_isnull(ci.recv) && (recv_class = global_object_class(L, ci.recv)) != NULL)
+    if (any_var && !on_self && !recv_class && !pn_isnull(ci.recv) &&
+        (recv_class = global_object_class(L, ci.recv)) != NULL)
         on_global = 1;
     if (any_var || on_self || plain || recv_class || noret) {
         ir_node *n = emit(L, out, IR_CALL, call, -1);
