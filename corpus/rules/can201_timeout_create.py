@@ -170,3 +170,26 @@ class FactoryProvider:
     # Fine: a read under the same helper creates nothing.
     async def info(self, sid: str) -> Any:
         return await self._op(lambda: self._client.sandboxes.get(sid), timeout_s=30)
+
+
+async def render_with_deadline(url: str) -> str:
+    # Fine: `p.chromium.launch(...)` launches a local browser process of the
+    # Playwright driver (the catalog's local receivers), and the driver,
+    # stopped when the `async with` exits, closes every browser it launched:
+    # a launch the timeout cuts short leaves nothing on a server.
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await asyncio.wait_for(p.chromium.launch(headless=True), 30)
+        try:
+            page = await browser.new_page()
+            await page.goto(url)
+            return await page.content()
+        finally:
+            await browser.close()
+
+
+async def provision_with_deadline(fleet: Any, image: str) -> Any:
+    # Buggy twin: a fleet API's launch under the same timeout is a request
+    # to a server, which may still start the machine.
+    return await asyncio.wait_for(fleet.machines.launch(image=image), 30)  # expect: CAN201
