@@ -60,3 +60,18 @@ class Dialer:
     def _read_bytes(self, path: str) -> bytes:
         with open(path, "rb") as fh:
             return fh.read()
+
+
+async def embed_in_thread(model: Any, texts: list, sink: Any) -> None:
+    # Fine: a model's output (the catalog's not-remote `create_embedding`,
+    # answered in the response as `client.embeddings.create` is) holds
+    # nothing a dropped result could leak.
+    vectors = await asyncio.to_thread(model.create_embedding, texts)
+    await sink.put(vectors)
+
+
+async def index_in_thread(search: Any, name: str, sink: Any) -> None:
+    # Buggy twin: a create the name reads as remote makes a server-side
+    # index the dropped result would have named.
+    index = await asyncio.to_thread(search.create_index, name)  # expect: CAN203
+    await sink.put(index)

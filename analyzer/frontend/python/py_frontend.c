@@ -3568,9 +3568,12 @@ static rhs_info classify_rhs(lower *L, pn right)
                 (defined_here(L, last_component(fd)) ||
                  (pn_is(unparen(fa), PT_identifier) && imported_module(L, text(L, unparen(fa))))))
                 heur = ACQ_HEURISTIC;
-            /* (`admin.create_topics`: a plural create, a batch) */
+            /* (`admin.create_topics`: a plural create, a batch; and a name
+             * the catalog says creates nothing remote, as for an awaited
+             * call: `service.create_embedding`) */
             if (fe && fd && !cat(L, CAT_ACQUIRE, fd) && fe->kind && strcmp(fe->kind, "remote") == 0 &&
-                ca_name_plural_create(bare_name(last_component(fd))))
+                (ca_name_plural_create(bare_name(last_component(fd))) ||
+                 cat(L, CAT_NOT_REMOTE, bare_name(last_component(fd)))))
                 fe = NULL;
             if (fe) {
                 ri.acq = ACQ_STRONG | ACQ_EXECUTOR | heur;
