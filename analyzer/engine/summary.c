@@ -285,6 +285,27 @@ static int joins_owner(const sum_ctx *c, const ir_node *n)
     return 0;
 }
 
+/* Which arguments of call n (bit k: argument k) a method of self or of a
+ * module-level object keeps (takes and does not release): `self._enter_room(
+ * sid, ...)`, `conn_map.set(key, conn)`. 0 for any other call. */
+static uint64_t owner_keeps_args(const sum_ctx *c, const ir_node *n)
+{
+    if (n->kind != IR_CALL || !(n->flags & (CALL_ON_SELF | CALL_ON_GLOBAL)) || (n->flags & CALL_VALUE_ONLY) ||
+        n->nvars <= 0 || !c->r || !c->r->resolve)
+        return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off);
+    if (!callee || !sum || callee == c->f) return 0;
+    uint64_t kept = 0;
+    for (int k = 0; k < n->nvars && k < 64; k++) {
+        int p = n->vars[k] >= 0 ? eng_call_param(n, k, callee, off) : -1;
+        if (p >= 0 && p < 64 && (((sum->takes_early | sum->takes_late) & ~sum->releases) & (1ull << p)))
+            kept |= 1ull << k;
+    }
+    return kept;
+}
+
 static int ret_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
@@ -313,17 +334,10 @@ static int ret_node(void *ctx, const ir_node *n)
      * create_core(listener=atv)` makes a part of what it returns) */
     /* (so does a method of a module-level object: `conn_map.set(key,
      * conn)` of a `conn_map = ConnMap()` whose set keeps conn) */
-    if (n->kind == IR_CALL && (n->flags & (CALL_ON_SELF | CALL_ON_GLOBAL)) && !(n->flags & CALL_VALUE_ONLY) && c->r &&
-        c->r->resolve) {
-        const eng_summary *sum = NULL;
-        int off = 0;
-        const ir_func *callee = n->nvars > 0 ? c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off) : NULL;
-        for (int k = 0; callee && sum && callee != c->f && k < n->nvars; k++) {
-            int v = n->vars[k], p = v >= 0 ? eng_call_param(n, k, callee, off) : -1;
-            if (p < 0 || p >= 64 || !(((sum->takes_early | sum->takes_late) & ~sum->releases) & (1ull << p))) continue;
-            c->stored[v] = 1;
-            c->lent[v] = 1;
-        }
+    if (n->kind == IR_CALL) {
+        uint64_t kept = owner_keeps_args(c, n);
+        for (int k = 0; kept && k < n->nvars && k < 64; k++)
+            if (kept & (1ull << k)) c->stored[n->vars[k]] = c->lent[n->vars[k]] = 1;
     }
     if (n->kind == IR_TRANSFER && (n->flags & XFER_RETURN) && n->var >= 0) {
         if (c->lent[n->var]) c->lent_returned = 1;
@@ -455,25 +469,6 @@ static int kept_visit(void *ctx, const ir_node *n)
     return 0;
 }
 
-/* Does call n hand variable v to a method of self or of a module-level
- * object that keeps it? */
-static int call_keeps(const kept_ctx *k, const ir_node *n, int v)
-{
-    const sum_ctx *c = k->c;
-    if (!(n->flags & (CALL_ON_SELF | CALL_ON_GLOBAL)) || (n->flags & CALL_VALUE_ONLY) || !c->r || !c->r->resolve)
-        return 0;
-    const eng_summary *sum = NULL;
-    int off = 0;
-    const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, n, &sum, &off);
-    if (!callee || !sum || callee == c->f) return 0;
-    for (int i = 0; i < n->nvars; i++) {
-        if (n->vars[i] != v) continue;
-        int p = eng_call_param(n, i, callee, off);
-        if (p >= 0 && p < 64 && (((sum->takes_early | sum->takes_late) & ~sum->releases) & (1ull << p))) return 1;
-    }
-    return 0;
-}
-
 static void kept_block(kept_ctx *k, const ir_block *b, uint8_t *dom);
 
 /* (a child block walked from dom; its outcome is ANDed into acc) */
@@ -519,10 +514,12 @@ static void kept_block(kept_ctx *k, const ir_block *b, uint8_t *dom)
                 dom[v] = 1;
             }
             break;
-        case IR_CALL:
-            for (int a = 0; a < n->nvars; a++)
-                if (n->vars[a] >= 0 && !dom[n->vars[a]] && call_keeps(k, n, n->vars[a])) dom[n->vars[a]] = 1;
+        case IR_CALL: {
+            uint64_t kept = owner_keeps_args(c, n);
+            for (int a = 0; kept && a < n->nvars && a < 64; a++)
+                if (kept & (1ull << a)) dom[n->vars[a]] = 1;
             break;
+        }
         default:
             break;
         }
