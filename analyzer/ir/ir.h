@@ -77,6 +77,9 @@ typedef enum ir_kind {
 #define ACQ_MESSAGE       0x100u /* with ACQ_WEAK: what a method whose name sends a message returns (`msg =
                                    await channel.send(text)`, catalog message-verb): a message posted, not
                                    something held, even when a cleanup deletes it */
+#define ACQ_MAKER         0x200u /* a task whose coroutine makes a resource (`create_task(client.create(spec))`):
+                                   what it returns is that resource, so a shield that detaches the task
+                                   still leaves its result to nobody */
 /* IR_TRANSFER flags */
 #define XFER_RETURN       0x01u /* returned or yielded, not stored anywhere */
 #define XFER_PART         0x02u /* a member of var stored in an owner (`self.proc = entry.proc`): a record
@@ -298,6 +301,7 @@ struct ir_node {
 #define VAR_OF_SELF     0x80u /* a for-loop element of something self holds (`for r in self._by_id.values()`) */
 #define VAR_TEARDOWN    0x100u /* lowering: bound to a teardown task (ACQ_TEARDOWN) */
 #define VAR_PLAIN       0x200u /* a parameter annotated as plain data (`path: str`, `n: int | None`) */
+#define VAR_MAKER       0x400u /* lowering: bound to a task whose coroutine makes a resource (ACQ_MAKER) */
 
 typedef struct ir_var {
     const char *name;

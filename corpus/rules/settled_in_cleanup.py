@@ -7,7 +7,8 @@ cut the wait short) before re-raising: the handler settles the task, so
 the shielded wait is no window for it. (A shielded stop task left to
 finish by itself is no window either: the shield says so; see
 shielded_teardown.py.) A handler that only logs while a shielded task that
-is no teardown goes on leaves that task running with nobody to observe it.
+is no teardown goes on under a timed wait leaves that task running with
+nobody to observe it.
 """
 
 import asyncio
@@ -33,11 +34,12 @@ class Server:
                     await stop
             raise
 
-    # Buggy: the handler re-raises and leaves the serving task behind.
+    # Buggy: the shield serves the timeout, and the handler re-raises and
+    # leaves the serving task behind.
     async def serve_quickly(self) -> None:
         serving = asyncio.ensure_future(self._serve())
         try:
-            await asyncio.shield(serving)  # expect: CAN102
+            await asyncio.wait_for(asyncio.shield(serving), 30)  # expect: CAN102
         except asyncio.CancelledError:
             log.warning("close interrupted")
             raise

@@ -1,11 +1,13 @@
-"""A teardown task awaited through a shield finishes by itself.
+"""A task awaited through a shield finishes by itself.
 
 `task = create_task(self.close()); await wait_for(shield(task), t)`: when
 the await is cancelled, the shield leaves the close running to its end,
 which is what it is there for; the task is no window. So are close tasks
 made in a comprehension and waited for with `asyncio.wait`, which leaves
-them running. A task running anything else (the job itself) that a
-shield keeps alive is abandoned by a cancellation nobody handles.
+them running. A bare `await shield(task)`, which bounds nothing, detaches
+any task on purpose: the task is no window either. A task running
+anything else (the job itself) that a shield under a timed wait keeps
+alive is abandoned by a cancellation nobody handles.
 """
 
 import asyncio
@@ -66,15 +68,17 @@ class TransactionScope:
         task = asyncio.create_task(finish())
         await asyncio.shield(task)
 
-    # Buggy twin: the shielded task also does the work (a flush) before the
-    # exits: a job, abandoned by a cancellation here.
+    # Fine too: a shield that bounds nothing is there only to keep the task
+    # running when this await is cancelled. The flush is detached on
+    # purpose and finishes by itself (run_with_grace is the near miss: there
+    # the shield serves the timeout, and a cancellation abandons the job).
     async def commit_and_exit(self) -> None:
         async def flush_and_finish() -> None:
             await self.session.flush()
             await self.trans.__aexit__(None, None, None)
 
         task = asyncio.create_task(flush_and_finish())
-        await asyncio.shield(task)  # expect: CAN102
+        await asyncio.shield(task)
 
 
 # Fine: one close task per connection, waited for with asyncio.wait, which
@@ -90,3 +94,19 @@ async def close_all(conns: list) -> None:
 async def serve_all(conns: list) -> None:
     tasks = [asyncio.create_task(c.serve()) for c in conns]
     await asyncio.wait(tasks)  # expect: CAN102
+
+
+# Buggy: a bare shield detaches the task, but this task makes a sandbox;
+# when the await is cancelled the create finishes and what it hands back
+# reaches nobody.
+async def open_detached_sandbox(client: Any, spec: Any) -> Any:
+    making = asyncio.create_task(client.create_sandbox(spec))
+    sandbox = await asyncio.shield(making)  # expect: CAN102
+    return sandbox
+
+
+# Fine: the same detached task, doing a job rather than making something,
+# finishes by itself.
+async def sync_detached(client: Any, spec: Any) -> None:
+    syncing = asyncio.create_task(client.sync_state(spec))
+    await asyncio.shield(syncing)

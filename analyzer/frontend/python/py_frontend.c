@@ -2821,6 +2821,16 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
              * window for it, as for a task the await passes cancellation to */
             if (!first && (cp->flags & CP_SHIELDED) && v >= 0 && (L->f->vars[v].flags & VAR_TEARDOWN))
                 push_unique(&pass, v);
+            /* `await shield(task)` with no timed wait around it: a shield
+             * that bounds nothing is there only to keep the task running
+             * when this await is cancelled; the task is detached on purpose,
+             * to finish by itself (under `wait_for(shield(job), t)` the
+             * shield serves the timeout, and a cancellation still abandons
+             * the job; and what a task that makes a resource hands back is
+             * still left to nobody) */
+            if (!first && (cp->flags & CP_SHIELDED) && !(cp->flags & CP_TIMEOUT) && v >= 0 &&
+                !(L->f->vars[v].flags & VAR_MAKER))
+                push_unique(&pass, v);
             push_unique(&done, v);
             if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, inner, 200))) cp->flags |= CP_AWAITS_CANCELLED;
             break;
@@ -3396,6 +3406,24 @@ static const ca_cat_entry *delegated_maker(lower *L, const char *name)
     return NULL;
 }
 
+/* A task's coroutine that makes a resource, read as if awaited: a
+ * catalogued maker, a `create*`/`open*` name (not a plural batch, not a
+ * catalogued not-remote output), or a coroutine of the module that hands
+ * back a maker's result. What the task returns is that resource. */
+static int coroutine_makes(lower *L, pn co)
+{
+    if (!pn_is(co, PT_call)) return 0;
+    call_info cc = call_of(L, co);
+    const ca_cat_entry *e = cc.dotted ? cat(L, CAT_ACQUIRE, cc.dotted) : NULL;
+    if (e && !(e->kind && strcmp(e->kind, "task") == 0)) return 1;
+    if (!cc.name) return 0;
+    const ca_cat_entry *p = cat(L, CAT_ACQUIRE_PREFIX, bare_name(cc.name));
+    if (p && !(p->kind && strcmp(p->kind, "remote") == 0 && ca_name_plural_create(bare_name(cc.name))) &&
+        !cat(L, CAT_NOT_REMOTE, bare_name(cc.name)))
+        return 1;
+    return delegated_maker(L, cc.name) != NULL;
+}
+
 static rhs_info classify_rhs(lower *L, pn right)
 {
     rhs_info ri = {0, NULL, -1, -1, NULL, -1, 0, &pt_null};
@@ -3538,6 +3566,8 @@ static rhs_info classify_rhs(lower *L, pn right)
             call_info cc = call_of(L, co);
             if ((names_release(L, cc.name) && teardown_body(L, cc.name)) || releases_only_body(L, cc.name))
                 ri.acq |= ACQ_TEARDOWN;
+            else if (coroutine_makes(L, co))
+                ri.acq |= ACQ_MAKER;
         }
         return ri;
     }
@@ -3980,6 +4010,8 @@ static void acquire_var(lower *L, ir_block *out, pn at, int v, const rhs_info *r
     ir_node *n = emit(L, out, IR_ACQUIRE, at, v);
     if (ri->acq & ACQ_TEARDOWN) L->f->vars[v].flags |= VAR_TEARDOWN;
     else L->f->vars[v].flags &= ~VAR_TEARDOWN;
+    if (ri->acq & ACQ_MAKER) L->f->vars[v].flags |= VAR_MAKER;
+    else L->f->vars[v].flags &= ~VAR_MAKER;
     n->ref = mk;
     if ((ri->acq & ACQ_STRONG) && !(ri->acq & ACQ_HEURISTIC)) CA_VEC_PUSH(L->strong, v);
     n->flags = ri->acq;
