@@ -23,4 +23,9 @@ runner module starts) as its last step, outside any loop, and its own
 module never awaits it: its handler is that task's end. The twins:
 `Worker.check`, awaited by a coroutine that is no task, and `Worker.step`,
 awaited by a task once per worker of a loop, which goes on after it.
+
+`MetricsExporter.export_loop` is started as a task by `lifespan`, on a
+module-level object of the class (`exporter = MetricsExporter()`), which
+cancels that task at shutdown: its handler is that task's end. The twin
+`flush_once` is awaited in place through the same object.
 """
