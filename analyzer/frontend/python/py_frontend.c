@@ -1940,6 +1940,52 @@ static void note_deferred_cancels(lower *L, pn call)
     }
 }
 
+static int exclusive_branches(pn a, pn b);
+static int binds_name(lower *L, pn x, const char *name);
+
+/* `reconciler = K8sReconciler(...)` in one clause of an if chain,
+ * `reconciler = LocalReconciler(...)` in another, then `await
+ * reconciler.run()`: the object is one or the other, so the method run is
+ * each class's (`Class.m` for each binding, at most four). Every binding
+ * of the name in the function must be such a call, each in a clause of its
+ * own. The count written to out. */
+static int alternative_methods(lower *L, pn call, pn r, const char *m, const char *out[4])
+{
+    pn def = pn_parent(call);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    if (pn_isnull(def) || !pn_is(r, PT_identifier)) return 0;
+    const char *rn = text(L, r);
+    const pt_node *endp = L->T->v + L->T->n;
+    pn binds[4];
+    int n = 0;
+    uint32_t nested_end = 0;
+    for (pn x = def + 1; x < endp && x->start < def->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+            if (x->end > nested_end) nested_end = x->end;
+            continue;
+        }
+        if (x->start < nested_end || !binds_name(L, x, rn)) continue;
+        /* (only `name = Cls(...)`) */
+        pn up = pn_parent(x);
+        if (!pn_is(up, PT_assignment) || pn_field(up, PF_left) != x || n == 4) return 0;
+        if (!pn_is(unparen(pn_field(up, PF_right)), PT_call)) return 0;
+        binds[n++] = up;
+    }
+    if (n < 2) return 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (!exclusive_branches(binds[i], binds[j])) return 0;
+    for (int i = 0; i < n; i++) {
+        char *d = dotted(L, pn_field(unparen(pn_field(binds[i], PF_right)), PF_function));
+        if (!d) return 0;
+        ca_sb q = {0};
+        ca_sb_addf(&q, "%s.%s", d, m);
+        out[i] = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+        ca_sb_release(&q);
+    }
+    return n;
+}
+
 /* An awaited call, outside any loop, of a task of the module's own
  * (FN_OWN_TASK): when its callee is a coroutine of another module that its
  * own module never awaits, the callee runs as that task's last frames
@@ -1962,6 +2008,14 @@ static void note_tail(lower *L, pn call)
     }
     /* (a method of self is its own module's: the rule reads those) */
     if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
+    /* (the object made by one of several classes, in exclusive clauses:
+     * each class's method; the last binding's is above already) */
+    if (pn_is(fn, PT_attribute) && !(fl & CALL_ON_SELF)) {
+        const char *alt[4];
+        int na = alternative_methods(L, call, unparen(pn_field(fn, PF_object)), text(L, pn_field(fn, PF_attribute)), alt);
+        for (int i = 0; i < na; i++)
+            if (!t || strcmp(alt[i], t) != 0) ir_spawn_add(L->m, fi, alt[i], SPAWN_TAIL);
+    }
 }
 
 static int creates_file_at(lower *L, pn c, const char *name);

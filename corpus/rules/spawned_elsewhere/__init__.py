@@ -28,4 +28,10 @@ awaited by a task once per worker of a loop, which goes on after it.
 module-level object of the class (`exporter = MetricsExporter()`), which
 cancels that task at shutdown: its handler is that task's end. The twin
 `flush_once` is awaited in place through the same object.
+
+`controller._run_controller`, the main coroutine of `asyncio.run`, builds a
+`KubeSweeper` or a `LocalSweeper` in the clauses of one if and awaits the
+object's `run` as its last step: either class's `run` is that task's end.
+The twins, `check` of both classes, are awaited by `probe`, which is no
+task.
 """
