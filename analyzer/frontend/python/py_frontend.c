@@ -5667,8 +5667,26 @@ static void lower_match(lower *L, pn s, ir_block *out)
     }
 }
 
+/* A function defined in a function that nothing there names (no
+ * decorator registers it, no call, no reference, not returned): it never
+ * runs, so none of its code is read (its name is local to that scope). */
+static int never_named(lower *L, pn def)
+{
+    if (!pn_is(def, PT_function_definition) || pn_is(pn_parent(def), PT_decorated_definition)) return 0;
+    pn outer = pn_parent(def);
+    while (!pn_isnull(outer) && !pn_is(outer, PT_function_definition)) outer = pn_parent(outer);
+    pn nm = pn_field(def, PF_name);
+    if (pn_isnull(outer) || pn_isnull(nm)) return 0;
+    const char *name = text(L, nm);
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = outer + 1; x < endp && x->start < outer->end; x++)
+        if (x != nm && x->type == PT_identifier && text_is(L, x, name)) return 0;
+    return 1;
+}
+
 static void queue_def(lower *L, pn def)
 {
+    if (never_named(L, def)) return;
     pending_def p;
     p.node = def;
     ca_sb sb = {0};
