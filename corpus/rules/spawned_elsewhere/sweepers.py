@@ -28,18 +28,23 @@ class KubeSweeper:
 
 
 class LocalSweeper:
-    # Fine: as KubeSweeper.run.
+    def __init__(self) -> None:
+        self.swept = 0
+
+    # Fine: as KubeSweeper.run, the controller's main task's last frame.
     async def run(self) -> None:
         try:
             while True:
+                self.swept += 1
                 await asyncio.sleep(1)
         except asyncio.CancelledError:
-            log.info("local sweeper stopped")
+            log.info("local sweeper stopped after %d sweeps", self.swept)
 
-    # Buggy twin: as KubeSweeper.check.
+    # Buggy twin: as KubeSweeper.check, awaited by probe in its task.
     async def check(self) -> bool:
+        ok = True
         try:
-            await asyncio.sleep(0.1)
+            await asyncio.wait_for(asyncio.sleep(0.1), 1)
         except asyncio.CancelledError:  # expect: CAN401
-            return False
-        return True
+            ok = False
+        return ok
