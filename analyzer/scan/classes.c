@@ -116,6 +116,59 @@ static int other_module_match(const scan_state *S, const char *full, size_t flen
     return best;
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Every directory name and module stem on the paths of the tree's Python
+ * files (`pkg`, `sub`, `mod` for pkg/sub/mod.py), sorted, without repeats. */
+static void build_path_names(scan_state *S)
+{
+    for (size_t i = 0; i < S->npath_names; i++) free(S->path_names[i]);
+    free(S->path_names);
+    CA_VEC(char *) v = {0};
+    for (size_t i = 0; i < S->njobs; i++) {
+        const char *path = S->jobs[i].df ? S->jobs[i].df->path : NULL;
+        size_t pl = path ? strlen(path) : 0;
+        if (pl < 4 || strcmp(path + pl - 3, ".py") != 0) continue;
+        const char *p = path;
+        while (*p) {
+            size_t l = strcspn(p, "/");
+            size_t nl = p[l] ? l : l - 3; /* (the last part without .py) */
+            if (nl > 0 && !(nl == 1 && p[0] == '.')) {
+                char *c = ca_xmalloc(nl + 1);
+                memcpy(c, p, nl);
+                c[nl] = 0;
+                CA_VEC_PUSH(v, c);
+            }
+            p += l;
+            if (*p) p++;
+        }
+    }
+    qsort(v.v, v.n, sizeof(char *), cmp_str);
+    size_t k = 0;
+    for (size_t i = 0; i < v.n; i++) {
+        if (k && strcmp(v.v[k - 1], v.v[i]) == 0) free(v.v[i]);
+        else v.v[k++] = v.v[i];
+    }
+    S->path_names = v.v;
+    S->npath_names = k;
+}
+
+/* Does some path of the tree have a directory or module named n[0..len)? */
+static int tree_has_name(const scan_state *S, const char *n, size_t len)
+{
+    size_t lo = 0, hi = S->npath_names;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const char *c = S->path_names[mid];
+        int r = strncmp(c, n, len);
+        if (r == 0) r = c[len] ? 1 : 0;
+        if (r == 0) return 1;
+        if (r < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return 0;
+}
+
 const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const char *name)
 {
     if (!name || !*name) return NULL;
@@ -163,6 +216,11 @@ const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const ch
         }
         /* (a hit whose path says the whole module name is the one meant) */
         if (k < parts && other_module_match(S, name, flen, mod, mlen, hit->file) > k) return NULL;
+        /* (`aiohttp.web.AppRunner` while the tree's one AppRunner is of a
+         * module of its own: a name whose top-level package no path of the
+         * tree has, and no part of which the hit's path matches, is a
+         * library's class) */
+        if (k == 0 && !tree_has_name(S, name, strcspn(name, "."))) return NULL;
         return hit;
     }
     /* several of that name: the one of the module the name says
@@ -229,6 +287,7 @@ void scan_build_classes(scan_state *S)
             S->mod_by_stem[S->nmod_by_stem++] = i;
     }
     qsort(S->mod_by_stem, S->nmod_by_stem, sizeof(size_t), cmp_stem);
+    build_path_names(S);
     /* what its own methods do */
     /* (per class: its __init__ calls a method of self; one of its plain
      * methods stores a catalogued resource on self. Both: the constructor

@@ -641,6 +641,8 @@ static void scan_state_free(scan_state *S)
     free(S->classes);
     free(S->cls_by_name);
     free(S->mod_by_stem);
+    for (size_t i = 0; i < S->npath_names; i++) free(S->path_names[i]);
+    free(S->path_names);
     free(S->jobs);
     free(S->order);
     ca_results_free(&S->base);

@@ -118,6 +118,10 @@ typedef struct scan_state {
      * sorted by their name without .py: which module a dotted name means */
     size_t *mod_by_stem;
     size_t nmod_by_stem;
+    /* every directory and module name on the paths of those files, sorted,
+     * without repeats (strings owned): which top-level names the tree has */
+    char **path_names;
+    size_t npath_names;
     ca_backend_cache *backends;
     /* the base scan of an incremental rescan (rows reused are moved out) */
     const char *cache_key;

@@ -1943,6 +1943,18 @@ static void note_deferred_cancels(lower *L, pn call)
 static int exclusive_branches(pn a, pn b);
 static int binds_name(lower *L, pn x, const char *name);
 
+/* Walking a function's nodes in order (from its def on): is x a def,
+ * lambda or class nested in it, or inside one met before (the furthest end
+ * kept in *nested_end)? */
+static int in_nested_def(pn x, uint32_t *nested_end)
+{
+    if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+        if (x->end > *nested_end) *nested_end = x->end;
+        return 1;
+    }
+    return x->start < *nested_end;
+}
+
 /* `reconciler = K8sReconciler(...)` in one clause of an if chain,
  * `reconciler = LocalReconciler(...)` in another, then `await
  * reconciler.run()`: the object is one or the other, so the method run is
@@ -1960,11 +1972,7 @@ static int alternative_methods(lower *L, pn call, pn r, const char *m, const cha
     int n = 0;
     uint32_t nested_end = 0;
     for (pn x = def + 1; x < endp && x->start < def->end; x++) {
-        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
-            if (x->end > nested_end) nested_end = x->end;
-            continue;
-        }
-        if (x->start < nested_end || !binds_name(L, x, rn)) continue;
+        if (in_nested_def(x, &nested_end) || !binds_name(L, x, rn)) continue;
         /* (only `name = Cls(...)`) */
         pn up = pn_parent(x);
         if (!pn_is(up, PT_assignment) || pn_field(up, PF_left) != x || n == 4) return 0;
@@ -2855,6 +2863,51 @@ static int guarded_nonempty(lower *L, pn aw, pn recv)
     return ok;
 }
 
+/* `runner = web.AppRunner(app)` ... `await runner.setup()` (catalog
+ * hook-setup, the application at argument idx of the runner's maker): is
+ * that application made in this function and used there only to add
+ * routes (`app.add_routes(...)`, `app.router.add_get(...)`) and to make the
+ * runner? Then it has no startup hooks, and the setup has nothing to wait
+ * for. The maker call is the last binding of the runner before `at`. */
+static int hookless_app(lower *L, pn at, const char *runner, int idx)
+{
+    pn def = pn_parent(at);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    if (pn_isnull(def)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    pn maker = &pt_null;
+    uint32_t nested_end = 0;
+    for (pn x = def + 1; x < endp && x->start < at->start; x++) {
+        if (in_nested_def(x, &nested_end) || !binds_name(L, x, runner)) continue;
+        pn up = pn_parent(x);
+        maker = pn_is(up, PT_assignment) && pn_field(up, PF_left) == x ? unparen(pn_field(up, PF_right)) : &pt_null;
+    }
+    pn arg = pn_is(maker, PT_call) ? unparen(first_pos_arg(maker, idx)) : &pt_null;
+    if (!pn_is(arg, PT_identifier)) return 0;
+    const char *an = text(L, arg);
+    int made = 0;
+    nested_end = 0;
+    for (pn x = def + 1; x < endp && x->start < def->end; x++) {
+        int nested = in_nested_def(x, &nested_end);
+        if (x->type != PT_identifier || x == arg || !text_is(L, x, an)) continue;
+        /* (a nested function naming it may do anything with it) */
+        if (nested) return 0;
+        if (binds_name(L, x, an)) {
+            pn up = pn_parent(x);
+            if (made++ || !pn_is(up, PT_assignment) || !pn_is(unparen(pn_field(up, PF_right)), PT_call)) return 0;
+            continue;
+        }
+        pn up = pn_parent(x);
+        if (!pn_is(up, PT_attribute) || pn_field(up, PF_object) != x) return 0;
+        const char *attr = text(L, pn_field(up, PF_attribute));
+        if (strcmp(attr, "router") == 0) continue;
+        if (strcmp(attr, "add_routes") == 0 && pn_is(pn_parent(up), PT_call) && pn_field(pn_parent(up), PF_function) == up)
+            continue;
+        return 0;
+    }
+    return made == 1;
+}
+
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
 {
     pn e = unparen(pn_first_named(aw));
@@ -3035,6 +3088,11 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                  * with any arguments ("maker()" means made with none) */
                 ca_sb_addf(&q, "%s(*).%s", mk, ci.name);
                 if (cat(L, CAT_NONSUSPENDING_AWAIT, ca_sb_str(&q))) cp->flags |= CP_NO_SUSPEND;
+                /* `await runner.setup()` of `runner = web.AppRunner(app)`
+                 * over an application made here with routes only */
+                const ca_cat_entry *hs = cat(L, CAT_HOOK_SETUP, ca_sb_str(&q));
+                if (hs && hs->arg && isdigit((unsigned char)hs->arg[0]) && hookless_app(L, aw, rn, atoi(hs->arg)))
+                    cp->flags |= CP_NO_SUSPEND;
                 ca_sb_release(&q);
             }
         }

@@ -1,0 +1,64 @@
+"""An aiohttp runner over an application with no startup hooks.
+
+`AppRunner(app).setup()` suspends only in the application's startup hooks
+(`app.on_startup`, the first halves of `app.cleanup_ctx`). An application
+made in the function and given nothing but routes has none, so the setup
+cannot deliver a cancellation: the runner is no window there (it holds no
+socket before its site starts). Where the function adds a startup hook, the
+setup runs it, and a cancellation there leaves what the hook made to a
+runner nobody cleans up.
+"""
+
+from typing import Any
+
+from aiohttp import web
+
+
+async def health(request: web.Request) -> web.Response:
+    return web.json_response({"ok": True})
+
+
+# Fine: routes only; the first window is the site's start, inside the try.
+async def serve_health(port: int) -> None:
+    app = web.Application()
+    app.add_routes([web.get("/health", health)])
+    app.router.add_get("/ready", health)
+    runner = web.AppRunner(app, handle_signals=False)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, "127.0.0.1", port)
+        await site.start()
+    finally:
+        await runner.cleanup()
+
+
+async def open_pool(app: web.Application) -> None:
+    app["pool"] = object()
+
+
+# Buggy twin: a startup hook runs in setup, outside the try whose finally
+# cleans the runner up.
+async def serve_with_pool(port: int) -> None:
+    app = web.Application()
+    app.add_routes([web.get("/health", health)])
+    app.on_startup.append(open_pool)
+    runner = web.AppRunner(app)
+    await runner.setup()  # expect: CAN102
+    try:
+        site = web.TCPSite(runner, "127.0.0.1", port)
+        await site.start()
+    finally:
+        await runner.cleanup()
+
+
+# Buggy twin: the application comes from the caller, hooks unknown (and
+# the site's start is covered only for an OSError).
+async def serve_given(app: Any, port: int) -> None:
+    runner = web.AppRunner(app)
+    await runner.setup()  # expect: CAN102
+    site = web.TCPSite(runner, "127.0.0.1", port)
+    try:
+        await site.start()  # expect: CAN101
+    except OSError:
+        await runner.cleanup()
+        raise
