@@ -73,7 +73,8 @@ typedef enum ir_kind {
                                    through a shield, it goes on to its end by itself when the await is
                                    cancelled, which is what the shield is for */
 #define ACQ_CHILD         0x80u /* made inside an existing remote parent (`vpc.create_route_table`, a create
-                                   naming its parent's id): reachable and deleted through that parent */
+                                   naming its parent's id, or a catalogued child-maker, `context.new_page()`):
+                                   reachable and deleted through that parent */
 #define ACQ_MESSAGE       0x100u /* with ACQ_WEAK: what a method whose name sends a message returns (`msg =
                                    await channel.send(text)`, catalog message-verb): a message posted, not
                                    something held, even when a cleanup deletes it */

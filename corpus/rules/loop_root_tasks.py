@@ -61,10 +61,10 @@ class SyncSession:
     """A synchronous facade over a loop of its own: every public method
     runs a coroutine through `_run`, which makes it that loop's root task."""
 
-    def __init__(self, browser: Any) -> None:
-        self._browser = browser
+    def __init__(self, client: Any) -> None:
+        self._client = client
         self._loop = asyncio.new_event_loop()
-        self._pages: list = []
+        self._conns: list = []
 
     def _run(self, coro: Any) -> Any:
         return self._loop.run_until_complete(coro)
@@ -74,14 +74,14 @@ class SyncSession:
 
     # Fine: run only as the facade loop's root task, which nothing cancels.
     async def _open(self, url: str) -> Any:
-        page = await self._browser.new_page()
+        conn = await self._client.connect(url)
         try:
-            await page.goto(url)
+            await conn.handshake()
         except Exception:
-            await page.close()
+            await conn.close()
             raise
-        self._pages.append(page)
-        return page
+        self._conns.append(conn)
+        return conn
 
     def open_checked(self, url: str) -> Any:
         return self._run(self._open_checked(url))
@@ -91,11 +91,11 @@ class SyncSession:
 
     # Buggy twin: also awaited under a timeout, which can cancel it.
     async def _open_checked(self, url: str) -> Any:
-        page = await self._browser.new_page()
+        conn = await self._client.connect(url)
         try:
-            await page.goto(url)  # expect: CAN101
+            await conn.handshake()  # expect: CAN101
         except Exception:
-            await page.close()
+            await conn.close()
             raise
-        self._pages.append(page)
-        return page
+        self._conns.append(conn)
+        return conn

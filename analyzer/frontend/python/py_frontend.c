@@ -3761,6 +3761,9 @@ static rhs_info classify_rhs(lower *L, pn right)
     }
     ri.acq = ACQ_WEAK;
     ri.rkind = "resource";
+    /* `page = await context.new_page()`: a tab inside its context, which
+     * lists it and closes it with itself (catalog child-maker) */
+    if (ci.dotted && !pn_isnull(ci.recv) && cat(L, CAT_CHILD_MAKER, ci.dotted)) ri.acq |= ACQ_CHILD;
     /* `msg = await ctx.send(text)`: the message a send posted */
     if (ci.name && !pn_isnull(ci.recv) && message_verb(L, ci.name)) ri.acq |= ACQ_MESSAGE;
     return ri;

@@ -1,0 +1,38 @@
+"""A page lives inside its browser context.
+
+`page = await context.new_page()` opens a tab that the context lists
+(`context.pages`) and closes with itself: a cancellation while the tab
+loads leaves it in a context that is still owned, by the caller here. It
+is no window of its own. A browser the function launched itself is: it
+owns the context and the tab, and nothing closes it when the load is
+cancelled.
+"""
+
+from typing import Any
+
+
+# Fine: the tab is the caller's context's; the handler only tidies up
+# after a failed load.
+async def open_tab(context: Any, url: str) -> Any:
+    page = await context.new_page()
+    try:
+        await page.goto(url)
+    except Exception:
+        await page.close()
+        raise
+    return page
+
+
+# Buggy twin: the browser launched here holds the tab, and only an
+# ordinary failure closes it.
+async def snapshot(playwright: Any, url: str) -> bytes:
+    browser = await playwright.chromium.launch()
+    try:
+        page = await browser.new_page()  # expect: CAN101
+        await page.goto(url)
+        shot = await page.screenshot()
+    except Exception:
+        await browser.close()
+        raise
+    await browser.close()
+    return shot
