@@ -85,8 +85,9 @@ typedef struct eng_summary {
     uint64_t releases;      /* bit p: releases parameter p (or, awaiting it, settles it) */
     uint64_t takes_early;   /* bit p: takes ownership of p before its first checkpoint */
     uint64_t takes_late;    /* bit p: takes ownership of p after a checkpoint */
-    uint64_t passes;        /* bit p: it awaits p (a task, a generator's step): a cancellation of the
-                               call is delivered into p */
+    uint64_t passes;        /* bit p: it awaits p (a task, a generator's step, a read that releases p
+                               when cancelled), or hands p to a helper of the tree that does: a
+                               cancellation of the call is delivered into p */
     uint64_t uses;          /* bit p: p (or a part of it) appears in some event: handed to a call,
                                released, stored, awaited; a parameter the function ignores is not
                                cleanup for it */

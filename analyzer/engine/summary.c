@@ -397,6 +397,24 @@ static int upd_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
     if (n->kind == IR_CHECKPOINT) c->seen_cp = 1;
+    /* `await get_reason(response)` of a helper of the tree that passes the
+     * cancellation into its parameter (`await response.json()` of a
+     * response that releases itself when cancelled there): this function
+     * passes it into its own parameter that the argument is */
+    if (n->kind == IR_CHECKPOINT && (n->flags & CP_CALL) && n->ref && n->ref->kind == IR_CALL && c->r &&
+        c->r->resolve) {
+        const eng_summary *sum = NULL;
+        int off = 0;
+        const ir_node *call = n->ref;
+        const ir_func *callee = c->r->resolve(c->r->ctx, c->m, c->f, call, &sum, &off);
+        if (callee && sum && callee != c->f && sum->passes)
+            for (int k = 0; k < call->nvars; k++) {
+                int q = call->vars[k] >= 0 ? eng_call_param(call, k, callee, off) : -1;
+                if (q < 0 || q >= 64 || !(sum->passes & (1ull << q))) continue;
+                for (int p = 0; p < c->f->nparams && p < 64; p++)
+                    if (eng_rel_covers(&c->rel, p, call->vars[k])) c->out->passes |= 1ull << p;
+            }
+    }
     if (n->kind == IR_AWAIT_CALL && !c->out->remote && !(n->flags & REM_SHIELDED)) {
         const eng_summary *sum = NULL;
         const ir_func *callee = c->r && c->r->resolve ? eng_resolve_awaited(c->m, c->f, c->r, n, &sum) : NULL;

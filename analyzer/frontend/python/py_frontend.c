@@ -3078,6 +3078,10 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             const char *rn = text(L, unparen(ci.recv));
             int rvv = var_of(L, unparen(ci.recv));
             const char *mk = rvv >= 0 ? map_get(L->locals_ctor.v, L->locals_ctor.n, rn) : NULL;
+            /* (a parameter annotated with the class: `response:
+             * aiohttp.ClientResponse` ... `await response.read()`) */
+            if (!mk && rvv >= 0 && (L->f->vars[rvv].flags & VAR_PARAM) && !(L->f->vars[rvv].flags & VAR_SELF))
+                mk = map_get(L->param_class.v, L->param_class.n, rn);
             if (mk && *mk) {
                 ca_sb q = {0};
                 ca_sb_addf(&q, "%s().%s", mk, ci.name);
