@@ -143,7 +143,7 @@ static void build_path_names(scan_state *S)
             if (*p) p++;
         }
     }
-    qsort(v.v, v.n, sizeof(char *), cmp_str);
+    if (v.n) qsort(v.v, v.n, sizeof(char *), cmp_str);
     size_t k = 0;
     for (size_t i = 0; i < v.n; i++) {
         if (k && strcmp(v.v[k - 1], v.v[i]) == 0) free(v.v[i]);

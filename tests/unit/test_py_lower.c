@@ -883,7 +883,9 @@ static void test_nested_scopes(void)
                   "        async def m(self):\n"
                   "            await work()\n"
                   "    xs = (await y for y in z)\n"
-                  "    return 1\n");
+                  "    def unused():\n"
+                  "        return 2\n"
+                  "    return inner, ainner\n");
     const ir_func *f = func(&s, "outer");
     CHECK_EQ(count(f, IR_CHECKPOINT, NULL, NULL, 0), 0);
     const ir_func *in = func(&s, "outer.<locals>.ainner");
@@ -893,7 +895,9 @@ static void test_nested_scopes(void)
     const ir_func *m = func(&s, "outer.<locals>.K.m");
     CHECK(m && m->is_method);
     CHECK_EQ(count(m, IR_CHECKPOINT, NULL, NULL, 0), 1);
-    /* no function is made for the lambdas or the generator expression */
+    /* no function is made for the lambdas or the generator expression, nor
+     * for a nested def nothing names (it never runs) */
+    CHECK(func(&s, "outer.<locals>.unused") == NULL);
     CHECK_EQ(s.m.nfuncs, 4);
     done(&s);
 }
@@ -917,6 +921,7 @@ static void test_qualnames(void)
                   "    async def run(self, a, b=1, *rest, key=None, **kw):\n"
                   "        def helper():\n"
                   "            pass\n"
+                  "        return helper\n"
                   "\n"
                   "def top():\n"
                   "    pass\n");
