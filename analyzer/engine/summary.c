@@ -393,6 +393,15 @@ int eng_local_constructor(const ir_module *m, const eng_resolver *r, const ir_no
 /* Handing a parameter to a callee that releases or takes it releases or
  * takes it; a function that runs (C) a callee reaching a checkpoint
  * reaches one too. */
+/* Does call hand on a parameter of the function (or a part of one)? */
+static int handed_param(sum_ctx *c, const ir_node *call)
+{
+    for (int k = 0; k < call->nvars; k++)
+        for (int p = 0; call->vars[k] >= 0 && p < c->f->nparams && p < 64; p++)
+            if (eng_rel_covers(&c->rel, p, call->vars[k])) return 1;
+    return 0;
+}
+
 static int upd_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;
@@ -402,7 +411,7 @@ static int upd_node(void *ctx, const ir_node *n)
      * response that releases itself when cancelled there): this function
      * passes it into its own parameter that the argument is */
     if (n->kind == IR_CHECKPOINT && (n->flags & CP_CALL) && n->ref && n->ref->kind == IR_CALL && c->r &&
-        c->r->resolve) {
+        c->r->resolve && handed_param(c, n->ref)) {
         const eng_summary *sum = NULL;
         int off = 0;
         const ir_node *call = n->ref;

@@ -1994,6 +1994,17 @@ static int alternative_methods(lower *L, pn call, pn r, const char *m, const cha
     return n;
 }
 
+/* Is r a local the function binds more than once (two entries of its name
+ * in locals_ctor)? Only such a name can have been made by several classes. */
+static int rebound_local(lower *L, pn r)
+{
+    if (!pn_is(r, PT_identifier)) return 0;
+    const char *rn = text(L, r);
+    int n = 0;
+    for (size_t i = 0; i < L->locals_ctor.n && n < 2; i++) n += strcmp(L->locals_ctor.v[i].key, rn) == 0;
+    return n >= 2;
+}
+
 /* An awaited call, outside any loop, of a task of the module's own
  * (FN_OWN_TASK): when its callee is a coroutine of another module that its
  * own module never awaits, the callee runs as that task's last frames
@@ -2018,7 +2029,7 @@ static void note_tail(lower *L, pn call)
     if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
     /* (the object made by one of several classes, in exclusive clauses:
      * each class's method; the last binding's is above already) */
-    if (pn_is(fn, PT_attribute) && !(fl & CALL_ON_SELF)) {
+    if (pn_is(fn, PT_attribute) && !(fl & CALL_ON_SELF) && rebound_local(L, unparen(pn_field(fn, PF_object)))) {
         const char *alt[4];
         int na = alternative_methods(L, call, unparen(pn_field(fn, PF_object)), text(L, pn_field(fn, PF_attribute)), alt);
         for (int i = 0; i < na; i++)
