@@ -7257,8 +7257,21 @@ static void note_comment(lower *L, const char *c, int line)
 static int bytes_contain(const char *s, size_t n, const char *word)
 {
     size_t w = strlen(word);
-    for (size_t i = 0; i + w <= n; i++)
-        if ((s[i] | 0x20) == (word[0] | 0x20) && strncasecmp(s + i, word, w) == 0) return 1;
+    if (!w) return 1;
+    if (w > n) return 0;
+    /* (candidates by memchr on the first byte, in either case; the
+     * comparison is case-insensitive as before) */
+    const char *end = s + (n - w + 1);
+    unsigned char c = (unsigned char)word[0];
+    int lo = tolower(c), up = toupper(c);
+    const char *a = memchr(s, lo, (size_t)(end - s));
+    const char *b = up != lo ? memchr(s, up, (size_t)(end - s)) : NULL;
+    while (a || b) {
+        const char *h = a && (!b || a < b) ? a : b;
+        if (strncasecmp(h, word, w) == 0) return 1;
+        if (h == a) a = h + 1 < end ? memchr(h + 1, lo, (size_t)(end - h - 1)) : NULL;
+        else b = h + 1 < end ? memchr(h + 1, up, (size_t)(end - h - 1)) : NULL;
+    }
     return 0;
 }
 
