@@ -782,7 +782,7 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
     const ca_catalog *cat = S->o->cat;
     for (size_t k = 0; k < S->nfns && cat; k++) {
         const ir_func *g = S->fns[k].f;
-        if (!g->class_name || !g->is_async || (g->fflags & (FN_AWAITED_HERE | FN_ABSTRACT | FN_STUB)) ||
+        if (!g->class_name || !g->is_async || (g->fflags & (FN_AWAITED_HERE | FN_AWAITED_ANY | FN_ABSTRACT | FN_STUB)) ||
             !ca_catalog_match(cat, CAT_ENDPOINT_METHOD, g->name))
             continue;
         const cls_ref *c = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
