@@ -49,12 +49,14 @@ async def reason_untyped(response: Any) -> str:
 # Buggy twin: the helper's response is of no known class.
 async def status_untyped(session: Any, url: str) -> int:
     response = await session.get(url)
+    code = response.status
+    if code < 400:
+        response.release()
+        return code
     try:
-        if response.status >= 400:
-            raise RuntimeError(await reason_untyped(response))  # expect: CAN101
+        reason = await reason_untyped(response)  # expect: CAN101
     except Exception:
         response.release()
         raise
-    status = response.status
     response.release()
-    return status
+    raise RuntimeError(reason)
