@@ -434,7 +434,7 @@ typedef struct ir_class {
 typedef struct ir_spawn {
     int func;                /* index in funcs of the function that starts it */
     const char *text;        /* the callee as a call names it: dotted, or the method name (flags) */
-    unsigned flags;          /* CALL_ON_SELF for `self.m`; SPAWN_ENTRY, SPAWN_TAIL, SPAWN_VIA */
+    unsigned flags;          /* CALL_ON_SELF for `self.m`; SPAWN_ENTRY, SPAWN_TAIL, SPAWN_VIA, SPAWN_SCOPE */
     const char *via;         /* SPAWN_VIA: the function the call hands the coroutine to, as it names it */
 } ir_spawn;
 
@@ -452,6 +452,11 @@ typedef struct ir_spawn {
  * a spawn when that function (`via`) starts its first parameter as a task
  * (FN_SPAWNS_ARG0), which only the scan can tell. */
 #define SPAWN_VIA         0x400000u
+/* ir_spawn.flags: no spawn but an async generator of another module handed to
+ * a scope runner (catalog scope-runner: `StreamingResponse(gen(...))`), which
+ * iterates it in a task of its own group and cancels that scope when the
+ * client goes away: the generator's outermost frame is that task. */
+#define SPAWN_SCOPE       0x800000u
 
 typedef struct ir_suppress {
     int line;

@@ -760,7 +760,8 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
                 const ir_func *w = scan_resolve(&fc, m, m->funcs[sp->func], &wc, &sum, &off);
                 if (!w || !(w->fflags & FN_SPAWNS_ARG0)) continue;
             }
-            ir_node call = ir_call_stub(sp->text, sp->flags & ~(SPAWN_ENTRY | SPAWN_TAIL | SPAWN_VIA), nowhere);
+            ir_node call = ir_call_stub(sp->text, sp->flags & ~(SPAWN_ENTRY | SPAWN_TAIL | SPAWN_VIA | SPAWN_SCOPE),
+                                        nowhere);
             const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
             if (!g && (sp->flags & SPAWN_TAIL)) g = unique_self_held_tail(S, sp->text);
             if (g && (g->fflags & (FN_ABSTRACT | FN_STUB))) mark_implementations(S, g, spawned);
@@ -771,6 +772,8 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
              * own rules; a framework's run is the same in any module) */
             if (S->fns[g->id].file == (int)i && !(sp->flags & (SPAWN_ENTRY | SPAWN_VIA))) continue;
             if (!g->is_async || (g->fflags & FN_AWAITED_HERE)) continue;
+            /* (what a scope runner is handed must be an async generator) */
+            if ((sp->flags & SPAWN_SCOPE) && !(g->fflags & FN_GENERATOR)) continue;
             spawned[g->id] = 1;
         }
     }

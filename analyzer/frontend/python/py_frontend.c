@@ -1922,6 +1922,26 @@ static void note_entries(lower *L, pn call)
     }
 }
 
+static pn bound_once_before(lower *L, pn name, pn at);
+
+/* `StreamingResponse(service.stream_events(last_id))` of an async generator
+ * of another module (or a method of a class the receiver names): the scope
+ * runner iterates it in a task of its own, for the scan to resolve
+ * (SPAWN_SCOPE). The module's own generators are the frontend's
+ * (collect_scope_driven). */
+static void note_scope_runner(lower *L, pn call)
+{
+    int fi = func_index(L);
+    pn a0 = unparen(first_pos_arg(call, 0));
+    if (pn_is(a0, PT_identifier)) a0 = bound_once_before(L, a0, call);
+    if (fi < 0 || !pn_is(a0, PT_call)) return;
+    pn fn = unparen(pn_field(a0, PF_function));
+    if (pn_is(fn, PT_identifier) && defined_here(L, text(L, fn))) return;
+    unsigned fl = SPAWN_SCOPE;
+    const char *t = ref_text(L, fn, &fl);
+    if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
+}
+
 /* `loop.add_signal_handler(SIGINT, task.cancel)`, `loop.call_later(t,
  * task.cancel)`: a task's bound cancel handed on as a callback. The
  * function has arranged for that task to be cancelled: from here on an
@@ -2274,6 +2294,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         note_spawn_via(L, call);
     }
     if (ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) note_entries(L, call);
+    if (ci.dotted && cat(L, CAT_SCOPE_RUNNER, ci.dotted)) note_scope_runner(L, call);
     note_deferred_cancels(L, call);
     if (awaited && L->f && (L->f->fflags & FN_OWN_TASK) && L->loop_depth == 0) note_tail(L, call);
     ci.awaited = awaited;
@@ -7801,12 +7822,16 @@ static pn wrapped_call(lower *L, pn c)
  * self.f(...)`, also through a timeout call (`await wait_for(self.f(), t)`). */
 static void collect_awaited(lower *L, pn root)
 {
-    if (!bytes_contain(L->src, L->len, "await")) return;
+    if (!bytes_contain(L->src, L->len, "await") && !bytes_contain(L->src, L->len, "async for")) return;
     const pt_node *endp = L->T->v + L->T->n;
     for (pn x = root; x < endp; x++) {
-        /* (the expression, not its keyword) */
-        if (x->type != PT_await || pn_isnull(pn_first_named(x))) continue;
-        pn c = unparen(pn_first_named(x));
+        /* (the expression, not its keyword; and an async generator iterated
+         * in place, `async for e in self._events()`, runs in its caller's
+         * task as an awaited coroutine does) */
+        pn c;
+        if (x->type == PT_for_statement && has_token(x, PT_async)) c = unparen(pn_field(x, PF_right));
+        else if (x->type == PT_await && !pn_isnull(pn_first_named(x))) c = unparen(pn_first_named(x));
+        else continue;
         if (!pn_is(c, PT_call)) continue;
         char *d = dotted(L, pn_field(c, PF_function));
         if (d && cat(L, CAT_TIMEOUT_CALL, d)) c = unparen(first_pos_arg(c, 0));
