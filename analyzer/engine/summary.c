@@ -390,9 +390,6 @@ int eng_local_constructor(const ir_module *m, const eng_resolver *r, const ir_no
     return (k & ENG_CLASS_KNOWN) && !(k & ENG_CLASS_OWNS);
 }
 
-/* Handing a parameter to a callee that releases or takes it releases or
- * takes it; a function that runs (C) a callee reaching a checkpoint
- * reaches one too. */
 /* Does call hand on a parameter of the function (or a part of one)? */
 static int handed_param(sum_ctx *c, const ir_node *call)
 {
@@ -402,6 +399,9 @@ static int handed_param(sum_ctx *c, const ir_node *call)
     return 0;
 }
 
+/* Handing a parameter to a callee that releases or takes it releases or
+ * takes it; a function that runs (C) a callee reaching a checkpoint
+ * reaches one too. */
 static int upd_node(void *ctx, const ir_node *n)
 {
     sum_ctx *c = ctx;

@@ -62,3 +62,24 @@ async def serve_given(app: Any, port: int) -> None:
     except OSError:
         await runner.cleanup()
         raise
+
+
+def build_app() -> web.Application:
+    app = web.Application()
+    app.on_startup.append(open_pool)
+    return app
+
+
+# Buggy twin: the application comes from a factory, which may add hooks
+# (this one does).
+async def serve_built(port: int) -> web.AppRunner:
+    app = build_app()
+    runner = web.AppRunner(app)
+    await runner.setup()  # expect: CAN102
+    site = web.TCPSite(runner, "127.0.0.1", port)
+    try:
+        await site.start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    return runner

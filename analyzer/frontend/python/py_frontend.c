@@ -2897,8 +2897,9 @@ static int guarded_nonempty(lower *L, pn aw, pn recv)
 
 /* `runner = web.AppRunner(app)` ... `await runner.setup()` (catalog
  * hook-setup, the application at argument idx of the runner's maker): is
- * that application made in this function and used there only to add
- * routes (`app.add_routes(...)`, `app.router.add_get(...)`) and to make the
+ * that application made in this function by the framework's constructor
+ * (`web.Application(...)`) and used there only to add routes
+ * (`app.add_routes(...)`, `app.router.add_get(...)`) and to make the
  * runner? Then it has no startup hooks, and the setup has nothing to wait
  * for. The maker call is the last binding of the runner before `at`. */
 static int hookless_app(lower *L, pn at, const char *runner, int idx)
@@ -2925,8 +2926,12 @@ static int hookless_app(lower *L, pn at, const char *runner, int idx)
         /* (a nested function naming it may do anything with it) */
         if (nested) return 0;
         if (binds_name(L, x, an)) {
+            /* (made by the framework's own constructor, `web.Application(...)`:
+             * a factory of the tree or a library may add hooks) */
             pn up = pn_parent(x);
-            if (made++ || !pn_is(up, PT_assignment) || !pn_is(unparen(pn_field(up, PF_right)), PT_call)) return 0;
+            pn rhs = pn_is(up, PT_assignment) ? unparen(pn_field(up, PF_right)) : &pt_null;
+            const char *d = pn_is(rhs, PT_call) ? dotted(L, pn_field(rhs, PF_function)) : NULL;
+            if (made++ || !d || strcmp(last_component(d), "Application") != 0) return 0;
             continue;
         }
         pn up = pn_parent(x);
