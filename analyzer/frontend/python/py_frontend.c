@@ -1785,6 +1785,16 @@ static const char *spawn_target(lower *L, pn call, pn a0, unsigned *flp)
             /* `background_tasks.create(binding.refresh_loop())`: a
              * function of a module the file imports */
             t = dotted(L, fn);
+        } else if (holds_task && pn_is(r, PT_identifier) && (rc = receiver_class(L, r)) != NULL) {
+            /* `tg.create_task(service.run())` of a parameter annotated
+             * with one class of the tree (`service: Service`), an element
+             * of one so annotated (`for service in services` of
+             * `services: Iterable[Service]`) or a local made here from
+             * one class: that class's method, run as a task */
+            ca_sb q = {0};
+            ca_sb_addf(&q, "%s.%s", rc, text(L, pn_field(fn, PF_attribute)));
+            t = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+            ca_sb_release(&q);
         } else if (holds_task && pn_is(r, PT_identifier) && (rc = global_object_class(L, r)) != NULL) {
             /* `t = create_task(manager.serve())` of a module-level object
              * made from one class (`manager = Manager()`): that class's
