@@ -2857,6 +2857,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static const char *recv_made_bare(lower *L, pn recv);
+static int finished_element(lower *L, pn aw, pn id);
 static const char *self_class(lower *L);
 static int tests_cancel_flag(lower *L, pn cond);
 static void collect_self_cancellers(lower *L, pn def);
@@ -2977,6 +2978,10 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         if (pn_is(inner, PT_identifier)) {
             int v = var_of(L, inner);
             if (first) push_unique(&pass, v);
+            /* `for task in finished: await task` over the tasks already done
+             * (`finished = {t for t in tasks if t.done()}`, or the done set
+             * of `asyncio.wait`): awaiting a finished task returns at once */
+            if (first && inner == unparen(e) && finished_element(L, aw, inner)) cp->flags |= CP_NO_SUSPEND;
             /* `await wait_for(shield(task), t)` of a teardown task
              * (`create_task(self.close())`): cancelled, the await leaves the
              * close running to its end, as the shield means it to: no
@@ -3972,6 +3977,98 @@ static const char *recv_made_bare(lower *L, pn recv)
     }
     ca_sb_release(&key);
     return d && *d ? d : NULL;
+}
+
+/* Is `name` bound in body exactly once, by an assignment whose value says
+ * every element is a finished task: a comprehension over tasks filtered by
+ * their own done-test (`{t for t in tasks if t.done()}`), or the first of
+ * the two sets `asyncio.wait` returns (`done, _ = await asyncio.wait(ts)`)?
+ * Bound elsewhere too (a loop target, an augmented assignment), it is not. */
+static int finished_set(lower *L, pn body, const char *name)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    int binds = 0, finished = 0;
+    for (pn y = body; y < endp && y->start < body->end; y++) {
+        if (y->type != PT_identifier || !text_is(L, y, name)) continue;
+        pn up = pn_parent(y);
+        while (pn_is(up, PT_pattern_list) || pn_is(up, PT_tuple_pattern) || pn_is(up, PT_parenthesized_expression))
+            up = pn_parent(up);
+        pn left = pn_is(up, PT_assignment) ? unparen(pn_field(up, PF_left)) : &pt_null;
+        int bound = (pn_is(up, PT_assignment) && y->start >= left->start && y->end <= left->end) ||
+                    pn_is(up, PT_augmented_assignment) || pn_is(up, PT_for_statement) ||
+                    pn_is(up, PT_for_in_clause) || pn_is(up, PT_named_expression);
+        if (pn_is(up, PT_for_statement) && !(y->start >= pn_field(up, PF_left)->start && y->end <= pn_field(up, PF_left)->end))
+            bound = 0;
+        if (pn_is(up, PT_for_in_clause) && pn_field(up, PF_left) != y) bound = 0;
+        if (!bound) continue;
+        if (++binds > 1 || !pn_is(up, PT_assignment)) return 0;
+        pn right = unparen(pn_field(up, PF_right));
+        if ((pn_is(right, PT_set_comprehension) || pn_is(right, PT_list_comprehension)) && pn_is(left, PT_identifier)) {
+            /* `{t for t in tasks if t.done()}` */
+            const char *tgt = NULL;
+            int tested = 0;
+            PN_FOR_NAMED(c, right) {
+                if (pn_is(c, PT_for_in_clause)) {
+                    pn l = unparen(pn_field(c, PF_left));
+                    tgt = pn_is(l, PT_identifier) ? text(L, l) : NULL;
+                } else if (pn_is(c, PT_if_clause) && tgt) {
+                    pn t = unparen(pn_first_named(c));
+                    pn fn = pn_is(t, PT_call) ? unparen(pn_field(t, PF_function)) : &pt_null;
+                    if (pn_is(fn, PT_attribute) && pn_isnull(first_pos_arg(t, 0)) &&
+                        pn_is(unparen(pn_field(fn, PF_object)), PT_identifier) &&
+                        text_is(L, unparen(pn_field(fn, PF_object)), tgt) &&
+                        text_is(L, pn_field(fn, PF_attribute), "done"))
+                        tested = 1;
+                }
+            }
+            pn body0 = pn_first_named(right);
+            finished = tested && tgt && pn_is(unparen(body0), PT_identifier) && text_is(L, unparen(body0), tgt);
+        } else if (pn_is(right, PT_await) && (pn_is(left, PT_pattern_list) || pn_is(left, PT_tuple_pattern)) &&
+                   pn_named_count(left) == 2 && unparen(pn_first_named(left)) == y) {
+            /* `done, pending = await asyncio.wait(tasks, ...)` */
+            pn c = unparen(pn_first_named(right));
+            char *d = pn_is(c, PT_call) ? dotted(L, pn_field(c, PF_function)) : NULL;
+            finished = d && (strcmp(d, "asyncio.wait") == 0 || strcmp(d, "asyncio.tasks.wait") == 0);
+        }
+    }
+    return binds == 1 && finished;
+}
+
+/* `await task` right in `for task in S:` (task not rebound in the loop)
+ * where S is a finished set (finished_set) of the enclosing function. */
+static int finished_element(lower *L, pn aw, pn id)
+{
+    const char *name = text(L, id);
+    pn loop = &pt_null;
+    for (pn up = pn_parent(aw); !pn_isnull(up); up = pn_parent(up)) {
+        if (pn_is(up, PT_function_definition) || pn_is(up, PT_lambda) || pn_is(up, PT_class_definition)) break;
+        if (pn_is(up, PT_for_statement)) {
+            pn l = unparen(pn_field(up, PF_left));
+            if (pn_is(l, PT_identifier) && text_is(L, l, name)) {
+                loop = up;
+                break;
+            }
+        }
+    }
+    if (pn_isnull(loop)) return 0;
+    pn over = unparen(pn_field(loop, PF_right));
+    if (!pn_is(over, PT_identifier)) return 0;
+    /* (task rebound in the loop's body: another value by then) */
+    const pt_node *endp = L->T->v + L->T->n;
+    pn lb = pn_field(loop, PF_body);
+    for (pn y = lb; y < endp && y->start < lb->end; y++) {
+        if (y->type != PT_identifier || !text_is(L, y, name)) continue;
+        pn up = pn_parent(y);
+        if (pn_is(up, PT_pattern_list) || pn_is(up, PT_tuple_pattern)) up = pn_parent(up);
+        if ((pn_is(up, PT_assignment) && unparen(pn_field(up, PF_left))->start <= y->start &&
+             y->end <= unparen(pn_field(up, PF_left))->end) ||
+            pn_is(up, PT_augmented_assignment) || pn_is(up, PT_for_statement) || pn_is(up, PT_named_expression))
+            return 0;
+    }
+    pn def = pn_parent(loop);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    if (pn_isnull(def)) return 0;
+    return finished_set(L, pn_field(def, PF_body), text(L, over));
 }
 
 /* A function defined in the function being lowered, by name (a def
