@@ -9,6 +9,7 @@ still be running, and awaiting it suspends.
 """
 
 import asyncio
+import contextlib
 
 
 class StreamAcker:
@@ -30,12 +31,10 @@ class StreamAcker:
     # Fine: the done set of asyncio.wait holds finished tasks only.
     async def reap_waited(self) -> None:
         done, _ = await asyncio.wait(list(self.running), timeout=0)
-        for task in done:
-            lease = self.running.pop(task)
-            try:
-                await task
-            except ValueError:
-                pass
+        for finished_task in done:
+            lease = self.running.pop(finished_task)
+            with contextlib.suppress(ValueError):
+                await finished_task
             lease.close()
 
     # Buggy: any task of the registry, maybe still running.
