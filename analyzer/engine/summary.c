@@ -657,7 +657,12 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
     }
     /* (a value an owner keeps on every path that returns it: what the
      * caller gets is lent, whatever the annotation calls it) */
-    if ((io->returns == ENG_RET_UNKNOWN || io->returns == ENG_RET_PLAIN) && returns_kept(&c))
+    /* (a get-or-create that makes the value on one path and stores it
+     * before returning it reads as a maker, or as a lender only when its
+     * flags say so: that every path keeps what it returns decides) */
+    if ((io->returns == ENG_RET_UNKNOWN || io->returns == ENG_RET_PLAIN || io->returns == ENG_RET_RESOURCE ||
+         io->returns == ENG_RET_BORROWED) &&
+        returns_kept(&c))
         io->returns = ENG_RET_KEPT;
     /* `return self.__create_task(...)`: what it returns is what the function
      * of the tree it delegates to returns */

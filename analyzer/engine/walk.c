@@ -23,6 +23,9 @@
 
 #define ST_LIVE    0x01u
 #define ST_ADOPTED 0x02u
+#define ST_GIVEN   0x04u /* on some path here the value was handed to an owner outside the function (a
+                            store into a registry, an attribute of self or an object it does not own), or
+                            lent by a helper that keeps it: what is put into it goes to that owner too */
 #define ST_HELD    0x08u /* read from a registry and not released since, on this path: a take of that
                             registry takes it */
 /* what a variable's value can be on this path (all three: nothing known) */
@@ -1986,10 +1989,22 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
          * stands for an element of the container its own loop reads, not
          * of the last one the function reads under that name */
         if (n->var >= 0 && n->var2 >= 0) E->rel.element_of[n->var] = n->var2;
+        if (n->var >= 0) s[n->var] &= (uint8_t)~ST_GIVEN;
+        break;
+    case IR_ALIAS:
+        /* `pending.timeout_task = create_task(...)` after `room.pending =
+         * pending` (room a parameter's object), or into a value a helper
+         * lent (`room = await self._room_for(id)` of a helper that keeps
+         * it in self._rooms): what is put into a value an owner outside
+         * the function has is that owner's too */
+        if (n->var >= 0 && n->var2 >= 0 && n->var2 < E->nvars && (s[n->var2] & ST_GIVEN) &&
+            !(s[n->var2] & ST_LIVE))
+            kill(E, s, n->var);
         break;
     case IR_ACQUIRE: {
         int v = n->var;
         if (v < 0) break;
+        s[v] &= (uint8_t)~ST_GIVEN;
         E->made_by[v] = n->var2;
         E->made_at[v] = n->ref && n->ref->kind == IR_CALL ? n->ref : NULL;
         int ok = (n->flags & ACQ_STRONG) || ((n->flags & ACQ_WEAK) && E->weak_ok[v]) ||
@@ -2019,8 +2034,10 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
             /* (what a helper hands back while self keeps it, `return
              * self._ws`, is self's whatever this function's cleanup does
              * with it) */
-            else if (returns_borrowed(E, n)) ok = 0;
-            else if (E->weak_ok[v]) ok = 1;
+            else if (returns_borrowed(E, n)) {
+                ok = 0;
+                s[v] |= ST_GIVEN;
+            } else if (E->weak_ok[v]) ok = 1;
             /* (`dev = cls_for(kind)(host, config=config)` on one branch,
              * `dev = await Device.connect(config=config)` on another: an
              * object built in place, not awaited, under a name another
@@ -2153,6 +2170,7 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
         break;
     case IR_TRANSFER:
         if ((n->flags & XFER_PART) && !(n->var >= 0 && E->from_registry[n->var])) break;
+        if (n->var >= 0 && !(n->flags & (XFER_RETURN | XFER_PART))) s[n->var] |= ST_GIVEN;
         /* fall through */
     case IR_DONE:
         /* a task awaited to its end settles all it holds; `x = None` drops x
@@ -2260,7 +2278,7 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
         if (n->var >= 0) {
             unsigned v = (n->flags & BIND_TRUE ? ST_TRUE : 0) | (n->flags & BIND_FALSE ? ST_FALSE : 0) |
                          (n->flags & BIND_NONE ? ST_NONE : 0);
-            s[n->var] = (uint8_t)((s[n->var] & ~ST_VALUE) | v);
+            s[n->var] = (uint8_t)((s[n->var] & ~(ST_VALUE | ST_GIVEN)) | v);
             if (E->nflag) cond_bind(E, s, n->var, v);
         }
         break;
