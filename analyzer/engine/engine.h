@@ -146,6 +146,8 @@ typedef struct eng_resolver {
                                        method of self while a plain method of the class stores one (a class whose
                                        constructor does none of these makes an object that holds nothing until a
                                        method of it runs) */
+#define ENG_CLASS_PLAIN_INIT 0x80u /* its own __init__ only stores parameters or literals on self (FN_PLAIN_INIT):
+                                       constructing it does not raise */
 
 /* Fold in what the function's CALL_RUNS_CALLEE calls do (their callees'
  * current summaries, through r): a callee that reaches a checkpoint, or that

@@ -2360,7 +2360,8 @@ static int through_finally(eng_walk *E, uint8_t *s, uint32_t from)
 /* Can the call n raise? Not one the catalog says does not in practice
  * (`str(x)`, `len(x)`), nor the constructor of a data model of the tree (a
  * record: `return Handle(id=str(sb.id), raw=sb)` hands sb over, it does not
- * fall into the handler that retries) */
+ * fall into the handler that retries), nor of a class of the tree whose own
+ * __init__ only stores its parameters on self (ENG_CLASS_PLAIN_INIT) */
 static int call_may_raise(eng_walk *E, const ir_node *n)
 {
     if (n->flags & CALL_NO_RAISE) return 0;
@@ -2375,7 +2376,7 @@ static int call_may_raise(eng_walk *E, const ir_node *n)
     }
     if (n->text && E->res && E->res->class_of) {
         unsigned c = E->res->class_of(E->res->ctx, E->m, n->text);
-        if ((c & ENG_CLASS_KNOWN) && (c & ENG_CLASS_DATA)) return 0;
+        if ((c & ENG_CLASS_KNOWN) && (c & (ENG_CLASS_DATA | ENG_CLASS_PLAIN_INIT))) return 0;
     }
     return 1;
 }

@@ -380,6 +380,8 @@ typedef struct ir_var {
                                         timeout, at every call of it in the tree, by coroutines of its module
                                         that run only in a task nothing can cancel (FN_UNCANCELLED): its
                                         awaits meet no cancellation either */
+#define FN_PLAIN_INIT     0x80000000u /* an __init__ that only stores its parameters or literals on self (docstring,
+                                        `self.x = x`, `self.n = 0`): calling the class does not raise */
 #define FN_AWAITED_ANY    0x8000000u /* a method whose module awaits a method of that name on some receiver
                                         (`await app._process_messages()`): not only ever run as a task */
 #define FN_HOLDS_FULL     0x4000000u /* FN_HOLDS_RESOURCE by something more than an empty exit stack

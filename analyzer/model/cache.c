@@ -329,7 +329,10 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a)
         out->sum.returns = get_int(&c, ENG_RET_MAX);
         out->sum.uses = get_num(&c, 16);
         out->sum.passes = get_num(&c, 16);
-        out->fflags = (unsigned)get_int(&c, INT32_MAX);
+        /* (all 32 bits: FN_PLAIN_INIT is the top one) */
+        uint64_t ff = get_num(&c, 10);
+        if (ff > UINT32_MAX) c.bad = 1;
+        out->fflags = c.bad ? 0 : (unsigned)ff;
         out->ret_type = get_str(&c, a);
         /* (facts written before `remote` was known end here) */
         if (!c.bad && *c.p) out->sum.remote = get_int(&c, 1);

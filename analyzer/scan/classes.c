@@ -305,6 +305,7 @@ void scan_build_classes(scan_state *S)
         int init = f->f->name && strcmp(f->f->name, "__init__") == 0;
         unsigned char tmp = 0;
         if (init && (f->f->fflags & (FN_HOLDS_FULL | FN_JOINS_PARAM))) add |= ENG_CLASS_INIT_HOLDS;
+        if (init && (f->f->fflags & FN_PLAIN_INIT)) add |= ENG_CLASS_PLAIN_INIT;
         if (init && (f->f->fflags & FN_SELF_CALLS)) tmp |= CTOR_CALLS_SELF;
         if (!init && !f->f->is_async && (f->f->fflags & FN_HOLDS_FULL)) tmp |= PLAIN_METHOD_HOLDS;
         if (tmp) {

@@ -151,9 +151,33 @@ static void test_facts_returns(void)
     free(text);
 }
 
+/* Function flags keep all 32 bits through the store (FN_PLAIN_INIT is the
+ * top one): a reused file's functions read what a fresh lowering says. */
+static void test_facts_flags(void)
+{
+    const unsigned flags[] = {0u, FN_RELEASES_SELF, FN_PLAIN_INIT, FN_PLAIN_INIT | FN_UNCANCELLED_VIA | 1u, 0xffffffffu};
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+        ca_facts f;
+        memset(&f, 0, sizeof(f));
+        f.varargs = -1;
+        f.fflags = flags[i];
+        char *text = ca_facts_encode(&f);
+        CHECK(text != NULL);
+        ca_arena a;
+        memset(&a, 0, sizeof(a));
+        ca_facts back;
+        memset(&back, 0, sizeof(back));
+        CHECK_EQ(ca_facts_decode(text, &back, &a), 0);
+        CHECK_EQ(back.fflags, flags[i]);
+        ca_arena_free(&a);
+        free(text);
+    }
+}
+
 int main(void)
 {
     test_round_trip();
     test_facts_returns();
+    test_facts_flags();
     CA_TEST_MAIN();
 }

@@ -6484,6 +6484,42 @@ static void note_done_future(lower *L, pn def, ir_func *f)
     if (completes && returns) f->fflags |= FN_DONE_FUTURE;
 }
 
+/* An __init__ whose body only stores on self its parameters or literals
+ * (`self.proc = proc`, `self.count = 0`, `self.items = []`), beside a
+ * docstring or `pass`: constructing the class runs nothing that raises. */
+static int plain_init(lower *L, pn def)
+{
+    pn body = pn_field(def, PF_body), params = pn_field(def, PF_parameters);
+    if (pn_isnull(body) || pn_isnull(params)) return 0;
+    PN_FOR_NAMED(st, body) {
+        if (pn_is(st, PT_pass_statement) || pn_is(st, PT_comment)) continue;
+        if (!pn_is(st, PT_expression_statement)) return 0;
+        pn e = pn_first_named(st);
+        if (pn_is(e, PT_string) || pn_is(e, PT_concatenated_string)) continue; /* (a docstring) */
+        if (!pn_is(e, PT_assignment) || pn_named_count(st) != 1) return 0;
+        pn left = unparen(pn_field(e, PF_left)), right = unparen(pn_field(e, PF_right));
+        if (!pn_is(left, PT_attribute) || !pn_is(unparen(pn_field(left, PF_object)), PT_identifier) ||
+            !text_is(L, unparen(pn_field(left, PF_object)), "self"))
+            return 0;
+        if (pn_isnull(right)) continue; /* (`self.x: int`, a bare annotation) */
+        if (pn_is(right, PT_none) || pn_is(right, PT_true) || pn_is(right, PT_false) || pn_is(right, PT_integer) ||
+            pn_is(right, PT_float) || pn_is(right, PT_string) || pn_is(right, PT_concatenated_string))
+            continue;
+        if ((pn_is(right, PT_list) || pn_is(right, PT_dictionary) || pn_is(right, PT_tuple)) &&
+            pn_named_count(right) == 0)
+            continue;
+        if (!pn_is(right, PT_identifier) || text_is(L, right, "self")) return 0;
+        /* (a parameter of the __init__ itself) */
+        int param = 0;
+        PN_FOR_NAMED(p, params) {
+            pn id = param_ident(p);
+            if (!pn_isnull(id) && pn_is(id, PT_identifier) && text_is(L, id, text(L, right))) param = 1;
+        }
+        if (!param) return 0;
+    }
+    return 1;
+}
+
 static void note_quiet_hold(lower *L, pn def, ir_func *f)
 {
     if (!f->is_method) return;
@@ -6925,6 +6961,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     note_returned_param(L, def, f);
     note_quiet_exit(L, def, f);
     note_quiet_hold(L, def, f);
+    if (f->is_method && f->name && strcmp(f->name, "__init__") == 0 && plain_init(L, def)) f->fflags |= FN_PLAIN_INIT;
     note_done_future(L, def, f);
     if (L->returns_call && !L->returns_other) f->fflags |= FN_RETURNS_CALL;
     if (L->returns_literal && !L->returns_nonliteral) f->fflags |= FN_RETURNS_LITERAL;
