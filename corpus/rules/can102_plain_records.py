@@ -60,14 +60,18 @@ async def launch_worker(cmd, probe):
 # the pump task live.
 async def launch_checked(cmd, probe, name):
     proc = await asyncio.create_subprocess_exec(*cmd, stdout=asyncio.subprocess.PIPE)
+    attempts = 0
     try:
-        for _ in range(50):
+        while attempts < 50:
+            attempts += 1
             try:
                 await probe.ready()  # expect: CAN102
                 pump = asyncio.create_task(heartbeat(probe))
-                return CheckedHandle(process=proc, pump=pump, name=name)
+                handle = CheckedHandle(process=proc, pump=pump, name=name)
             except Exception:
                 await asyncio.sleep(0.1)
+                continue
+            return handle
     except BaseException:
         proc.kill()
         raise
