@@ -177,6 +177,43 @@ class Confidence(unittest.TestCase):
         p = run(["report", "--db", self.db, "--backend", "pool", "--min-confidence", "bogus"], self.root)
         self.assertEqual(p.returncode, 2)
 
+    def test_swallow_levels(self):
+        """CAN401 is medium whatever the handler catches (a catch-all is no
+        surer than a named handler on the ecosystem check's verdicts), and
+        high for a loop that spins on a level-triggered cancellation."""
+        with open(os.path.join(self.root, "src", "swallow.py"), "w") as f:
+            f.write(
+                "import asyncio\n"
+                "\n"
+                "import trio\n"
+                "\n"
+                "\n"
+                "async def quiet_read(sock):\n"
+                "    try:\n"
+                "        return await sock.recv()\n"
+                "    except BaseException:\n"
+                "        return None\n"
+                "\n"
+                "\n"
+                "async def named_read(sock):\n"
+                "    try:\n"
+                "        return await sock.recv()\n"
+                "    except asyncio.CancelledError:\n"
+                "        return None\n"
+                "\n"
+                "\n"
+                "async def spin(stream):\n"
+                "    while True:\n"
+                "        try:\n"
+                "            await stream.receive_some()\n"
+                "        except trio.Cancelled:\n"
+                "            pass\n"
+            )
+        doc = self.scan()
+        got = sorted((f["line"], f["confidence"]) for f in doc["findings"]
+                     if f["rule"] == "CAN401" and f["path"].endswith("swallow.py"))
+        self.assertEqual(got, [(9, "medium"), (16, "medium"), (24, "high")])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
