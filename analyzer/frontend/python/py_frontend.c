@@ -3979,31 +3979,25 @@ static const char *recv_made_bare(lower *L, pn recv)
     return d && *d ? d : NULL;
 }
 
-/* Is `name` bound in body exactly once, by an assignment whose value says
- * every element is a finished task: a comprehension over tasks filtered by
- * their own done-test (`{t for t in tasks if t.done()}`), or the first of
- * the two sets `asyncio.wait` returns (`done, _ = await asyncio.wait(ts)`)?
- * Bound elsewhere too (a loop target, an augmented assignment), it is not. */
-static int finished_set(lower *L, pn body, const char *name)
+/* Is `name` bound in def exactly once (binds_name; nested defs aside), by
+ * an assignment whose value says every element is a finished task: a
+ * comprehension over tasks filtered by their own done-test (`{t for t in
+ * tasks if t.done()}`), or the first of the two sets `asyncio.wait` returns
+ * (`done, _ = await asyncio.wait(ts)`)? */
+static int finished_set(lower *L, pn def, const char *name)
 {
     const pt_node *endp = L->T->v + L->T->n;
     int binds = 0, finished = 0;
-    for (pn y = body; y < endp && y->start < body->end; y++) {
-        if (y->type != PT_identifier || !text_is(L, y, name)) continue;
+    uint32_t nested_end = 0;
+    for (pn y = def + 1; y < endp && y->start < def->end; y++) {
+        if (in_nested_def(y, &nested_end) || !binds_name(L, y, name)) continue;
+        if (++binds > 1) return 0;
         pn up = pn_parent(y);
         while (pn_is(up, PT_pattern_list) || pn_is(up, PT_tuple_pattern) || pn_is(up, PT_parenthesized_expression))
             up = pn_parent(up);
-        pn left = pn_is(up, PT_assignment) ? unparen(pn_field(up, PF_left)) : &pt_null;
-        int bound = (pn_is(up, PT_assignment) && y->start >= left->start && y->end <= left->end) ||
-                    pn_is(up, PT_augmented_assignment) || pn_is(up, PT_for_statement) ||
-                    pn_is(up, PT_for_in_clause) || pn_is(up, PT_named_expression);
-        if (pn_is(up, PT_for_statement) && !(y->start >= pn_field(up, PF_left)->start && y->end <= pn_field(up, PF_left)->end))
-            bound = 0;
-        if (pn_is(up, PT_for_in_clause) && pn_field(up, PF_left) != y) bound = 0;
-        if (!bound) continue;
-        if (++binds > 1 || !pn_is(up, PT_assignment)) return 0;
-        pn right = unparen(pn_field(up, PF_right));
-        if ((pn_is(right, PT_set_comprehension) || pn_is(right, PT_list_comprehension)) && pn_is(left, PT_identifier)) {
+        if (!pn_is(up, PT_assignment)) return 0;
+        pn left = unparen(pn_field(up, PF_left)), right = unparen(pn_field(up, PF_right));
+        if ((pn_is(right, PT_set_comprehension) || pn_is(right, PT_list_comprehension)) && left == y) {
             /* `{t for t in tasks if t.done()}` */
             const char *tgt = NULL;
             int tested = 0;
@@ -4034,8 +4028,8 @@ static int finished_set(lower *L, pn body, const char *name)
     return binds == 1 && finished;
 }
 
-/* `await task` right in `for task in S:` (task not rebound in the loop)
- * where S is a finished set (finished_set) of the enclosing function. */
+/* `await task` right in `for task in S:` (task not bound again in the
+ * loop) where S is a finished set (finished_set) of the enclosing def. */
 static int finished_element(lower *L, pn aw, pn id)
 {
     const char *name = text(L, id);
@@ -4053,22 +4047,13 @@ static int finished_element(lower *L, pn aw, pn id)
     if (pn_isnull(loop)) return 0;
     pn over = unparen(pn_field(loop, PF_right));
     if (!pn_is(over, PT_identifier)) return 0;
-    /* (task rebound in the loop's body: another value by then) */
     const pt_node *endp = L->T->v + L->T->n;
     pn lb = pn_field(loop, PF_body);
-    for (pn y = lb; y < endp && y->start < lb->end; y++) {
-        if (y->type != PT_identifier || !text_is(L, y, name)) continue;
-        pn up = pn_parent(y);
-        if (pn_is(up, PT_pattern_list) || pn_is(up, PT_tuple_pattern)) up = pn_parent(up);
-        if ((pn_is(up, PT_assignment) && unparen(pn_field(up, PF_left))->start <= y->start &&
-             y->end <= unparen(pn_field(up, PF_left))->end) ||
-            pn_is(up, PT_augmented_assignment) || pn_is(up, PT_for_statement) || pn_is(up, PT_named_expression))
-            return 0;
-    }
+    for (pn y = lb; y < endp && y->start < lb->end; y++)
+        if (binds_name(L, y, name)) return 0;
     pn def = pn_parent(loop);
     while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
-    if (pn_isnull(def)) return 0;
-    return finished_set(L, pn_field(def, PF_body), text(L, over));
+    return !pn_isnull(def) && finished_set(L, def, text(L, over));
 }
 
 /* A function defined in the function being lowered, by name (a def
