@@ -104,6 +104,8 @@ struct eng_walk {
     const ir_node **subject_of; /* the `async with` whose subject it is (WITH_SUBJECT), inside its body */
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry, *stored_any, *kept_any;
+    uint8_t *names_later; /* an assembled record a cleanup releases by name: what it names exists only
+                           * once an awaited call it is handed to has made it (named_later) */
     const uint8_t *cur; /* the path state of the event being told */
     struct {
         const ir_node *node;
@@ -694,6 +696,33 @@ static unsigned rides_on_cleanup(eng_walk *E, int v, const uint8_t *s)
 static int untouched_object(eng_walk *E, const uint8_t *s, int v, ir_site to, uint32_t cp_start,
                             const ir_node *call);
 
+typedef struct handed_q {
+    int v;
+    const ir_node *before; /* only calls that end before this checkpoint begins; NULL: any */
+} handed_q;
+
+static int handed_node(void *ctx, const ir_node *n)
+{
+    const handed_q *q = ctx;
+    if (n->kind != IR_CALL || (n->flags & (CALL_AWAITED | CALL_NAME_MAKES)) != (CALL_AWAITED | CALL_NAME_MAKES))
+        return 0;
+    if (q->before && n->site.end > q->before->site.start) return 0;
+    for (int k = 0; k < n->nvars; k++)
+        if (n->vars[k] == q->v) return 1;
+    return 0;
+}
+
+/* Is v handed to an awaited call whose name says it makes something (one
+ * that ends before checkpoint `before` begins, if given)? What a record
+ * names (`create_collection(name=record.name)`) exists once such a call
+ * returns, not before. */
+static int handed_to_await(eng_walk *E, int v, const ir_node *before)
+{
+    handed_q q = {v, before};
+    return ir_visit(&E->f->body, handed_node, &q);
+}
+
+
 static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site, const int *exempt, int nexempt)
 {
     ir_site cp_end = cp ? cp->site : site;
@@ -723,6 +752,7 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
                   (exempt[k] >= 0 && (holdable || !(E->f->vars[exempt[k]].flags & VAR_ELEMENT)) &&
                    covers(E, exempt[k], v));
         if (ex || acquires_itself(E, cp, v) || teardown_goes_on(cp, a, v)) continue;
+        if (E->names_later[v] && cp && !handed_to_await(E, v, cp)) continue;
         /* (an object of the tree nothing has used since its making holds
          * nothing yet; the checkpoint itself must not name it) */
         if (!(s[v] & ST_ADOPTED) && cp && untouched_object(E, s, v, cp_end, cp->site.start, NULL))
@@ -2024,7 +2054,17 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
             /* (but an object built here of a class of the tree that owns
              * nothing and is no record holds nothing, whatever a cleanup
              * does with it: a record may name a remote resource) */
-            if (owns_nothing(E, n) || empty_record(E, n) || assembled_record(E, n) || rewraps_parameter(E, n) ||
+            int assembled = assembled_record(E, n);
+            /* (unless a cleanup releases it by name and an awaited call is
+             * handed it: `record = Record(name=...)`, `await
+             * store.create_collection(record.name)`, `except: await
+             * store.delete_collection(record.name)`; what it names exists
+             * from that making call on) */
+            if (assembled && E->weak_ok[v] && handed_to_await(E, v, NULL)) {
+                assembled = 0;
+                E->names_later[v] = 1;
+            }
+            if (owns_nothing(E, n) || empty_record(E, n) || assembled || rewraps_parameter(E, n) ||
                 wraps_parameter(E, n) || joins_owner(E, n) || status_only(E, v) || raised_value(E, v))
                 ok = 0;
             /* (a message a send posted is content, not something held:
@@ -2453,6 +2493,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->from_registry = ca_xcalloc(nv, 1);
     E->stored_any = ca_xcalloc(nv, 1);
     E->kept_any = ca_xcalloc(nv, 1);
+    E->names_later = ca_xcalloc(nv, 1);
     E->settled_any = ca_xcalloc(nv, 1);
     E->made_strong = ca_xcalloc(nv, 1);
     E->made_by = ca_xmalloc(sizeof(int) * nv);
@@ -2492,6 +2533,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->from_registry);
     free(E->stored_any);
     free(E->kept_any);
+    free(E->names_later);
     free(E->settled_any);
     free(E->made_strong);
     free(E->made_by);

@@ -162,6 +162,8 @@ typedef enum ir_kind {
 #define CALL_ON_GLOBAL    0x20000u /* x.m(...) on a module-level object made from a class (`conn_map = ConnMap()`
                                      at module level; recv is that class): what m keeps, an object that lives
                                      as long as the program keeps */
+#define CALL_NAME_MAKES   0x40000u /* the callee's name says it makes something (catalog acquire-prefix:
+                                       `store.create_collection(...)`, `api.start_job(...)`) */
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */

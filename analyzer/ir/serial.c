@@ -32,7 +32,7 @@
 #include <string.h>
 
 #define IR_MAGIC "CAIR"
-#define IR_VERSION 8
+#define IR_VERSION 9
 
 /* Every member of ir.h's structs is written and read here, and compared
  * member by member by tests/unit/test_ir_serial.c over the corpus: the

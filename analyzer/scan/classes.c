@@ -413,7 +413,12 @@ static int note_release(void *ctx, const ir_node *n)
     return 0;
 }
 
-static int class_like(const char *s) { return *s >= 'A' && *s <= 'Z'; }
+/* (a private class, `_RecordBase`, is a class too) */
+static int class_like(const char *s)
+{
+    while (*s == '_') s++;
+    return *s >= 'A' && *s <= 'Z';
+}
 
 /* Only where the class decides something: a value the function acquired
  * from a constructor call whose resource-ness rests on evidence (a plain
@@ -421,22 +426,30 @@ static int class_like(const char *s) { return *s >= 'A' && *s <= 'Z'; }
 /* Records that `name` (dotted; dot its last '.') is looked for in the
  * module its dotted part names, from a file in dir: a class, or with fn a
  * module-level function; once per (module, dir, name, kind). */
+/* Records that class (or with fn, module-level function) `name` is looked
+ * for in module mod (a path, `a/b`; taken), from a file in dir; once per
+ * (module, dir, name, kind). */
+static void push_wanted_mod(wanted_q *q, char *mod, const char *dir, const char *name, size_t nlen, int fn)
+{
+    for (size_t i = 0; i < q->mods.n; i++)
+        if (q->funcs.v[i] == fn && strcmp(q->mods.v[i], mod) == 0 && strcmp(q->dirs.v[i], dir) == 0 &&
+            strlen(q->names.v[i]) == nlen && strncmp(q->names.v[i], name, nlen) == 0) {
+            free(mod);
+            return;
+        }
+    CA_VEC_PUSH(q->mods, mod);
+    CA_VEC_PUSH(q->dirs, ca_xstrdup(dir));
+    CA_VEC_PUSH(q->names, ca_xstrndup(name, nlen));
+    CA_VEC_PUSH(q->funcs, (uint8_t)fn);
+}
+
 static void push_wanted(wanted_q *q, const char *name, const char *dot, const char *dir, int fn)
 {
     /* the module part, as a path: a.b.C -> a/b */
     char *mod = ca_xstrndup(name, (size_t)(dot - name));
     for (char *p = mod; *p; p++)
         if (*p == '.') *p = '/';
-    for (size_t i = 0; i < q->mods.n; i++)
-        if (q->funcs.v[i] == fn && strcmp(q->mods.v[i], mod) == 0 && strcmp(q->dirs.v[i], dir) == 0 &&
-            strcmp(q->names.v[i], dot + 1) == 0) {
-            free(mod);
-            return;
-        }
-    CA_VEC_PUSH(q->mods, mod);
-    CA_VEC_PUSH(q->dirs, ca_xstrdup(dir));
-    CA_VEC_PUSH(q->names, ca_xstrdup(dot + 1));
-    CA_VEC_PUSH(q->funcs, (uint8_t)fn);
+    push_wanted_mod(q, mod, dir, dot + 1, strlen(dot + 1), fn);
 }
 
 static void want_class(wanted_q *q, const char *name, const char *dir, int depth);
@@ -580,6 +593,101 @@ static int defines_name(const char *path, const char *name, int fn)
     return found;
 }
 
+/* Is the text at p (up to e) the word w? */
+static int word_at(const char *p, const char *e, const char *w, size_t wl)
+{
+    return (size_t)(e - p) == wl && memcmp(p, w, wl) == 0;
+}
+
+/* A module the prefilter skipped that names the class looked for without
+ * defining it: a package's `__init__.py` re-exporting it, `from ._model
+ * import KbRecord` (or `Orig as KbRecord`, or `*`). Each module such a
+ * `from` line names is looked for in turn, under the name it has there
+ * (relative to the file's own package; `from pkg.mod import` as a dotted
+ * name). Returns how many were added. */
+static size_t want_reexport(wanted_q *q, const char *path, const char *name, int fn)
+{
+    char *src = NULL;
+    size_t len = 0, added = q->mods.n;
+    if (ca_read_file(path, &src, &len) != 0) return 0;
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    size_t nl = strlen(name);
+    for (const char *line = src, *end = src + len; line < end && q->mods.n < WANTED_MAX;) {
+        const char *eol = memchr(line, '\n', (size_t)(end - line));
+        if (!eol) eol = end;
+        const char *p = line;
+        line = eol < end ? eol + 1 : end;
+        while (p < eol && (*p == ' ' || *p == '\t')) p++;
+        if (eol - p < 5 || memcmp(p, "from ", 5) != 0) continue;
+        p += 5;
+        while (p < eol && *p == ' ') p++;
+        const char *ms = p;
+        int level = 0;
+        while (p < eol && *p == '.') p++, level++;
+        const char *rs = p;
+        while (p < eol && (*p == '.' || *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                           (*p >= '0' && *p <= '9')))
+            p++;
+        const char *re = p;
+        if (re == rs || p == ms) continue; /* (`from . import x`: a module, not a class) */
+        while (p < eol && *p == ' ') p++;
+        if (eol - p < 7 || memcmp(p, "import", 6) != 0 || (p[6] != ' ' && p[6] != '(')) continue;
+        p += 6;
+        while (p < eol && *p == ' ') p++;
+        /* the list: to the end of the line, or to `)` across lines */
+        const char *ls = p, *le = eol;
+        if (p < eol && *p == '(') {
+            ls = p + 1;
+            const char *close = memchr(ls, ')', (size_t)(end - ls));
+            le = close ? close : end;
+            const char *nx = memchr(le, '\n', (size_t)(end - le));
+            line = nx ? nx + 1 : end;
+        }
+        /* the name in the list, or `*` */
+        int found = 0;
+        for (const char *it = ls; it < le && !found;) {
+            const char *ie = it;
+            while (ie < le && *ie != ',' && *ie != '\n' && *ie != '#') ie++;
+            const char *t[3];
+            size_t tl[3];
+            int nt = 0;
+            for (const char *c = it; c < ie && nt < 3;) {
+                while (c < ie && (*c == ' ' || *c == '\t' || *c == '\\' || *c == '\r')) c++;
+                const char *ws = c;
+                while (c < ie && *c != ' ' && *c != '\t' && *c != '\\' && *c != '\r') c++;
+                if (c > ws) t[nt] = ws, tl[nt++] = (size_t)(c - ws);
+            }
+            /* (not `Orig as name`: classes are looked up by their own name) */
+            found = nt == 1 && (word_at(t[0], t[0] + tl[0], name, nl) || word_at(t[0], t[0] + tl[0], "*", 1));
+            /* (a comment runs to the end of its line) */
+            if (ie < le && *ie == '#') {
+                const char *nx = memchr(ie, '\n', (size_t)(le - ie));
+                ie = nx ? nx : le;
+            }
+            it = ie < le ? ie + 1 : le;
+        }
+        if (!found) continue;
+        /* the module as a path: relative to the file's package, a level
+         * up per further dot */
+        size_t base = dlen;
+        for (int k = 1; k < level; k++) {
+            while (base > 0 && path[base - 1] != '/') base--;
+            if (base > 0) base--;
+        }
+        if (level > 1 && base == 0) continue;
+        ca_sb m = {0};
+        if (level && base) ca_sb_addf(&m, "%.*s/", (int)base, path);
+        for (const char *c = rs; c < re; c++) ca_sb_addf(&m, "%c", *c == '.' ? '/' : *c);
+        char *dir = ca_xstrndup(path, dlen);
+        push_wanted_mod(q, ca_xstrdup(ca_sb_str(&m)), dir, name, nl, fn);
+        free(dir);
+        ca_sb_release(&m);
+    }
+    free(src);
+    return q->mods.n - added;
+}
+
 size_t scan_classes_wanted(scan_state *S)
 {
     size_t nforced = 0;
@@ -607,34 +715,43 @@ size_t scan_classes_wanted(scan_state *S)
         }
         free(dir);
     }
-    /* (a module's last name, compared first: most files name none of them) */
-    const char **last = ca_xcalloc(q.mods.n + 1, sizeof(*last));
-    for (size_t k = 0; k < q.mods.n; k++) {
-        const char *sl = strrchr(q.mods.v[k], '/');
-        last[k] = sl ? sl + 1 : q.mods.v[k];
-    }
-    for (size_t i = 0; i < S->njobs && q.mods.n && nforced < FORCED_MAX; i++) {
-        file_job *j = &S->jobs[i];
-        if (j->forced || j->rec.status != CA_FILE_SKIPPED || j->lang < 0 || !j->df->language ||
-            strcmp(j->df->language, "python") != 0)
-            continue;
-        /* the file's module name: "b" for .../b.py and .../b/__init__.py */
-        const char *path = j->df->path, *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        const char *stem = base;
-        size_t sl = strlen(base);
-        if (strcmp(base, "__init__.py") == 0 && base > path + 1) {
-            const char *e = base - 1;
-            stem = e;
-            while (stem > path && stem[-1] != '/') stem--;
-            sl = (size_t)(e - stem);
-        } else if (sl > 3) {
-            sl -= 3;
+    /* (a module's last name, compared first: most files name none of them;
+     * a round for each step of a chain of re-exports) */
+    const char **last = NULL;
+    for (size_t from = 0, round = 0; from < q.mods.n && nforced < FORCED_MAX && round < 4; round++) {
+        size_t to = q.mods.n;
+        free(last);
+        last = ca_xcalloc(to + 1, sizeof(*last));
+        for (size_t k = from; k < to; k++) {
+            const char *sl = strrchr(q.mods.v[k], '/');
+            last[k] = sl ? sl + 1 : q.mods.v[k];
         }
-        for (size_t k = 0; k < q.mods.n; k++)
-            if (strlen(last[k]) == sl && strncmp(last[k], stem, sl) == 0 &&
-                names_module(j->df->path, q.mods.v[k], q.dirs.v[k]) &&
-                defines_name(j->df->path, q.names.v[k], q.funcs.v[k])) {
+        for (size_t i = 0; i < S->njobs && nforced < FORCED_MAX; i++) {
+            file_job *j = &S->jobs[i];
+            if (j->forced || j->rec.status != CA_FILE_SKIPPED || j->lang < 0 || !j->df->language ||
+                strcmp(j->df->language, "python") != 0)
+                continue;
+            /* the file's module name: "b" for .../b.py and .../b/__init__.py */
+            const char *path = j->df->path, *base = strrchr(path, '/');
+            base = base ? base + 1 : path;
+            const char *stem = base;
+            size_t sl = strlen(base);
+            if (strcmp(base, "__init__.py") == 0 && base > path + 1) {
+                const char *e = base - 1;
+                stem = e;
+                while (stem > path && stem[-1] != '/') stem--;
+                sl = (size_t)(e - stem);
+            } else if (sl > 3) {
+                sl -= 3;
+            }
+            for (size_t k = from; k < to; k++) {
+                if (strlen(last[k]) != sl || strncmp(last[k], stem, sl) != 0 ||
+                    !names_module(j->df->path, q.mods.v[k], q.dirs.v[k]))
+                    continue;
+                if (!defines_name(j->df->path, q.names.v[k], q.funcs.v[k])) {
+                    want_reexport(&q, j->df->path, q.names.v[k], q.funcs.v[k]);
+                    continue;
+                }
                 j->forced = 1;
                 store_file_rec_free(&j->rec);
                 memset(&j->rec, 0, sizeof(j->rec));
@@ -642,6 +759,8 @@ size_t scan_classes_wanted(scan_state *S)
                 nforced++;
                 break;
             }
+        }
+        from = to;
     }
     free(last);
     for (size_t k = 0; k < q.mods.n; k++) {

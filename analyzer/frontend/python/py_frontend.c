@@ -2599,6 +2599,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (!exception_class_name(nm) && ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm) && !message_verb(L, nm))
             n->flags |= CALL_NAME_RELEASES;
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
+        if (*nm && cat(L, CAT_ACQUIRE_PREFIX, bare_name(nm))) n->flags |= CALL_NAME_MAKES;
         {
             const char *w = nm;
             while (*w == '_') w++;

@@ -1,0 +1,5 @@
+from pydantic import BaseModel
+
+
+class _CatalogBase(BaseModel):
+    version: int = 1

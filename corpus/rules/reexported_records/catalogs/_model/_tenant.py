@@ -1,0 +1,5 @@
+from ._base import _CatalogBase
+
+
+class TenantRow(_CatalogBase):
+    tenant: str
