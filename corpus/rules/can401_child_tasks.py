@@ -5,8 +5,12 @@ catches its own cancellation and ends does not hide the gatherer's, which
 gather raises anyway. A coroutine bound to a name first and then handed to
 a spawner (`wrapped = self._run_event(...)`, `loop.create_task(wrapped)`),
 or handed to the object's own spawner (`self._create_task(coro)`), is the
-outermost frame of its task too. The same coroutine awaited directly runs
-in its caller's task, where a swallowed cancellation is the caller's.
+outermost frame of its task too, and so is one put in a list bound once and
+gathered from it (`calls = [_call(h) for h in hooks]`, `gather(*calls)`),
+unless the module hands the function on as a value (`shutdown_one =
+_shutdown_one`), to be awaited in place by code it does not see. The same
+coroutine awaited directly runs in its caller's task, where a swallowed
+cancellation is the caller's.
 """
 
 import asyncio
@@ -81,3 +85,58 @@ class Fetcher:
     # The same helper awaited directly: here it swallows its caller's cancel.
     async def fetch_first(self, urls):
         return await self._fetch_one(urls[0])
+
+
+class HookBus:
+    def __init__(self, hooks):
+        self._hooks = hooks
+
+    # Fine: each wrapper runs as a task of gather's, built into a list first.
+    async def emit(self, event):
+        async def _call(hook):
+            try:
+                await hook(event)
+            except BaseException:
+                print("hook failed", hook)
+
+        calls = [_call(h) for h in self._hooks]
+        await asyncio.gather(*calls)
+
+
+async def _guarded_listener(listener, payload):
+    try:
+        await listener(payload)
+    except:  # noqa: E722  # expect: CAN401
+        return False
+    return True
+
+
+class ListenerHub:
+    def __init__(self, listeners):
+        self._listeners = listeners
+
+    async def notify_all(self, payload):
+        pending = [_guarded_listener(cb, payload) for cb in self._listeners]
+        return await asyncio.gather(*pending)
+
+    # The same wrapper awaited in place: the caller's cancel ends there.
+    async def notify_first(self, payload):
+        return await _guarded_listener(self._listeners[0], payload)
+
+
+class KernelPool:
+    def __init__(self, pending):
+        self._pending = pending
+
+    async def _shutdown_one(self, kid):
+        try:
+            await self._pending[kid]
+        except asyncio.CancelledError:  # expect: CAN401
+            pass
+
+    # Handed out under a public name: callers outside this module may await
+    # it in place, where the cancel it swallows is theirs.
+    shutdown_one = _shutdown_one
+
+    async def shutdown_all(self, kids):
+        await asyncio.gather(*[self._shutdown_one(k) for k in kids])

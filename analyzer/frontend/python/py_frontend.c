@@ -7843,6 +7843,37 @@ static int only_started(lower *L, pn root, const char *fn, const task_start *sta
     return 1;
 }
 
+/* Is fn used in the module as a value, not called (`shutdown_kernel =
+ * run_sync(_async_shutdown_kernel)`, `handler = Manager._stop`): handed on
+ * under another name, it may be awaited in place by code the module does
+ * not see. `self.fn`, `cls.fn` and a class of the module's `Cls.fn` count;
+ * another object's `x.fn` is some other function. */
+static int named_as_value(lower *L, pn root, const char *fn)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    size_t fl = strlen(fn);
+    for (pn u = root; u < endp; u++) {
+        if (u->type != PT_identifier || u->end - u->start != fl || memcmp(L->src + u->start, fn, fl) != 0) continue;
+        pn p = pn_parent(u);
+        if (pn_is(p, PT_function_definition) && pn_field(p, PF_name) == u) continue;
+        if (pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u) {
+            pn ob = unparen(pn_field(p, PF_object));
+            if (!pn_is(ob, PT_identifier)) continue;
+            const char *on = text(L, ob);
+            if (strcmp(on, "self") != 0 && strcmp(on, "cls") != 0 && pn_isnull(module_class(L, on))) continue;
+        } else if (pn_is(p, PT_attribute)) {
+            continue; /* (fn.x: the object of a member read) */
+        }
+        pn ref = pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u ? p : u;
+        pn c = pn_parent(ref);
+        if (pn_is(c, PT_call) && pn_field(c, PF_function) == ref) continue;
+        /* (a decorator's own name, `@fn`, or a keyword's name) */
+        if (pn_is(c, PT_decorator) || (pn_is(c, PT_keyword_argument) && pn_field(c, PF_name) == ref)) continue;
+        return 1;
+    }
+    return 0;
+}
+
 /* Which functions of the module run as tasks the module itself starts: a
  * coroutine handed to a task spawner (see spawns_task). Their outermost
  * frame is the task: a cancellation it catches there is the task's own
@@ -8218,11 +8249,14 @@ static void collect_own_tasks(lower *L, pn root)
                 PN_FOR_NAMED(a, args) {
                     pn c = unparen(a);
                     if (pn_is(c, PT_list_splat)) c = unparen(pn_first_named(c));
+                    /* (`tasks = [self._hook(h) for h in hooks]; await
+                     * gather(*tasks)`: what the local's one binding made) */
+                    if (pn_is(c, PT_identifier) && pn_is(unparen(a), PT_list_splat)) c = bound_once_before(L, c, x);
                     if (pn_is(c, PT_list_comprehension) || pn_is(c, PT_generator_expression))
                         c = unparen(pn_field(c, PF_body));
                     if (!pn_is(c, PT_call)) continue;
                     const char *fn = spawned_name(L, c);
-                    if (fn) CA_VEC_PUSH(found, fn);
+                    if (fn && !named_as_value(L, root, fn)) CA_VEC_PUSH(found, fn);
                 }
             continue;
         }
