@@ -3,7 +3,8 @@ that posts a prompt and deletes it when nobody answers in time tidies the
 channel; cancelled while it waits, it leaves a stale message, nothing that
 holds a connection or a server's capacity. What an uncatalogued call made
 counts as a resource when a cleanup releases it, except when the call's
-name says it sends a message (catalog message-verb).
+name says it sends a message (catalog message-verb), also after a word
+that only qualifies the verb (`safe_send_message`, catalog verb-qualifier).
 """
 
 import asyncio
@@ -34,3 +35,26 @@ class Prompter:
             await box.delete()
             raise
         return box
+
+
+class Picker:
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    async def safe_send_message(self, channel: Any, text: str) -> Any:
+        try:
+            return await channel.send(text)
+        except Exception:
+            return None
+
+    # Fine: the list posted through the bot's guarded send is tidied up
+    # when the user picks or gives up.
+    async def pick(self, channel: Any, choices: list) -> Any:
+        listing = await self.safe_send_message(channel, "\n".join(choices))
+        try:
+            reply = await self.bot.wait_for("message", timeout=30)
+        except asyncio.TimeoutError:
+            await listing.delete()
+            return None
+        await listing.delete()
+        return choices[int(reply.content)]

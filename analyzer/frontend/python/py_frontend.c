@@ -735,7 +735,15 @@ static int message_verb(lower *L, const char *name)
 {
     while (*name == '_') name++;
     char first[32];
-    return cat(L, CAT_MESSAGE_VERB, first_word(name, first, sizeof(first))) != NULL;
+    first_word(name, first, sizeof(first));
+    /* (`safe_send_message`, `try_send`: a word that only qualifies the
+     * verb after it, catalog verb-qualifier) */
+    if (cat(L, CAT_VERB_QUALIFIER, first)) {
+        const char *rest = name + strlen(first);
+        while (*rest == '_') rest++;
+        if (*rest) first_word(rest, first, sizeof(first));
+    }
+    return cat(L, CAT_MESSAGE_VERB, first) != NULL;
 }
 
 static int names_release(lower *L, const char *name)
