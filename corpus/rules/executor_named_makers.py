@@ -6,7 +6,9 @@ keep what a module function named so returns (stored on the object, so it
 is something that needs an owner), or run a library's `create_...` method,
 which stays a maker by its name alone. An SSL context built in a thread
 (`_create_context`, annotated `-> ssl.SSLContext`) is kept, but holds
-nothing to release.
+nothing to release. A library's method that starts something (`crew.start`,
+`svc.start_session`) mostly starts its receiver and hands back what the run
+produced: it needs the same evidence (released or kept somewhere).
 """
 
 import asyncio
@@ -73,3 +75,24 @@ class Network:
     async def provision(self):
         gateway = await anyio.to_thread.run_sync(self._ec2.create_gateway)  # expect: CAN203
         return gateway.id
+
+
+class CrewRunner:
+    def __init__(self, crew, sessions):
+        self.crew = crew
+        self.sessions = sessions
+
+    # Fine: the crew's run output, only turned into a reply.
+    async def run(self, topic):
+        output = await asyncio.to_thread(self.crew.start, topic)
+        return {"reply": f"{output}"}
+
+    # The twin closes what the start made when the reply fails: a session.
+    async def open_session(self, user):
+        session = await asyncio.to_thread(self.sessions.start_session, user)  # expect: CAN203
+        try:
+            await self.sessions.announce(user)  # expect: CAN101
+        except Exception:
+            session.close()
+            raise
+        return session

@@ -3790,6 +3790,12 @@ static rhs_info classify_rhs(lower *L, pn right)
                 (ca_name_plural_create(bare_name(last_component(fd))) ||
                  cat(L, CAT_NOT_REMOTE, bare_name(last_component(fd)))))
                 fe = NULL;
+            /* (`to_thread(agent.start, msg)`: a name that starts something,
+             * run in a thread, mostly starts its receiver and hands back
+             * what the run produced (its output, a job's id), not a handle
+             * the caller owns; by its name alone it needs evidence too) */
+            if (fe && fd && !cat(L, CAT_ACQUIRE, fd) && fe->kind && strcmp(fe->kind, "session") == 0)
+                heur = ACQ_HEURISTIC;
             if (fe) {
                 ri.acq = ACQ_STRONG | ACQ_EXECUTOR | heur;
                 ri.rkind = fe->kind;
