@@ -6144,6 +6144,21 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
         pn cond = pn_field(s, PF_condition);
         if (is_true_literal(L, cond)) n->flags |= LOOP_INFINITE;
         lower_expr(L, &n->c, cond, s);
+        /* `while not self._stopping:` of a flag the object's canceller sets
+         * before its cancel: each pass tests it again, after whatever the
+         * pass before did (a handler there included), as an `if` of that
+         * flag at the end of the body would: placed there */
+        if (!(n->flags & LOOP_INFINITE) && tests_cancel_flag(L, cond)) {
+            ir_site end = n->site;
+            end.start = end.end;
+            ir_node *t = ir_node_new(L->m, IR_IF, end);
+            t->flags = IF_CANCEL_FLAG;
+            t->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * 2);
+            memset(t->branches, 0, sizeof(ir_block) * 2);
+            t->nbranches = 2;
+            t->flags |= IF_HAS_ELSE;
+            ir_block_push(L->m, &n->c, t);
+        }
         L->loop_depth++;
         lower_block(L, pn_field(s, PF_body), &n->a);
         L->loop_depth--;
