@@ -1749,7 +1749,9 @@ static int assembled_record(eng_walk *E, const ir_node *acq)
         /* (itself, or what it holds: `Handle(raw=instance)` of an
          * `instance = Instance(proc=proc)`) */
         for (int y = 0; y < E->nvars; y++)
-            if ((E->made_strong[y] || E->released_any[y] || E->acq[y]) && (y == x || covers(E, x, y))) return 0;
+            if (y != acq->var && !(E->f->vars[y].flags & VAR_PLAIN) &&
+                (E->made_strong[y] || E->released_any[y] || E->acq[y]) && (y == x || covers(E, x, y)))
+                return 0;
     }
     /* (an awaited call inside the making call's extent) */
     return !ir_visit(&E->f->body, await_within, (void *)&mk->site);

@@ -748,7 +748,11 @@ size_t scan_classes_wanted(scan_state *S)
                 if (strlen(last[k]) != sl || strncmp(last[k], stem, sl) != 0 ||
                     !names_module(j->df->path, q.mods.v[k], q.dirs.v[k]))
                     continue;
-                if (!defines_name(j->df->path, q.names.v[k], q.funcs.v[k])) {
+                /* (a class-like name may be a module function that builds
+                 * a record, `def AssistantMsg(...) -> Msg`: what it is
+                 * annotated to return says what it makes) */
+                if (!defines_name(j->df->path, q.names.v[k], q.funcs.v[k]) &&
+                    (q.funcs.v[k] || !defines_name(j->df->path, q.names.v[k], 1))) {
                     want_reexport(&q, j->df->path, q.names.v[k], q.funcs.v[k]);
                     continue;
                 }

@@ -1,0 +1,3 @@
+from ._model import Reply, ReplyRecord
+
+__all__ = ["Reply", "ReplyRecord"]
