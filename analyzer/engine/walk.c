@@ -722,7 +722,6 @@ static int handed_to_await(eng_walk *E, int v, const ir_node *before)
     return ir_visit(&E->f->body, handed_node, &q);
 }
 
-
 static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site, const int *exempt, int nexempt)
 {
     ir_site cp_end = cp ? cp->site : site;

@@ -601,10 +601,10 @@ static int word_at(const char *p, const char *e, const char *w, size_t wl)
 
 /* A module the prefilter skipped that names the class looked for without
  * defining it: a package's `__init__.py` re-exporting it, `from ._model
- * import KbRecord` (or `Orig as KbRecord`, or `*`). Each module such a
- * `from` line names is looked for in turn, under the name it has there
- * (relative to the file's own package; `from pkg.mod import` as a dotted
- * name). Returns how many were added. */
+ * import KbRecord` (or `*`). Each module such a `from` line names is looked
+ * for in turn (relative to the file's own package; `from pkg.mod import`
+ * as a dotted name); not `Orig as KbRecord`, since classes are known by
+ * their own names. Returns how many were added. */
 static size_t want_reexport(wanted_q *q, const char *path, const char *name, int fn)
 {
     char *src = NULL;
@@ -649,17 +649,18 @@ static size_t want_reexport(wanted_q *q, const char *path, const char *name, int
         for (const char *it = ls; it < le && !found;) {
             const char *ie = it;
             while (ie < le && *ie != ',' && *ie != '\n' && *ie != '#') ie++;
-            const char *t[3];
-            size_t tl[3];
+            /* (one word: `Orig as name` is not it, classes are looked up
+             * by their own name) */
+            const char *w0 = NULL;
+            size_t w0l = 0;
             int nt = 0;
-            for (const char *c = it; c < ie && nt < 3;) {
+            for (const char *c = it; c < ie && nt < 2;) {
                 while (c < ie && (*c == ' ' || *c == '\t' || *c == '\\' || *c == '\r')) c++;
                 const char *ws = c;
                 while (c < ie && *c != ' ' && *c != '\t' && *c != '\\' && *c != '\r') c++;
-                if (c > ws) t[nt] = ws, tl[nt++] = (size_t)(c - ws);
+                if (c > ws && nt++ == 0) w0 = ws, w0l = (size_t)(c - ws);
             }
-            /* (not `Orig as name`: classes are looked up by their own name) */
-            found = nt == 1 && (word_at(t[0], t[0] + tl[0], name, nl) || word_at(t[0], t[0] + tl[0], "*", 1));
+            found = nt == 1 && (word_at(w0, w0 + w0l, name, nl) || word_at(w0, w0 + w0l, "*", 1));
             /* (a comment runs to the end of its line) */
             if (ie < le && *ie == '#') {
                 const char *nx = memchr(ie, '\n', (size_t)(le - ie));

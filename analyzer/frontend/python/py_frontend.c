@@ -5815,6 +5815,33 @@ static int value_test(pn cond)
            pn_is(unparen(pn_named_child(c, 1)), PT_none);
 }
 
+/* `if False:` / `if 0:` / `if None:`: code switched off, whose body never
+ * runs, so nothing in it opens or suspends. But `if False: yield`, the
+ * idiom that makes a stub a generator: a yield there, when the function
+ * has none elsewhere, still says what the function is, so that body is
+ * read. */
+static int switched_off(lower *L, pn s)
+{
+    pn c0 = unparen(pn_field(s, PF_condition));
+    if (!pn_is(c0, PT_false) && !pn_is(c0, PT_none) && !(pn_is(c0, PT_integer) && text_is(L, c0, "0"))) return 0;
+    pn body = pn_field(s, PF_consequence), d = pn_parent(s);
+    while (!pn_isnull(d) && !pn_is(d, PT_function_definition)) d = pn_parent(d);
+    pn fbody = pn_isnull(d) ? d : pn_field(d, PF_body);
+    const pt_node *endp = L->T->v + L->T->n;
+    uint32_t nested_end = 0;
+    int inside = 0, outside = 0;
+    for (pn x = fbody; !pn_isnull(fbody) && x < endp && x->start < fbody->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+            if (x->end > nested_end) nested_end = x->end;
+            continue;
+        }
+        if (x->start < nested_end || x->type != PT_yield) continue;
+        if (!pn_isnull(body) && x->start >= body->start && x->end <= body->end) inside = 1;
+        else outside = 1;
+    }
+    return !(inside && !outside);
+}
+
 static void lower_if(lower *L, pn s, ir_block *out)
 {
     lower_expr(L, out, pn_field(s, PF_condition), s);
@@ -5830,32 +5857,7 @@ static void lower_if(lower *L, pn s, ir_block *out)
     PN_FOR_NAMED(ch, s)
         if (pn_is(ch, PT_elif_clause) || pn_is(ch, PT_else_clause)) nb++;
     n->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * (size_t)(nb + 1));
-    /* (`if False:` / `if 0:` / `if None:`, code switched off: its body never
-     * runs, so nothing in it opens or suspends) */
-    pn c0 = unparen(pn_field(s, PF_condition));
-    int never = pn_is(c0, PT_false) || pn_is(c0, PT_none) || (pn_is(c0, PT_integer) && text_is(L, c0, "0"));
-    /* (but `if False: yield`, the idiom that makes a stub a generator: a
-     * yield there, when the function has none elsewhere, still says what
-     * the function is) */
-    if (never) {
-        pn body = pn_field(s, PF_consequence), d = pn_parent(s);
-        while (!pn_isnull(d) && !pn_is(d, PT_function_definition)) d = pn_parent(d);
-        pn fbody = pn_isnull(d) ? d : pn_field(d, PF_body);
-        const pt_node *endp = L->T->v + L->T->n;
-        uint32_t nested_end = 0;
-        int inside = 0, outside = 0;
-        for (pn x = fbody; !pn_isnull(fbody) && x < endp && x->start < fbody->end; x++) {
-            if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
-                if (x->end > nested_end) nested_end = x->end;
-                continue;
-            }
-            if (x->start < nested_end || x->type != PT_yield) continue;
-            if (!pn_isnull(body) && x->start >= body->start && x->end <= body->end) inside = 1;
-            else outside = 1;
-        }
-        if (inside && !outside) never = 0;
-    }
-    if (never) n->nbranches++;
+    if (switched_off(L, s)) n->nbranches++;
     else lower_block(L, pn_field(s, PF_consequence), &n->branches[n->nbranches++]);
     PN_FOR_NAMED(ch, s) {
         if (pn_is(ch, PT_elif_clause)) {
@@ -6154,7 +6156,6 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             ir_node *t = ir_node_new(L->m, IR_IF, end);
             t->flags = IF_CANCEL_FLAG;
             t->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * 2);
-            memset(t->branches, 0, sizeof(ir_block) * 2);
             t->nbranches = 2;
             t->flags |= IF_HAS_ELSE;
             ir_block_push(L->m, &n->c, t);
