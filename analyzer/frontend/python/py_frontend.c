@@ -4991,18 +4991,43 @@ static void lower_with(lower *L, pn s, ir_block *out)
     L->depth -= extra;
 }
 
+/* The module-level function of that name (its one def), or null. */
+static pn module_def(lower *L, const char *name)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    pn found = &pt_null;
+    for (pn d = L->T->v; d < endp; d++) {
+        if (d->type != PT_function_definition || !text_is(L, pn_field(d, PF_name), name)) continue;
+        pn up = pn_parent(d);
+        if (pn_is(up, PT_decorated_definition)) up = pn_parent(up);
+        if (!pn_is(up, PT_module)) continue;
+        if (!pn_isnull(found)) return &pt_null;
+        found = d;
+    }
+    return found;
+}
+
 /* Does a handler's block ask whether its task is being cancelled
- * (`current_task().cancelling()`, `task.uncancel()`)? */
-static int asks_cancelling(lower *L, pn block)
+ * (`current_task().cancelling()`, `task.uncancel()`), itself or through a
+ * function of this module that does (`if _host_is_cancelling(): raise`,
+ * `if _cancellation_count() > before: raise`, one level deep)? */
+static int asks_cancelling_in(lower *L, pn block, int depth)
 {
     const pt_node *endp = L->T->v + L->T->n;
     for (pn x = block; x < endp && x->start < block->end; x++) {
         if (x->type != PT_call) continue;
         pn fn = unparen(pn_field(x, PF_function));
         if (pn_is(fn, PT_attribute) && cat(L, CAT_CANCELLING_TEST, text(L, pn_field(fn, PF_attribute)))) return 1;
+        if (depth == 0 && pn_is(fn, PT_identifier)) {
+            pn d = module_def(L, text(L, fn));
+            pn body = pn_isnull(d) ? d : pn_field(d, PF_body);
+            if (!pn_isnull(body) && asks_cancelling_in(L, body, depth + 1)) return 1;
+        }
     }
     return 0;
 }
+
+static int asks_cancelling(lower *L, pn block) { return asks_cancelling_in(L, block, 0); }
 
 static int bytes_contain(const char *s, size_t n, const char *word);
 
