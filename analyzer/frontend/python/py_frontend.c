@@ -2342,11 +2342,22 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         strcmp(text(L, unparen(ci.recv)), "self") == 0) {
         ca_sb mk = {0};
         ca_sb_addf(&mk, "%s.%s", L->class_name, ci.name);
-        for (size_t i = 0; i < L->cancelling_methods.n; i++)
-            if (strcmp(L->cancelling_methods.v[i].key, ca_sb_str(&mk)) == 0) {
-                name_map e = {L->cancelling_methods.v[i].value, "", 0, 0};
-                CA_VEC_PUSH(L->cancelled, e);
+        for (size_t i = 0; i < L->cancelling_methods.n; i++) {
+            if (strcmp(L->cancelling_methods.v[i].key, ca_sb_str(&mk)) != 0) continue;
+            const char *what = L->cancelling_methods.v[i].value;
+            if (strcmp(what, "<return>") == 0) {
+                /* `task = self._cancel()`, `if task := self.cancel():` */
+                pn up = pn_parent(call), tgt = &pt_null;
+                if (pn_is(up, PT_assignment) && unparen(pn_field(up, PF_right)) == call)
+                    tgt = unparen(pn_field(up, PF_left));
+                else if (pn_is(up, PT_named_expression) && unparen(pn_field(up, PF_value)) == call)
+                    tgt = unparen(pn_field(up, PF_name));
+                if (!pn_is(tgt, PT_identifier)) continue;
+                what = norm_text(L, tgt, 200);
             }
+            name_map e = {what, "", 0, 0};
+            CA_VEC_PUSH(L->cancelled, e);
+        }
         ca_sb_release(&mk);
     }
     if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
@@ -7081,6 +7092,26 @@ static void note_option(lower *L, const char *key, int option)
     CA_VEC_PUSH(L->options, e);
 }
 
+/* Does every return in body (a def's, nested defs aside) hand back the
+ * bare name nm, or None, with at least one of them nm? */
+static int returns_name(lower *L, pn body, const char *nm)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    uint32_t nested_end = 0;
+    int named = 0;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
+            if (x->end > nested_end) nested_end = x->end;
+            continue;
+        }
+        if (x->start < nested_end || x->type != PT_return_statement) continue;
+        pn v = unparen(pn_first_named(x));
+        if (pn_is(v, PT_identifier) && text_is(L, v, nm)) named = 1;
+        else if (!pn_isnull(v) && !pn_is(v, PT_none)) return 0;
+    }
+    return named;
+}
+
 /* Which attributes of the class are options: assigned only in __init__,
  * straight from one of its parameters (`self.suppress = suppress`). */
 static void collect_options(lower *L, pn cls, const char *class_name)
@@ -7101,6 +7132,17 @@ static void collect_options(lower *L, pn cls, const char *class_name)
                 /* `def _finished(self): ... self._task.cancel()` */
                 if (pn_is(fn, PT_attribute) && strcmp(text(L, pn_field(fn, PF_attribute)), "cancel") == 0) {
                     pn tobj = unparen(pn_field(fn, PF_object));
+                    /* `task = self.task; ...; task.cancel(); return task`: a
+                     * method that hands back the task it cancelled (value
+                     * "<return>"); what the caller binds to its answer is a
+                     * task cancelled there */
+                    if (pn_is(tobj, PT_identifier) && returns_name(L, fb, text(L, tobj))) {
+                        ca_sb mk = {0};
+                        ca_sb_addf(&mk, "%s.%s", class_name, text(L, pn_field(def, PF_name)));
+                        name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&mk)), "<return>", 0, 0};
+                        CA_VEC_PUSH(L->cancelling_methods, e);
+                        ca_sb_release(&mk);
+                    }
                     if (pn_is(tobj, PT_attribute) && pn_is(unparen(pn_field(tobj, PF_object)), PT_identifier) &&
                         strcmp(text(L, unparen(pn_field(tobj, PF_object))), "self") == 0) {
                         ca_sb mk = {0};
