@@ -6225,6 +6225,25 @@ static void lower_block(lower *L, pn block, ir_block *out)
 /* ------------------------------------------------------------------------ */
 /* Annotations, decorators and classes.                                     */
 
+/* The right side of a module-level type alias bound once (`ClientDep =
+ * Annotated[Client, Depends(get_client)]`, `Conn: TypeAlias = Connection`),
+ * when it reads as a type (a subscript or a dotted name), or null. */
+static pn module_alias(lower *L, const char *name)
+{
+    pn root = L->T->v, found = &pt_null;
+    PN_FOR_NAMED(st, root) {
+        if (!pn_is(st, PT_expression_statement)) continue;
+        pn a = pn_first_named(st);
+        if (!pn_is(a, PT_assignment)) continue;
+        pn l = unparen(pn_field(a, PF_left)), r = unparen(pn_field(a, PF_right));
+        if (!pn_is(l, PT_identifier) || !text_is(L, l, name) || pn_isnull(r)) continue;
+        if (!pn_isnull(found)) return &pt_null;
+        if (!pn_is(r, PT_subscript) && !pn_is(r, PT_identifier) && !pn_is(r, PT_attribute)) return &pt_null;
+        found = r;
+    }
+    return found;
+}
+
 /* What an annotation says: 1 when every type it allows is plain data
  * (catalog plain-type: `str`, `dict[str, Any]`, `bool | None`,
  * `Optional[int]`), 0 otherwise; *one (when not NULL) receives the one
@@ -6267,6 +6286,22 @@ static int annot_plain_d(lower *L, pn t, const char **one, int *nclass, int dept
     char *d = dotted(L, head);
     if (!d) return 0;
     if (strcmp(d, "None") == 0) return 1;
+    /* `Annotated[Client, Depends(get_client)]`: the type is its first
+     * argument, the rest is metadata */
+    if ((strcmp(d, "typing.Annotated") == 0 || strcmp(d, "Annotated") == 0 ||
+         strcmp(d, "typing_extensions.Annotated") == 0) && !pn_isnull(args)) {
+        PN_FOR_NAMED(x, args) {
+            if (x == head) continue;
+            return annot_plain_d(L, x, one, nclass, depth + 1);
+        }
+        return 0;
+    }
+    /* `ClientDep = Annotated[Client, Depends(...)]` at module level, a
+     * parameter annotated `client: ClientDep`: what the alias names */
+    if (pn_is(head, PT_identifier) && pn_isnull(args)) {
+        pn alias = module_alias(L, d);
+        if (!pn_isnull(alias)) return annot_plain_d(L, alias, one, nclass, depth + 1);
+    }
     int wrapper = strcmp(d, "typing.Optional") == 0 || strcmp(d, "Optional") == 0 ||
                   strcmp(d, "typing.Union") == 0 || strcmp(d, "Union") == 0;
     /* (`list[str]` parses as a generic_type whose parameters sit in a
