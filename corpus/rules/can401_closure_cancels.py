@@ -6,7 +6,8 @@ function, cancels (`task.cancel()`): the CancelledError caught around
 as after `task.cancel(); await task`. The twin's handler cancels another
 task, so the cancellation caught around the wait may be the caller's.
 `run_turn()` hands the task's bound `task.cancel` to the loop as the
-signal's callback: the same request, without a closure.
+signal's callback: the same request, without a closure. `wait_forever()`'s
+handler hands the bound `task.cancel` to a worker thread: the same again.
 """
 
 import asyncio
@@ -66,3 +67,18 @@ async def run_turn_with_spinner(agent, prompt, spinner):
         await task
     except asyncio.CancelledError:  # expect: CAN401
         print("turn interrupted")
+
+
+async def wait_forever(loop):
+    task = None
+
+    def on_term(signum, frame):
+        loop.call_soon_threadsafe(loop.run_in_executor, None, task.cancel)
+
+    signal.signal(signal.SIGTERM, on_term)
+    while True:
+        task = asyncio.ensure_future(asyncio.sleep(3600))
+        try:
+            await task
+        except asyncio.CancelledError:
+            break

@@ -4611,7 +4611,8 @@ static void lower_block(lower *L, pn block, ir_block *out);
 static void lower_stmt(lower *L, pn s, ir_block *out);
 static int binds_name(lower *L, pn x, const char *name);
 
-/* `def on_signal(...): task.cancel()` defined in this function, task one of
+/* `def on_signal(...): task.cancel()` (or one that hands on the bound
+ * `task.cancel`) defined in this function, task one of
  * its locals: the function (through its own closure, a signal or done
  * callback) cancels that task, so an await of task after the def takes
  * what the task ends with, as after `task.cancel()` (first_cancel). */
@@ -4621,10 +4622,10 @@ static void closure_cancels(lower *L, pn def)
     if (!L->f || pn_isnull(body)) return;
     const pt_node *endp = L->T->v + L->T->n;
     for (pn x = body; x < endp && x->start < body->end; x++) {
-        if (x->type != PT_call) continue;
-        pn fn = unparen(pn_field(x, PF_function));
-        if (!pn_is(fn, PT_attribute) || strcmp(text(L, pn_field(fn, PF_attribute)), "cancel") != 0) continue;
-        pn r = unparen(pn_field(fn, PF_object));
+        /* (`task.cancel()`, or its bound `task.cancel` handed on from the
+         * closure: `loop.run_in_executor(None, task.cancel)`) */
+        if (x->type != PT_attribute || !text_is(L, pn_field(x, PF_attribute), "cancel")) continue;
+        pn r = unparen(pn_field(x, PF_object));
         if (!pn_is(r, PT_identifier)) continue;
         const char *nm = text(L, r);
         int bound = 0;
