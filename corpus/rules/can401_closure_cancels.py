@@ -76,9 +76,12 @@ async def wait_forever(loop):
         loop.call_soon_threadsafe(loop.run_in_executor, None, task.cancel)
 
     signal.signal(signal.SIGTERM, on_term)
-    while True:
+    hours = 0
+    while hours < 24 * 365:
         task = asyncio.ensure_future(asyncio.sleep(3600))
         try:
             await task
         except asyncio.CancelledError:
-            break
+            return hours
+        hours += 1
+    return hours

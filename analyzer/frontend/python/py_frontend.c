@@ -5868,11 +5868,7 @@ static int switched_off(lower *L, pn s)
     uint32_t nested_end = 0;
     int inside = 0, outside = 0;
     for (pn x = fbody; !pn_isnull(fbody) && x < endp && x->start < fbody->end; x++) {
-        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
-            if (x->end > nested_end) nested_end = x->end;
-            continue;
-        }
-        if (x->start < nested_end || x->type != PT_yield) continue;
+        if (in_nested_def(x, &nested_end) || x->type != PT_yield) continue;
         if (!pn_isnull(body) && x->start >= body->start && x->end <= body->end) inside = 1;
         else outside = 1;
     }
@@ -7136,11 +7132,7 @@ static int returns_name(lower *L, pn body, const char *nm)
     uint32_t nested_end = 0;
     int named = 0;
     for (pn x = body; x < endp && x->start < body->end; x++) {
-        if (x->type == PT_function_definition || x->type == PT_lambda || x->type == PT_class_definition) {
-            if (x->end > nested_end) nested_end = x->end;
-            continue;
-        }
-        if (x->start < nested_end || x->type != PT_return_statement) continue;
+        if (in_nested_def(x, &nested_end) || x->type != PT_return_statement) continue;
         pn v = unparen(pn_first_named(x));
         if (pn_is(v, PT_identifier) && text_is(L, v, nm)) named = 1;
         else if (!pn_isnull(v) && !pn_is(v, PT_none)) return 0;
