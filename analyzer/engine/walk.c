@@ -105,7 +105,7 @@ struct eng_walk {
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry, *stored_any, *kept_any;
     uint8_t *names_later; /* an assembled record a cleanup releases by name: what it names exists only
-                           * once an awaited call it is handed to has made it (named_later) */
+                           * once an awaited making call it is handed to returns (handed_to_await) */
     const uint8_t *cur; /* the path state of the event being told */
     struct {
         const ir_node *node;
