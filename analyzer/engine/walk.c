@@ -422,7 +422,13 @@ static int node_releases(void *ctx, const ir_node *n)
             if (covers(q->E, n->vars[k], q->v)) return 1;
         return by_id(q->E, n, q->v);
     case IR_DONE:
-        /* `await t` in cleanup: the task is awaited to its end */
+        /* `await t` in cleanup: the task is awaited to its end; and
+         * `finally: await proc.wait()`: the process is waited for and
+         * reaped there (catalog exit-wait; a process only) */
+        if ((n->flags & DONE_EXITED) && n->var >= 0 && n->var < q->E->nvars) {
+            const ir_node *a = q->E->acq[n->var];
+            return a && a->rkind && strcmp(a->rkind, "process") == 0 && covers(q->E, n->var, q->v);
+        }
         return (n->flags & DONE_SETTLED) && n->var >= 0 && covers(q->E, n->var, q->v);
     default:
         return 0;

@@ -2976,6 +2976,22 @@ static int hookless_app(lower *L, pn at, const char *runner, int idx)
     return made == 1;
 }
 
+static int rebinds(lower *L, pn x, const char *name);
+
+/* Is `name` bound in the except or finally clause around node at? */
+static int made_in_clause(lower *L, pn at, const char *name)
+{
+    pn cl = pn_parent(at);
+    while (!pn_isnull(cl) && !pn_is(cl, PT_except_clause) && !pn_is(cl, PT_except_group_clause) &&
+           !pn_is(cl, PT_finally_clause) && !pn_is(cl, PT_function_definition))
+        cl = pn_parent(cl);
+    if (pn_isnull(cl) || pn_is(cl, PT_function_definition)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = cl; x < endp && x->start < cl->end; x++)
+        if (rebinds(L, x, name)) return 1;
+    return 0;
+}
+
 static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_vec *deferred)
 {
     pn e = unparen(pn_first_named(aw));
@@ -3244,6 +3260,13 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
     cp->nvars = (int)pass.n;
     cp->vars = ca_arena_alloc(&L->m->arena, sizeof(int) * (pass.n ? pass.n : 1));
     for (size_t i = 0; i < pass.n; i++) cp->vars[i] = pass.v[i];
+    /* `finally: await proc.wait()` is the cleanup's reaping step, as an
+     * awaited release is: the process is not left unowned across it (one
+     * the clause makes itself, a fallback run in a handler, is not) */
+    if (exited >= 0 && L->in_cleanup && !made_in_clause(L, aw, L->f->vars[exited].name)) {
+        emit(L, out, IR_DONE, aw, exited)->flags = DONE_EXITED;
+        exited = -1;
+    }
     ir_block_push(L->m, out, cp);
     /* element releases happen after the await: the rest are unowned meanwhile */
     for (size_t i = 0; i < deferred->n; i++) {
