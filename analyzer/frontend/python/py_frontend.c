@@ -935,6 +935,21 @@ static int releases_only_body(lower *L, const char *name)
  * end inline, and what is handed to the spawner is its result. When the
  * only function of that name in the module is an async def that never
  * returns a value, the spawner gets None and makes no task (it raises). */
+/* `create_task(asyncio.wait_for(listen(...), timeout))`: a task that runs a
+ * timed wait (catalog timeout-call, with a timeout that is not None) ends
+ * by itself when its time is up, its work cancelled by the wait: left to
+ * nobody, it holds nothing past its deadline. */
+static int spawns_timed_wait(lower *L, pn arg)
+{
+    arg = unparen(arg);
+    if (!pn_is(arg, PT_call)) return 0;
+    const char *d = dotted(L, pn_field(arg, PF_function));
+    if (!d || !cat(L, CAT_TIMEOUT_CALL, d) || !pn_is(unparen(first_pos_arg(arg, 0)), PT_call)) return 0;
+    pn t = first_pos_arg(arg, 1);
+    if (pn_isnull(t)) t = kw_arg(L, arg, "timeout");
+    return !pn_isnull(t) && !pn_is(unparen(t), PT_none);
+}
+
 static int spawns_awaited_none(lower *L, pn arg)
 {
     arg = unparen(arg);
@@ -3776,6 +3791,7 @@ static rhs_info classify_rhs(lower *L, pn right)
     if (e && awaited && e->kind && strcmp(e->kind, "task") == 0) return ri;
     if (e && e->kind && strcmp(e->kind, "task") == 0 && receive_watcher(L, unparen(first_pos_arg(r, 0)))) return ri;
     if (e && e->kind && strcmp(e->kind, "task") == 0 && spawns_awaited_none(L, first_pos_arg(r, 0))) return ri;
+    if (e && e->kind && strcmp(e->kind, "task") == 0 && spawns_timed_wait(L, first_pos_arg(r, 0))) return ri;
     if (e) {
         ri.acq = ACQ_STRONG;
         ri.rkind = e->kind;
