@@ -3658,6 +3658,17 @@ static int coroutine_makes(lower *L, pn co)
     return delegated_maker(L, cc.name) != NULL;
 }
 
+/* Is the receiver of dotted call d (all but its last part) one whose
+ * creates are requests answered in the reply, leaving nothing to reap
+ * (catalog request-receiver: `client.im.v1.message`, `*.completions`)? */
+static int request_receiver(lower *L, const char *d)
+{
+    const char *dot = strrchr(d, '.');
+    if (!dot || dot == d) return 0;
+    char *recv = ca_arena_strndup(&L->m->arena, d, (size_t)(dot - d));
+    return cat(L, CAT_REQUEST_RECEIVER, recv) != NULL;
+}
+
 static rhs_info classify_rhs(lower *L, pn right)
 {
     rhs_info ri = {0, NULL, -1, -1, NULL, -1, 0, &pt_null};
@@ -3838,7 +3849,7 @@ static rhs_info classify_rhs(lower *L, pn right)
              * call: `service.create_embedding`) */
             if (fe && fd && !cat(L, CAT_ACQUIRE, fd) && fe->kind && strcmp(fe->kind, "remote") == 0 &&
                 (ca_name_plural_create(bare_name(last_component(fd))) ||
-                 cat(L, CAT_NOT_REMOTE, bare_name(last_component(fd)))))
+                 cat(L, CAT_NOT_REMOTE, bare_name(last_component(fd))) || request_receiver(L, fd)))
                 fe = NULL;
             /* (`to_thread(agent.start, msg)`: a name that starts something,
              * run in a thread, mostly starts its receiver and hands back
