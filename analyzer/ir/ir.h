@@ -124,6 +124,9 @@ typedef enum ir_kind {
 #define REM_CREATE        0x10u /* IR_AWAIT_CALL: a remote create by the catalog or by its name, not shielded
                                    (rules_seed_summary marks it): it makes the function remote unless it
                                    awaits a function of the tree that suspends nowhere (no I/O to cut) */
+#define REM_ENSURED       0x20u /* IR_AWAIT_CALL: a create whose try takes "already exists" as success
+                                   (`if e.status != 409: raise`): an object meant to be there whoever
+                                   made it, not one a timeout orphans */
 #define EXEC_STRONG       0x10u /* IR_EXECUTOR: the function run in the thread is a catalogued acquirer */
 #define EXEC_NAMED        0x20u /* IR_EXECUTOR: a create under a name the code also looks up
                                    (`create_policy(PolicyName=n)` and `get_policy(n)`): a named

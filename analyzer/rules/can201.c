@@ -103,6 +103,8 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     (void)W;
     const ir_node *n = ev->node;
     if ((n->flags & REM_SHIELDED) || ev->shielded) return;
+    /* (an ensure-exists create: "already exists" is its success) */
+    if (n->kind == IR_AWAIT_CALL && (n->flags & REM_ENSURED)) return;
     int in_timeout = (n->flags & REM_TIMEOUT) || ev->in_timeout;
     remote r = {n, n->site, in_timeout, NULL};
     if (rule_remote_create(rr->ctx->cat, n) && !builds_local_object(rr, n) && !quiet_tree_create(rr, n)) {

@@ -2677,6 +2677,58 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     CA_VEC_FREE(kws);
 }
 
+/* Does every call in node x (a block, or the statements of a handler from
+ * node `from` on) only report (catalog report-call), and no raise? */
+static int only_reports(lower *L, pn x, uint32_t from)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = x; y < endp && y->start < x->end; y++) {
+        if (y->start < from) continue;
+        if (y->type == PT_raise_statement) return 0;
+        if (y->type != PT_call) continue;
+        const char *d = dotted(L, pn_field(y, PF_function));
+        if (!d || !cat(L, CAT_REPORT_CALL, d)) return 0;
+    }
+    return 1;
+}
+
+/* `try: await api.create_namespace(ns)` / `except ApiException as e: if
+ * e.status != 409: raise` (or `if e.status == 409: log(...); return True`,
+ * or `except AlreadyExistsError: pass`): a create whose handler takes
+ * "already exists" as success makes an object meant to be there whoever
+ * made it; one a timeout abandons and that lands later leaves just the
+ * state the next call accepts. A conflict branch that does more (deletes
+ * the old one, retries) is not that. */
+static int ensured_create(lower *L, pn at)
+{
+    pn t = pn_parent(at);
+    while (!pn_isnull(t) && !pn_is(t, PT_try_statement) && !pn_is(t, PT_function_definition)) t = pn_parent(t);
+    if (!pn_is(t, PT_try_statement)) return 0;
+    pn body = pn_field(t, PF_body);
+    if (pn_isnull(body) || at->start < body->start || at->end > body->end) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    PN_FOR_NAMED(ch, t) {
+        if (!pn_is(ch, PT_except_clause)) continue;
+        pn block = &pt_null;
+        PN_FOR_NAMED(x, ch) if (pn_is(x, PT_block)) block = x;
+        if (pn_isnull(block)) continue;
+        const char *head = norm_text(L, ch, 200);
+        if ((strstr(head, "AlreadyExist") || strstr(head, "Conflict")) && only_reports(L, block, 0)) return 1;
+        for (pn y = block; y < endp && y->start < block->end; y++) {
+            if (y->type != PT_comparison_operator) continue;
+            const char *c = text(L, y);
+            if (!strstr(c, "409") || !strstr(c, "status")) continue;
+            pn st = pn_parent(y);
+            if (!pn_is(st, PT_if_statement) || pn_field(st, PF_condition) != y) continue;
+            pn cons = pn_field(st, PF_consequence);
+            if (strstr(c, "==") && only_reports(L, cons, 0)) return 1;
+            /* `if e.status != 409: raise`, and nothing but reports after */
+            if (strstr(c, "!=") && !only_reports(L, cons, 0) && only_reports(L, block, st->end)) return 1;
+        }
+    }
+    return 0;
+}
+
 /* What a rule needs to judge an awaited call: its names, its receiver's
  * name and whether the receiver is a scope object (a task group, nursery or
  * exit stack of this function). The frontend records; the rules decide. */
@@ -3255,6 +3307,7 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         r->flags = remf;
         r->text = norm_text(L, ci.fn, 120);
         await_call_facts(L, r, &ci);
+        if (ensured_create(L, aw)) r->flags |= REM_ENSURED;
         if (ci.dotted && cat(L, CAT_EXECUTOR, ci.dotted)) {
             ir_node *x = ir_node_new(L->m, IR_EXECUTOR, site_of(L, aw));
             x->flags = remf;
