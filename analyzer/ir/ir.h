@@ -464,6 +464,16 @@ typedef struct ir_spawn {
  * iterates it in a task of its own group and cancels that scope when the
  * client goes away: the generator's outermost frame is that task. */
 #define SPAWN_SCOPE       0x800000u
+/* ir_spawn.flags: no spawn but a method name (text) the module awaits in
+ * place on an object other than self (`await venue.fetch_trades(c)`): an
+ * implementation of a stub of that name, which another module may start
+ * as a task, also runs in its awaiter's task (func: 0, any function). */
+#define SPAWN_AWAITED     0x1000000u
+/* ir_spawn.flags: a coroutine of self handed to a child-task runner
+ * (catalog child-tasks: `gather(self.fetch_orders(c), ...)`); resolved to
+ * a base's stub, its implementations run as gather's tasks unless some
+ * module also awaits a method of that name in place (SPAWN_AWAITED). */
+#define SPAWN_GATHER      0x2000000u
 
 typedef struct ir_suppress {
     int line;

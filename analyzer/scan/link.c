@@ -616,9 +616,22 @@ static int inherits(const scan_state *S, const cls_ref *c, const char *anc)
  * no such relation (the combining class may sit in a module the async
  * prefilter skips), the one implementation of that name, if it is the
  * only one. */
-static void mark_implementations(const scan_state *S, const ir_func *stub, uint8_t *spawned)
+static int awaited_in_place(const scan_state *S, const char *name)
+{
+    for (size_t i = 0; i < S->njobs; i++) {
+        const ir_module *m = &S->jobs[i].m;
+        for (int k = 0; k < m->nspawns; k++)
+            if ((m->spawns[k].flags & SPAWN_AWAITED) && strcmp(m->spawns[k].text, name) == 0) return 1;
+    }
+    return 0;
+}
+
+static void mark_implementations(const scan_state *S, const ir_func *stub, uint8_t *spawned, int gathered)
 {
     if (!stub->class_name) return;
+    /* (gathered: a name some module also awaits in place on another
+     * object runs there in its awaiter's task, `await venue.fetch_trades(c)`) */
+    if (gathered && stub->name && awaited_in_place(S, stub->name)) return;
     const char *sc = last_part(stub->class_name);
     /* the implementations: methods of that name (most stubs have one or none) */
     CA_VEC(size_t) cands = {0};
@@ -748,7 +761,7 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
         const ir_module *m = &S->jobs[i].m;
         for (int k = 0; k < m->nspawns; k++) {
             const ir_spawn *sp = &m->spawns[k];
-            if (sp->func < 0 || sp->func >= m->nfuncs) continue;
+            if (sp->func < 0 || sp->func >= m->nfuncs || (sp->flags & SPAWN_AWAITED)) continue;
             ir_site nowhere;
             memset(&nowhere, 0, sizeof(nowhere));
             const eng_summary *sum = NULL;
@@ -760,11 +773,13 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
                 const ir_func *w = scan_resolve(&fc, m, m->funcs[sp->func], &wc, &sum, &off);
                 if (!w || !(w->fflags & FN_SPAWNS_ARG0)) continue;
             }
-            ir_node call = ir_call_stub(sp->text, sp->flags & ~(SPAWN_ENTRY | SPAWN_TAIL | SPAWN_VIA | SPAWN_SCOPE),
+            ir_node call = ir_call_stub(sp->text, sp->flags & ~(SPAWN_ENTRY | SPAWN_TAIL | SPAWN_VIA | SPAWN_SCOPE | SPAWN_GATHER),
                                         nowhere);
             const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
             if (!g && (sp->flags & SPAWN_TAIL)) g = unique_self_held_tail(S, sp->text);
-            if (g && (g->fflags & (FN_ABSTRACT | FN_STUB))) mark_implementations(S, g, spawned);
+            if (g && (g->fflags & (FN_ABSTRACT | FN_STUB))) mark_implementations(S, g, spawned, (sp->flags & SPAWN_GATHER) != 0);
+            /* (a gathered coroutine counts through a stub only) */
+            if (sp->flags & SPAWN_GATHER) continue;
             else if (g && (sp->flags & CALL_ON_SELF))
                 mark_overrides(S, g, spawned);
             if (!g || g->id < 0 || (size_t)g->id >= S->nfns) continue;

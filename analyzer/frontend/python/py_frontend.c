@@ -146,6 +146,7 @@ typedef struct lower {
     CA_VEC(const char *) own_wrappers; /* `deco.<locals>.wrapper`: a decorator's wrapper that stands in for
                                           functions the module runs as tasks (decorator_task_wrappers) */
     CA_VEC(const char *) awaited_any; /* method names the module awaits on any receiver (`await app.m()`) */
+    CA_VEC(const char *) awaited_other; /* of those, the ones awaited on a receiver not self (`await venue.m()`) */
     CA_VEC(const char *) awaited;     /* names the module awaits as plain coroutines (`await f()`, `await
                                          self.f()`): FN_AWAITED_HERE */
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
@@ -1846,6 +1847,33 @@ static void note_spawn(lower *L, pn call)
     if (fi >= 0) ir_spawn_add(L->m, fi, t, fl);
 }
 
+/* `await asyncio.gather(self.fetch_orders(c), self.fetch_fills(c))`: each
+ * coroutine runs as a task of gather's, for the scan to resolve as a spawn
+ * (SPAWN_GATHER: a base's stub whose implementations another module
+ * defines), as the module's own pass does for its own functions. */
+static pn bound_once_before(lower *L, pn name, pn at);
+
+static void note_gathered(lower *L, pn call)
+{
+    pn args = pn_field(call, PF_arguments);
+    int fi = L->f ? func_index(L) : -1;
+    if (fi < 0 || pn_isnull(args) || !pn_is(args, PT_argument_list)) return;
+    PN_FOR_NAMED(a, args) {
+        if (pn_is(a, PT_keyword_argument)) continue;
+        pn c = unparen(a);
+        if (pn_is(c, PT_list_splat)) c = unparen(pn_first_named(c));
+        if (pn_is(c, PT_identifier) && pn_is(unparen(a), PT_list_splat)) c = bound_once_before(L, c, call);
+        if (pn_is(c, PT_list_comprehension) || pn_is(c, PT_generator_expression)) c = unparen(pn_field(c, PF_body));
+        if (!pn_is(c, PT_call)) continue;
+        unsigned fl = 0;
+        const char *t = spawn_target(L, call, c, &fl);
+        /* (self's own methods only: a coroutine of an object the function
+         * was handed, `gather(runner.run(), feed())`, may be a public
+         * method its users await in place) */
+        if (t && (fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl | SPAWN_GATHER);
+    }
+}
+
 /* `supervised_task(self._clean(key), name=...)`, not awaited, of a function
  * another module of the package defines: a spawn if that function starts
  * its first parameter as a task (FN_SPAWNS_ARG0), for the scan to decide
@@ -2326,6 +2354,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     } else if (!awaited && ci.name) {
         note_spawn_via(L, call);
     }
+    if (ci.dotted && cat(L, CAT_CHILD_TASKS, ci.dotted)) note_gathered(L, call);
     if (ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) note_entries(L, call);
     if (ci.dotted && cat(L, CAT_SCOPE_RUNNER, ci.dotted)) note_scope_runner(L, call);
     note_deferred_cancels(L, call);
@@ -8269,6 +8298,7 @@ static void collect_awaited(lower *L, pn root)
             nm = text(L, pn_field(fn, PF_attribute));
         if (nm) CA_VEC_PUSH(L->awaited, nm);
         if (pn_is(fn, PT_attribute)) CA_VEC_PUSH(L->awaited_any, text(L, pn_field(fn, PF_attribute)));
+        if (pn_is(fn, PT_attribute) && !nm) CA_VEC_PUSH(L->awaited_other, text(L, pn_field(fn, PF_attribute)));
     }
 }
 
@@ -9280,6 +9310,12 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
         L.outer_class = p.outer_class;
         lower_function(&L, p.node, p.prefix, p.class_name);
     }
+    /* the methods this module awaits in place on another object (`await
+     * venue.fetch_trades(c)`), for the scan: an implementation of a base's
+     * stub that another module starts as a task is not only that task's
+     * when some module also awaits it so (SPAWN_AWAITED) */
+    for (size_t i = 0; i < L.awaited_other.n && m->nfuncs > 0; i++)
+        ir_spawn_add(m, 0, L.awaited_other.v[i], SPAWN_AWAITED);
     CA_VEC_FREE(L.imports);
     CA_VEC_FREE(L.makers);
     CA_VEC_FREE(L.globals);
@@ -9315,6 +9351,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.scope_driven_defs);
     CA_VEC_FREE(L.awaited);
     CA_VEC_FREE(L.awaited_any);
+    CA_VEC_FREE(L.awaited_other);
     CA_VEC_FREE(L.uncancelled);
     CA_VEC_FREE(L.mains);
     CA_VEC_FREE(L.idle_locks);
