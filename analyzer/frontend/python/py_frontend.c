@@ -2738,10 +2738,14 @@ static int ensured_create(lower *L, pn at)
     const pt_node *endp = L->T->v + L->T->n;
     PN_FOR_NAMED(ch, t) {
         if (!pn_is(ch, PT_except_clause)) continue;
-        pn block = &pt_null;
-        PN_FOR_NAMED(x, ch) if (pn_is(x, PT_block)) block = x;
+        pn block = &pt_null, types = &pt_null;
+        PN_FOR_NAMED(x, ch) {
+            if (pn_is(x, PT_block)) block = x;
+            else if (pn_isnull(types) && !pn_is(x, PT_comment)) types = x;
+        }
         if (pn_isnull(block)) continue;
-        const char *head = norm_text(L, ch, 200);
+        /* (the class caught, `except AlreadyExistsError:`, not a message) */
+        const char *head = pn_isnull(types) ? "" : norm_text(L, types, 200);
         if ((strstr(head, "AlreadyExist") || strstr(head, "Conflict")) && only_reports(L, block, 0)) return 1;
         for (pn y = block; y < endp && y->start < block->end; y++) {
             if (y->type != PT_comparison_operator) continue;
