@@ -8302,7 +8302,12 @@ static void collect_awaited(lower *L, pn root)
             nm = text(L, pn_field(fn, PF_attribute));
         if (nm) CA_VEC_PUSH(L->awaited, nm);
         if (pn_is(fn, PT_attribute)) CA_VEC_PUSH(L->awaited_any, text(L, pn_field(fn, PF_attribute)));
-        if (pn_is(fn, PT_attribute) && !nm) CA_VEC_PUSH(L->awaited_other, text(L, pn_field(fn, PF_attribute)));
+        /* (`await super().m(c)`: self's own base's method, in an override) */
+        pn ob = pn_is(fn, PT_attribute) ? unparen(pn_field(fn, PF_object)) : &pt_null;
+        int of_super = pn_is(ob, PT_call) && pn_is(unparen(pn_field(ob, PF_function)), PT_identifier) &&
+                       strcmp(text(L, unparen(pn_field(ob, PF_function))), "super") == 0;
+        if (pn_is(fn, PT_attribute) && !nm && !of_super)
+            CA_VEC_PUSH(L->awaited_other, text(L, pn_field(fn, PF_attribute)));
     }
 }
 

@@ -27,3 +27,14 @@ class QuietVenue(ReportClient):
             return await self._http.get("/trades", params=command)
         except asyncio.CancelledError:  # expect: CAN401
             return []
+
+
+class QuietFuturesVenue(QuietVenue):
+    # Fine: an override that awaits its base's implementation in place is
+    # still run only as gather's task; `super()` is no other object.
+    async def fetch_orders(self, command):
+        orders = await super().fetch_orders(command)
+        try:
+            return orders + await self._http.get("/futures/orders", params=command)
+        except asyncio.CancelledError:
+            return orders
