@@ -140,3 +140,65 @@ class KernelPool:
 
     async def shutdown_all(self, kids):
         await asyncio.gather(*[self._shutdown_one(k) for k in kids])
+
+
+class ContainerScanner:
+    def __init__(self, docker):
+        self._docker = docker
+
+    # Fine: each per-container coroutine is appended to a list bound once
+    # to [] and gathered from it, so it runs as a task of gather's.
+    async def scan(self, ids):
+        async def _inspect(cid):
+            try:
+                return await self._docker.inspect(cid)
+            except asyncio.CancelledError:
+                return None
+
+        fetches = []
+        for cid in ids:
+            fetches.append(_inspect(cid))
+        return await asyncio.gather(*fetches, return_exceptions=True)
+
+    # Buggy: the list is also filled another way (`+=`), so what it holds
+    # is not known to be only gathered coroutines; the helper is awaited in
+    # place by `scan_one` too.
+    async def _probe(self, cid):
+        try:
+            return await self._docker.ping(cid)
+        except asyncio.CancelledError:  # expect: CAN401
+            return None
+
+    async def probe_all(self, ids, extra):
+        probes = []
+        for cid in ids:
+            probes.append(self._probe(cid))
+        probes += extra
+        return await asyncio.gather(*probes)
+
+    async def scan_one(self, cid):
+        return await self._probe(cid)
+
+
+class JobRunner:
+    def __init__(self, backend):
+        self._backend = backend
+
+    # Buggy: gathered from an appended list by run_all, but also awaited in
+    # place on a runner by run_single below, in whose caller's task the
+    # cancellation is swallowed.
+    async def run_job(self, job):
+        try:
+            return await self._backend.submit(job)
+        except asyncio.CancelledError:  # expect: CAN401
+            return None
+
+    async def run_all(self, jobs):
+        pending = []
+        for job in jobs:
+            pending.append(self.run_job(job))
+        return await asyncio.gather(*pending)
+
+
+async def run_single(runner, job):
+    return await runner.run_job(job)

@@ -1852,6 +1852,8 @@ static void note_spawn(lower *L, pn call)
  * (SPAWN_GATHER: a base's stub whose implementations another module
  * defines), as the module's own pass does for its own functions. */
 static pn bound_once_before(lower *L, pn name, pn at);
+static int appended_calls(lower *L, pn name, pn at, pn *out, int max);
+static int awaited_elsewhere(lower *L, pn c);
 
 static void note_gathered(lower *L, pn call)
 {
@@ -1862,15 +1864,26 @@ static void note_gathered(lower *L, pn call)
         if (pn_is(a, PT_keyword_argument)) continue;
         pn c = unparen(a);
         if (pn_is(c, PT_list_splat)) c = unparen(pn_first_named(c));
-        if (pn_is(c, PT_identifier) && pn_is(unparen(a), PT_list_splat)) c = bound_once_before(L, c, call);
+        pn appended[8];
+        int na = 0;
+        if (pn_is(c, PT_identifier) && pn_is(unparen(a), PT_list_splat)) {
+            na = appended_calls(L, c, call, appended, 8);
+            if (na <= 0) c = bound_once_before(L, c, call);
+        }
         if (pn_is(c, PT_list_comprehension) || pn_is(c, PT_generator_expression)) c = unparen(pn_field(c, PF_body));
-        if (!pn_is(c, PT_call)) continue;
-        unsigned fl = 0;
-        const char *t = spawn_target(L, call, c, &fl);
-        /* (self's own methods only: a coroutine of an object the function
-         * was handed, `gather(runner.run(), feed())`, may be a public
-         * method its users await in place) */
-        if (t && (fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl | SPAWN_GATHER);
+        if (na <= 0) {
+            appended[0] = c;
+            na = 1;
+        }
+        for (int k = 0; k < na; k++) {
+            if (!pn_is(appended[k], PT_call)) continue;
+            unsigned fl = 0;
+            const char *t = spawn_target(L, call, appended[k], &fl);
+            /* (self's own methods only: a coroutine of an object the
+             * function was handed, `gather(runner.run(), feed())`, may be
+             * a public method its users await in place) */
+            if (t && (fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl | SPAWN_GATHER);
+        }
     }
 }
 
@@ -8547,13 +8560,32 @@ static void collect_own_tasks(lower *L, pn root)
                     pn c = unparen(a);
                     if (pn_is(c, PT_list_splat)) c = unparen(pn_first_named(c));
                     /* (`tasks = [self._hook(h) for h in hooks]; await
-                     * gather(*tasks)`: what the local's one binding made) */
-                    if (pn_is(c, PT_identifier) && pn_is(unparen(a), PT_list_splat)) c = bound_once_before(L, c, x);
+                     * gather(*tasks)`: what the local's one binding made;
+                     * or what was appended to it, `tasks = []` ...
+                     * `tasks.append(_fetch(c))`) */
+                    pn appended[8];
+                    int na = 0;
+                    if (pn_is(c, PT_identifier) && pn_is(unparen(a), PT_list_splat)) {
+                        na = appended_calls(L, c, x, appended, 8);
+                        if (na <= 0) c = bound_once_before(L, c, x);
+                    }
+                    int via_append = na > 0;
                     if (pn_is(c, PT_list_comprehension) || pn_is(c, PT_generator_expression))
                         c = unparen(pn_field(c, PF_body));
-                    if (!pn_is(c, PT_call)) continue;
-                    const char *fn = spawned_name(L, c);
-                    if (fn && !named_as_value(L, root, fn)) CA_VEC_PUSH(found, fn);
+                    if (!via_append) {
+                        appended[0] = c;
+                        na = 1;
+                    }
+                    for (int k = 0; k < na; k++) {
+                        if (!pn_is(appended[k], PT_call)) continue;
+                        const char *fn = spawned_name(L, appended[k]);
+                        /* (an appended method the module also awaits in
+                         * place on another object, `await
+                         * delegator.delegate(t)`, runs there in that
+                         * caller's task) */
+                        if (fn && via_append && awaited_elsewhere(L, appended[k])) continue;
+                        if (fn && !named_as_value(L, root, fn)) CA_VEC_PUSH(found, fn);
+                    }
                 }
             continue;
         }
@@ -8633,6 +8665,7 @@ static void collect_own_tasks(lower *L, pn root)
             if (strcmp(found.v[i], L->awaited.v[k]) == 0) found.v[i] = found.v[--found.n];
             else i++;
         }
+
     /* a main coroutine named nowhere else in the module than at its runner */
     CA_VEC(const char *) mains = {0};
     for (size_t i = 0; i < main_starts.n; i++)
@@ -8684,6 +8717,47 @@ static pn bound_once_before(lower *L, pn name, pn at)
         if (pn_is(up, PT_assignment) && u->start < at->start) found = unparen(pn_field(up, PF_right));
     }
     return n == 1 ? found : none;
+}
+
+/* Is call c a method call (`self.m(...)`) whose name the module also
+ * awaits in place on another object (`await other.m(...)`)? */
+static int awaited_elsewhere(lower *L, pn c)
+{
+    pn fn = unparen(pn_field(c, PF_function));
+    if (!pn_is(fn, PT_attribute)) return 0;
+    const char *m = text(L, pn_field(fn, PF_attribute));
+    for (size_t k = 0; k < L->awaited_other.n; k++)
+        if (strcmp(L->awaited_other.v[k], m) == 0) return 1;
+    return 0;
+}
+
+/* `tasks = []` ... `tasks.append(fetch(c))` ... `gather(*tasks)`: the
+ * calls appended to a local bound once to an empty list before `at`, in
+ * the function around it (up to max; returns how many, or -1 when the
+ * list is also filled some other way: `+=`, `extend`, an item store). */
+static int appended_calls(lower *L, pn name, pn at, pn *out, int max)
+{
+    pn b = bound_once_before(L, name, at);
+    if (!pn_is(b, PT_list) || !pn_isnull(pn_first_named(b))) return -1;
+    pn d = pn_parent(at);
+    while (!pn_isnull(d) && !pn_is(d, PT_function_definition)) d = pn_parent(d);
+    pn body = pn_isnull(d) ? d : pn_field(d, PF_body);
+    if (pn_isnull(body)) return -1;
+    const pt_node *endp = L->T->v + L->T->n;
+    const char *nm = text(L, name);
+    int n = 0;
+    for (pn u = body; u < endp && u->start < at->start; u++) {
+        if (u->type != PT_identifier || !text_is(L, u, nm)) continue;
+        pn up = pn_parent(u);
+        if (!pn_is(up, PT_attribute) || pn_field(up, PF_object) != u) continue;
+        const char *m = text(L, pn_field(up, PF_attribute));
+        pn call = pn_parent(up);
+        if (strcmp(m, "append") != 0 || !pn_is(call, PT_call) || pn_field(call, PF_function) != up) return -1;
+        pn a0 = unparen(first_pos_arg(call, 0));
+        if (!pn_is(a0, PT_call) || n == max) return -1;
+        out[n++] = a0;
+    }
+    return n;
 }
 
 static void collect_scope_driven(lower *L, pn root)
