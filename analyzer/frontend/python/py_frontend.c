@@ -1855,6 +1855,30 @@ static pn bound_once_before(lower *L, pn name, pn at);
 static int appended_calls(lower *L, pn name, pn at, pn *out, int max);
 static int awaited_elsewhere(lower *L, pn c);
 
+/* The coroutine calls one argument `a` of a child-task runner at `at`
+ * hands it (`gather(f(), *calls)`): a call itself; the body of a
+ * comprehension; what a local bound once holds (`calls = [f(h) for h in
+ * hs]`); or, *appended set, the calls appended to a local bound once to
+ * `[]` (`calls.append(f(h))`). Up to max into out; returns how many. */
+static int gather_children(lower *L, pn a, pn at, pn *out, int max, int *appended)
+{
+    pn c = unparen(a);
+    *appended = 0;
+    if (pn_is(c, PT_list_splat)) c = unparen(pn_first_named(c));
+    if (pn_is(c, PT_identifier) && pn_is(unparen(a), PT_list_splat)) {
+        int na = appended_calls(L, c, at, out, max);
+        if (na > 0) {
+            *appended = 1;
+            return na;
+        }
+        c = bound_once_before(L, c, at);
+    }
+    if (pn_is(c, PT_list_comprehension) || pn_is(c, PT_generator_expression)) c = unparen(pn_field(c, PF_body));
+    if (!pn_is(c, PT_call) || max < 1) return 0;
+    out[0] = c;
+    return 1;
+}
+
 static void note_gathered(lower *L, pn call)
 {
     pn args = pn_field(call, PF_arguments);
@@ -1862,23 +1886,11 @@ static void note_gathered(lower *L, pn call)
     if (fi < 0 || pn_isnull(args) || !pn_is(args, PT_argument_list)) return;
     PN_FOR_NAMED(a, args) {
         if (pn_is(a, PT_keyword_argument)) continue;
-        pn c = unparen(a);
-        if (pn_is(c, PT_list_splat)) c = unparen(pn_first_named(c));
-        pn appended[8];
-        int na = 0;
-        if (pn_is(c, PT_identifier) && pn_is(unparen(a), PT_list_splat)) {
-            na = appended_calls(L, c, call, appended, 8);
-            if (na <= 0) c = bound_once_before(L, c, call);
-        }
-        if (pn_is(c, PT_list_comprehension) || pn_is(c, PT_generator_expression)) c = unparen(pn_field(c, PF_body));
-        if (na <= 0) {
-            appended[0] = c;
-            na = 1;
-        }
-        for (int k = 0; k < na; k++) {
-            if (!pn_is(appended[k], PT_call)) continue;
+        pn kids[8];
+        int appended = 0, nk = gather_children(L, a, call, kids, 8, &appended);
+        for (int k = 0; k < nk; k++) {
             unsigned fl = 0;
-            const char *t = spawn_target(L, call, appended[k], &fl);
+            const char *t = spawn_target(L, call, kids[k], &fl);
             /* (self's own methods only: a coroutine of an object the
              * function was handed, `gather(runner.run(), feed())`, may be
              * a public method its users await in place) */
@@ -8557,33 +8569,18 @@ static void collect_own_tasks(lower *L, pn root)
             pn args = pn_field(x, PF_arguments);
             if (!pn_isnull(args) && pn_is(args, PT_argument_list))
                 PN_FOR_NAMED(a, args) {
-                    pn c = unparen(a);
-                    if (pn_is(c, PT_list_splat)) c = unparen(pn_first_named(c));
-                    /* (`tasks = [self._hook(h) for h in hooks]; await
-                     * gather(*tasks)`: what the local's one binding made;
-                     * or what was appended to it, `tasks = []` ...
-                     * `tasks.append(_fetch(c))`) */
-                    pn appended[8];
-                    int na = 0;
-                    if (pn_is(c, PT_identifier) && pn_is(unparen(a), PT_list_splat)) {
-                        na = appended_calls(L, c, x, appended, 8);
-                        if (na <= 0) c = bound_once_before(L, c, x);
-                    }
-                    int via_append = na > 0;
-                    if (pn_is(c, PT_list_comprehension) || pn_is(c, PT_generator_expression))
-                        c = unparen(pn_field(c, PF_body));
-                    if (!via_append) {
-                        appended[0] = c;
-                        na = 1;
-                    }
-                    for (int k = 0; k < na; k++) {
-                        if (!pn_is(appended[k], PT_call)) continue;
-                        const char *fn = spawned_name(L, appended[k]);
+                    if (pn_is(a, PT_keyword_argument)) continue;
+                    /* (directly, in a comprehension, through a local bound
+                     * once to one, or appended to a local bound to `[]`) */
+                    pn kids[8];
+                    int appended = 0, nk = gather_children(L, a, x, kids, 8, &appended);
+                    for (int k = 0; k < nk; k++) {
+                        const char *fn = spawned_name(L, kids[k]);
                         /* (an appended method the module also awaits in
                          * place on another object, `await
                          * delegator.delegate(t)`, runs there in that
                          * caller's task) */
-                        if (fn && via_append && awaited_elsewhere(L, appended[k])) continue;
+                        if (fn && appended && awaited_elsewhere(L, kids[k])) continue;
                         if (fn && !named_as_value(L, root, fn)) CA_VEC_PUSH(found, fn);
                     }
                 }
