@@ -139,6 +139,7 @@ typedef struct lower {
     int too_deep;
     int plain_bind;             /* binding a target annotated as plain data: no acquisition */
     CA_VEC(int) strong;         /* variables given a catalogued resource in this function */
+    CA_VEC(int) elem_of;        /* pairs (element, container): the targets of each `for x in c:` so far */
     CA_VEC(int) created;        /* variables given what a create_* call run in a thread made */
     CA_VEC(const char *) flags; /* names the function assigns True/False/None to: their values are followed */
     CA_VEC(const char *) own_tasks;   /* names of functions the module runs as tasks */
@@ -5627,11 +5628,26 @@ static void lower_for(lower *L, pn s, ir_block *out)
         if (sv >= 0 && (L->f->vars[sv].flags & VAR_SELF) && !pn_is(rr, PT_identifier))
             for (size_t i = 0; i < targets.n; i++) L->f->vars[targets.v[i]].flags |= VAR_OF_SELF;
     }
+    /* `for t in tasks: t.cancel()` then `for t2 in tasks: await t2`: an
+     * earlier loop over the same container cancelled each element, so an
+     * await of one is an await of a task the function cancelled, as
+     * after `t.cancel(); await t` (first_cancel) */
+    uint32_t cancelled_at = UINT32_MAX;
+    for (size_t k = 0; cv >= 0 && k + 1 < L->elem_of.n; k += 2) {
+        int e = L->elem_of.v[k];
+        if (L->elem_of.v[k + 1] == cv && e >= 0 && L->f->vars[e].first_cancel < s->start &&
+            L->f->vars[e].first_cancel < cancelled_at)
+            cancelled_at = L->f->vars[e].first_cancel;
+    }
     for (size_t i = 0; i < targets.n; i++) {
         if (cv >= 0 && targets.v[i] != cv) {
             L->f->vars[targets.v[i]].flags |= VAR_ELEMENT;
             ir_node *n = emit(L, &loop->a, IR_ELEMENT, s, targets.v[i]);
             n->var2 = cv;
+            CA_VEC_PUSH(L->elem_of, targets.v[i]);
+            CA_VEC_PUSH(L->elem_of, cv);
+            if (cancelled_at != UINT32_MAX && L->f->vars[targets.v[i]].first_cancel == UINT32_MAX)
+                L->f->vars[targets.v[i]].first_cancel = cancelled_at;
         }
     }
     /* `for task in (first, second): task.cancel()`: the name stands for
@@ -7161,6 +7177,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->self_cancellers.n = 0;
     collect_self_cancellers(L, def);
     L->strong.n = 0;
+    L->elem_of.n = 0;
     L->created.n = 0;
     L->flags.n = 0;
     L->member_vars = 0;
@@ -9418,6 +9435,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.cancelled);
     CA_VEC_FREE(L.self_cancellers);
     CA_VEC_FREE(L.strong);
+    CA_VEC_FREE(L.elem_of);
     CA_VEC_FREE(L.created);
     CA_VEC_FREE(L.cont);
     CA_VEC_FREE(L.flags);
