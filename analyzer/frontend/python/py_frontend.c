@@ -5952,6 +5952,33 @@ static void prepend_done(lower *L, ir_block *b, int v, ir_site at, unsigned flag
 /* Does the condition read only options: attributes of self (or cls),
  * parameters, constants, combined with not/and/or/comparisons? At least
  * one option, no call, no local of the function's own making. */
+/* Is identifier x, which the function it is in never binds, a parameter of
+ * a function around that one (`def catch(reraise: bool = True): def
+ * wrap(f): async def run(): ... if reraise: raise`)? The decorator's
+ * option, fixed when the wrapper is made. */
+static int closure_param(lower *L, pn x)
+{
+    const char *name = text(L, x);
+    int fns = 0;
+    for (pn p = pn_parent(x); !pn_isnull(p); p = pn_parent(p)) {
+        if (pn_is(p, PT_class_definition) || pn_is(p, PT_lambda)) return 0;
+        if (!pn_is(p, PT_function_definition)) continue;
+        if (fns++ == 0) continue; /* (the function the test is in) */
+        pn params = pn_field(p, PF_parameters);
+        if (pn_isnull(params)) continue;
+        PN_FOR_NAMED(pp, params) {
+            pn id = param_ident(pp);
+            if (!pn_isnull(id) && pn_is(id, PT_identifier) && strcmp(text(L, id), name) == 0) return 1;
+        }
+        /* (bound in that function's body instead: a local of it, not an option) */
+        pn body = pn_field(p, PF_body);
+        const pt_node *endp = L->T->v + L->T->n;
+        for (pn y = body; !pn_isnull(body) && y < endp && y->start < body->end; y++)
+            if (binds_name(L, y, name)) return 0;
+    }
+    return 0;
+}
+
 static int config_condition(lower *L, pn cond)
 {
     pn c = unparen(cond);
@@ -5983,6 +6010,10 @@ static int config_condition(lower *L, pn cond)
             pn p = pn_parent(x);
             if (!pn_isnull(p) && pn_is(p, PT_attribute) && pn_field(p, PF_object) != x) break; /* an attribute name */
             int v = var_of(L, x);
+            if (v < 0 && closure_param(L, x)) {
+                options = 1;
+                break;
+            }
             if (v < 0 || !(L->f->vars[v].flags & (VAR_SELF | VAR_PARAM))) return 0;
             options = 1;
             break;
