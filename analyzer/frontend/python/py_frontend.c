@@ -1910,7 +1910,12 @@ static void note_spawn_via(lower *L, pn call)
 {
     /* (cheapest first: most calls hand on no call, or name no import) */
     pn a0 = unparen(first_pos_arg(call, 0));
-    if (!pn_is(a0, PT_call) || !L->f) return;
+    if (!L->f) return;
+    /* (or a method of self handed on uncalled, to a wrapper that calls
+     * and starts it: `self._start_task(self._keepalive)`) */
+    int ref = pn_is(a0, PT_attribute) && pn_is(unparen(pn_field(a0, PF_object)), PT_identifier) &&
+              text_is(L, unparen(pn_field(a0, PF_object)), "self");
+    if (!pn_is(a0, PT_call) && !ref) return;
     pn fn = unparen(pn_field(call, PF_function));
     const char *via = NULL;
     if (pn_is(fn, PT_identifier)) {
@@ -1925,7 +1930,16 @@ static void note_spawn_via(lower *L, pn call)
         if (!pn_is(r, PT_identifier) || !imported_module(L, text(L, r))) {
             unsigned rf = 0;
             via = ref_text(L, fn, &rf);
-            if (!via || (rf & CALL_ON_SELF)) return;
+            /* (a method of self, `self._start_task(...)`, maybe one a base
+             * class of another module defines: read as "self.NAME", which
+             * the scan resolves as a call on self) */
+            if (via && (rf & CALL_ON_SELF)) {
+                ca_sb q = {0};
+                ca_sb_addf(&q, "self.%s", text(L, pn_field(fn, PF_attribute)));
+                via = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+                ca_sb_release(&q);
+            }
+            if (!via) return;
         }
     } else {
         return;
@@ -8517,6 +8531,12 @@ static void collect_own_tasks(lower *L, pn root)
             if (y->type != PT_call) continue;
             call_info ci = call_of(L, y);
             pn a0 = first_pos_arg(y, 0);
+            /* (or a factory it is handed, called right there:
+             * `create_task(task_factory())`, `create_task(fn(*args))`;
+             * its callers hand it a function, `spawn(self._receiver)`) */
+            pn a0u = unparen(a0);
+            if (pn_is(a0u, PT_call) && pn_is(unparen(pn_field(a0u, PF_function)), PT_identifier))
+                a0 = unparen(pn_field(a0u, PF_function));
             if (!ci.name || !pn_is(unparen(a0), PT_identifier) || !spawns_task(L, &ci, NULL, 0)) continue;
             const char *an = text(L, unparen(a0));
             int param = 0, pidx = -1, pos = 0, plain = 1;

@@ -1,0 +1,1 @@
+"""Spawners handed a function, which they call and start as a task."""
