@@ -3720,6 +3720,94 @@ static int def_returns_data_at(lower *L, pn d, int k, int c)
     return rets > 0;
 }
 
+/* How name is bound in def d (its body, not nested functions): 2 when some
+ * assignment gives it a catalogued maker's result (`proc = await
+ * asyncio.create_subprocess_exec(...)`), 1 when some assignment gives it
+ * an awaited call of another kind (a helper of the tree may make
+ * something), 0 otherwise (parameters, literals, plain calls). */
+static int def_binding_kind(lower *L, pn d, const char *name)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    pn body = pn_field(d, PF_body);
+    if (pn_isnull(body)) return 1;
+    int kind = 0;
+    uint32_t nested_end = 0;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type == PT_function_definition || x->type == PT_lambda) {
+            if (x->end > nested_end) nested_end = x->end;
+            continue;
+        }
+        if (x->start < nested_end) continue;
+        if (x->type == PT_for_statement || x->type == PT_with_item || x->type == PT_as_pattern) {
+            /* (bound by a loop or a with: what it is, is not read here) */
+            if (binds_name(L, x, name)) return 1;
+            continue;
+        }
+        if (x->type != PT_assignment && x->type != PT_augmented_assignment) continue;
+        pn left = unparen(pn_field(x, PF_left));
+        int hit = 0;
+        for (pn y = left; !pn_isnull(left) && y < endp && y->start < left->end; y++)
+            if (y->type == PT_identifier && text_is(L, y, name)) hit = 1;
+        if (!hit) continue;
+        pn r = unparen(pn_field(x, PF_right));
+        int awaited = pn_is(r, PT_await);
+        if (awaited) r = unparen(pn_first_named(r));
+        if (pn_is(r, PT_call)) {
+            char *md = dotted(L, pn_field(r, PF_function));
+            if (md && cat(L, CAT_ACQUIRE, md)) return 2;
+        }
+        if (awaited) kind = 1;
+    }
+    return kind;
+}
+
+/* `proc, _input, command = await self._spawn_proc(...)` of a def of this
+ * module named `name` whose every return hands back a c-tuple (or a tuple
+ * of Nones) where one position holds a name bound to a catalogued maker's
+ * result and every other position a literal, None, or a name no
+ * assignment binds to such a result or to an awaited call: the position
+ * carrying the resource, by every def of that name; -1 when none. */
+static int def_tuple_carrier(lower *L, const char *name, int c)
+{
+    if (!name || c < 2) return -1;
+    const pt_node *endp = L->T->v + L->T->n;
+    int carrier = -1, defs = 0;
+    for (pn d = L->T->v; d < endp; d++) {
+        if (d->type != PT_function_definition || !text_is(L, pn_field(d, PF_name), name)) continue;
+        defs++;
+        pn body = pn_field(d, PF_body);
+        if (pn_isnull(body)) return -1;
+        int here = -1, rets = 0;
+        uint32_t nested_end = 0;
+        for (pn x = body; x < endp && x->start < body->end; x++) {
+            if (x->type == PT_function_definition || x->type == PT_lambda) {
+                if (x->end > nested_end) nested_end = x->end;
+                continue;
+            }
+            if (x->start < nested_end || x->type != PT_return_statement) continue;
+            pn v = unparen(pn_first_named(x));
+            if ((!pn_is(v, PT_tuple) && !pn_is(v, PT_expression_list)) || (int)pn_named_count(v) != c) return -1;
+            rets++;
+            for (int k = 0; k < c; k++) {
+                pn el = returned_element(x, k);
+                if (pn_is(el, PT_none) || pn_is(el, PT_string) || pn_is(el, PT_integer) || pn_is(el, PT_float) ||
+                    pn_is(el, PT_true) || pn_is(el, PT_false))
+                    continue;
+                if (!pn_is(el, PT_identifier)) return -1;
+                int bk = def_binding_kind(L, d, text(L, el));
+                if (bk == 1) return -1;
+                if (bk == 2) {
+                    if (here >= 0 && here != k) return -1;
+                    here = k;
+                }
+            }
+        }
+        if (!rets || here < 0 || (carrier >= 0 && carrier != here)) return -1;
+        carrier = here;
+    }
+    return defs ? carrier : -1;
+}
+
 /* `conn, request_id = await self._open(...)`: is element k of the c a
  * function of this module named `name` hands back plain data, by every
  * def of that name (def_returns_data_at)? That part holds none of the
@@ -4633,6 +4721,10 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
          * it to, is what the function keeps of it: the pair's other name
          * carries the resource */
         int carrier = ri.tuple_index;
+        /* (a def of this module that hands its resource back at one
+         * position of the tuple, plain values at the others) */
+        if (ri.acq && carrier < 0 && !pn_isnull(ri.call) && pn_is(ri.call, PT_call))
+            carrier = def_tuple_carrier(L, call_of(L, ri.call).name, (int)c);
         int parts[8], nparts = 0;
         if (ri.acq && carrier >= 0 && c == 2) {
             pn at_k = unparen(pn_named_child(left, (uint32_t)carrier));
