@@ -3722,9 +3722,10 @@ static int def_returns_data_at(lower *L, pn d, int k, int c)
 
 /* How name is bound in def d (its body, not nested functions): 2 when some
  * assignment gives it a catalogued maker's result (`proc = await
- * asyncio.create_subprocess_exec(...)`), 1 when some assignment gives it
- * an awaited call of another kind (a helper of the tree may make
- * something), 0 otherwise (parameters, literals, plain calls). */
+ * asyncio.create_subprocess_exec(...)`), 3 when one gives it True or
+ * False, 1 when one gives it an awaited call of another kind (a helper of
+ * the tree may make something), 0 otherwise (parameters, literals, plain
+ * calls). */
 static int def_binding_kind(lower *L, pn d, const char *name)
 {
     const pt_node *endp = L->T->v + L->T->n;
@@ -3757,6 +3758,9 @@ static int def_binding_kind(lower *L, pn d, const char *name)
             if (md && cat(L, CAT_ACQUIRE, md)) return 2;
         }
         if (awaited) kind = 1;
+        /* (a flag, `owned = True`: it says whether the resource is the
+         * caller's, and stays tied to it) */
+        if (pn_is(r, PT_true) || pn_is(r, PT_false)) return 3;
     }
     return kind;
 }
@@ -3790,12 +3794,13 @@ static int def_tuple_carrier(lower *L, const char *name, int c)
             rets++;
             for (int k = 0; k < c; k++) {
                 pn el = returned_element(x, k);
-                if (pn_is(el, PT_none) || pn_is(el, PT_string) || pn_is(el, PT_integer) || pn_is(el, PT_float) ||
-                    pn_is(el, PT_true) || pn_is(el, PT_false))
+                if (pn_is(el, PT_none) || pn_is(el, PT_string) || pn_is(el, PT_integer) || pn_is(el, PT_float))
                     continue;
+                /* (a bool part stays tied to the resource: whether it is
+                 * the caller's) */
                 if (!pn_is(el, PT_identifier)) return -1;
                 int bk = def_binding_kind(L, d, text(L, el));
-                if (bk == 1) return -1;
+                if (bk == 1 || bk == 3) return -1;
                 if (bk == 2) {
                     if (here >= 0 && here != k) return -1;
                     here = k;
