@@ -58,3 +58,32 @@ class Picker:
             return None
         await listing.delete()
         return choices[int(reply.content)]
+
+
+async def edit_or_reply(event: Any, text: str) -> Any:
+    if getattr(event, "out", False):
+        return await event.edit(text)
+    return await event.reply(text)
+
+
+# Fine: the status message a helper function posted (or edited in
+# place) is content; deleting it when the work fails only tidies up.
+async def generate(event: Any, api: Any, prompt: str) -> Any:
+    status = await edit_or_reply(event, "working...")
+    try:
+        image = await api.render(prompt)
+    except Exception:
+        await status.delete()
+        raise
+    await status.edit("done")
+    return image
+
+
+class Pager:
+    # Fine: the page edited into the channel is a message too.
+    async def page(self, bot: Any, msg: Any, embed: Any) -> None:
+        shown = await bot.safe_edit_message(msg, embed)
+        try:
+            await bot.wait_for("reaction_add", timeout=60)
+        except asyncio.TimeoutError:
+            await shown.delete()

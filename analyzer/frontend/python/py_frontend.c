@@ -4115,8 +4115,9 @@ static rhs_info classify_rhs(lower *L, pn right)
     /* `page = await context.new_page()`: a tab inside its context, which
      * lists it and closes it with itself (catalog child-maker) */
     if (ci.dotted && !pn_isnull(ci.recv) && cat(L, CAT_CHILD_MAKER, ci.dotted)) ri.acq |= ACQ_CHILD;
-    /* `msg = await ctx.send(text)`: the message a send posted */
-    if (ci.name && !pn_isnull(ci.recv) && message_verb(L, ci.name)) ri.acq |= ACQ_MESSAGE;
+    /* `msg = await ctx.send(text)`: the message a send posted (or a
+     * helper's, `msg = await edit_or_reply(event, text)`) */
+    if (ci.name && message_verb(L, ci.name)) ri.acq |= ACQ_MESSAGE;
     return ri;
 }
 
