@@ -59,3 +59,38 @@ class Registration:
             schema = await client.create_block_schema(cls.schema(block_type.id))
         cls._block_type_id = block_type.id
         cls._schema_id = schema.id
+
+
+class Box:
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.container = None
+        self.status = None
+
+    async def cleanup(self) -> None:
+        if self.container is not None:
+            await asyncio.to_thread(self.container.remove, force=True)
+
+    # Fine: the handle the client keeps for the new container's id goes to
+    # self before the start; cleanup finds the container through it.
+    async def create(self) -> "Box":
+        try:
+            container = await asyncio.to_thread(self.client.api.create_container, image="sandbox")  # expect: CAN203
+            self.container = self.client.containers.get(container["Id"])
+            await asyncio.to_thread(self.container.start)
+        except Exception:
+            await self.cleanup()
+            raise
+        return self
+
+    # Buggy twin: what goes to self is the container's status, not its
+    # identity; nothing can find the new container if the start is cancelled.
+    async def create_unkept(self) -> "Box":
+        try:
+            container = await asyncio.to_thread(self.client.api.create_container, image="sandbox")  # expect: CAN203
+            self.status = self.client.describe(container["Status"])
+            await asyncio.to_thread(self.client.start, container)  # expect: CAN102
+        except Exception:
+            await self.cleanup()
+            raise
+        return self

@@ -3575,6 +3575,29 @@ static void identity_vars(lower *L, pn r, int_vec *out)
             int xv = var_of(L, unparen(pn_field(av, PF_object)));
             if (xv >= 0 && !(L->f->vars[xv].flags & (VAR_SELF | VAR_PARAM))) push_unique(out, xv);
         }
+        /* (or read out of a mapping the maker returned: `containers.get(
+         * container["Id"])`, the handle the client keeps for that id) */
+        if (pn_is(av, PT_subscript) && pn_is(unparen(pn_field(av, PF_value)), PT_identifier)) {
+            pn base = pn_field(av, PF_value), key = &pt_null;
+            PN_FOR_NAMED(ix, av) {
+                if (ix != base) key = unparen(ix);
+            }
+            if (!pn_isnull(key) && pn_is(key, PT_string)) {
+                char kb[64];
+                const char *kt = text(L, key);
+                size_t kl = strlen(kt);
+                if (kl >= 3 && kl - 2 < sizeof(kb) && (kt[0] == '"' || kt[0] == '\'') && kt[kl - 1] == kt[0]) {
+                    memcpy(kb, kt + 1, kl - 2);
+                    kb[kl - 2] = 0;
+                    for (char *c = kb; *c; c++)
+                        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+                    if (cat(L, CAT_IDENTITY_ATTR, kb)) {
+                        int xv = var_of(L, unparen(pn_field(av, PF_value)));
+                        if (xv >= 0 && !(L->f->vars[xv].flags & (VAR_SELF | VAR_PARAM))) push_unique(out, xv);
+                    }
+                }
+            }
+        }
     }
 }
 
