@@ -4403,6 +4403,52 @@ static void closure_vars(lower *L, pn def, int_vec *out)
         if (x->type == PT_identifier) push_unique(out, var_of(L, x));
 }
 
+/* For `create_task(local())` (a spawner the catalog names) of a function
+ * defined in this one: the variables of this function the local one
+ * closes or enters as a context manager in its body (`async with
+ * server:`, `server.close()`), which the task it runs owns. */
+static void closure_released_vars(lower *L, pn right, int_vec *out)
+{
+    pn r = unparen(right);
+    if (!pn_is(r, PT_call)) return;
+    call_info ci = call_of(L, r);
+    if (!ci.name || !spawns_task(L, &ci, NULL, 0)) return;
+    pn c = unparen(first_pos_arg(r, 0));
+    if (!pn_is(c, PT_call)) return;
+    pn fn = unparen(pn_field(c, PF_function));
+    if (!pn_is(fn, PT_identifier)) return;
+    pn def = local_def(L, text(L, fn));
+    if (pn_isnull(def)) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = def + 1; x < endp && x->start < def->end; x++) {
+        pn id = &pt_null;
+        if (x->type == PT_with_item) {
+            pn v = unparen(pn_field(x, PF_value));
+            if (pn_is(v, PT_as_pattern)) v = unparen(pn_first_named(v));
+            if (pn_is(v, PT_identifier)) id = v;
+        } else if (x->type == PT_call) {
+            pn f = unparen(pn_field(x, PF_function));
+            if (pn_is(f, PT_attribute) && pn_is(unparen(pn_field(f, PF_object)), PT_identifier) &&
+                cat(L, CAT_RELEASE_METHOD, text(L, pn_field(f, PF_attribute))))
+                id = unparen(pn_field(f, PF_object));
+        }
+        if (pn_isnull(id)) continue;
+        /* (a name the local function binds itself is its own) */
+        const char *nm = text(L, id);
+        int own = 0;
+        pn params = pn_field(def, PF_parameters);
+        if (!pn_isnull(params))
+            PN_FOR_NAMED(pp, params) {
+                pn pid = param_ident(pp);
+                if (!pn_isnull(pid) && pn_is(pid, PT_identifier) && strcmp(text(L, pid), nm) == 0) own = 1;
+            }
+        for (pn y = def + 1; !own && y < endp && y->start < def->end; y++) own = binds_name(L, y, nm);
+        if (own) continue;
+        int v = var_of(L, id);
+        if (v >= 0 && !(L->f->vars[v].flags & (VAR_SELF | VAR_PARAM))) push_unique(out, v);
+    }
+}
+
 /* What the making of a value refers to: the arguments of the call (through
  * await and timeout/shield wrappers) and, for a call of a local function
  * among them, that function's closure: `create_task(pump(proc.stdout))`,
@@ -4819,6 +4865,10 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         int_vec vs = {0};
         value_vars(L, right, &vs);
         if (o != OWN_NONE && o != OWN_LOCAL) identity_vars(L, right, &vs);
+        /* `self.debug_task = create_task(_serve())` of a local `_serve`
+         * whose body closes what it reads of this function (`async with
+         * server:`): the task owns that value, and the owner the task */
+        if (o != OWN_NONE && o != OWN_LOCAL) closure_released_vars(L, right, &vs);
         /* `self._conns[conn] = task`: a dict holds its keys as well */
         if (pn_is(left, PT_subscript) && o != OWN_NONE) {
             pn base = pn_field(left, PF_value);
