@@ -5863,11 +5863,12 @@ static void lower_for(lower *L, pn s, ir_block *out)
 typedef struct cond_fact {
     int var;
     int empty_if_true, empty_if_false;
+    int type_test; /* `isinstance(v, socket.socket)`: lower_if decides */
 } cond_fact;
 
 static cond_fact no_fact(void)
 {
-    cond_fact f = {-1, 0, 0};
+    cond_fact f = {-1, 0, 0, 0};
     return f;
 }
 
@@ -5893,6 +5894,18 @@ static cond_fact cond_atom(lower *L, pn cond, int depth)
     } else if (pn_is(c, PT_identifier)) {
         f.var = var_of(L, c);
         f.empty_if_false = 1; /* a falsy value: None (or empty) */
+    } else if (pn_is(c, PT_call) && !neg && depth == 0 && pn_is(unparen(pn_field(c, PF_function)), PT_identifier) &&
+               text_is(L, unparen(pn_field(c, PF_function)), "isinstance") &&
+               pn_is(unparen(first_pos_arg(c, 0)), PT_identifier) && !pn_isnull(first_pos_arg(c, 1))) {
+        /* `isinstance(sock, socket.socket)` of a catalogued resource class:
+         * where it fails, sock is no such object (lower_if takes it only
+         * where the test's branch hands sock on: the code's own word for
+         * which value is the resource) */
+        char *cd = dotted(L, unparen(first_pos_arg(c, 1)));
+        if (!cd || !cat(L, CAT_ACQUIRE, cd)) return no_fact();
+        f.var = var_of(L, unparen(first_pos_arg(c, 0)));
+        f.empty_if_false = 1;
+        f.type_test = 1;
     } else if (pn_is(c, PT_call) && pn_isnull(first_pos_arg(c, 0))) {
         pn fn = unparen(pn_field(c, PF_function));
         if (!pn_is(fn, PT_attribute)) return no_fact();
@@ -6268,11 +6281,29 @@ static int switched_off(lower *L, pn s)
     return !(inside && !outside);
 }
 
+/* Does block b end in a return whose value names variable v (`return
+ * sock, address`)? */
+static int branch_returns_var(lower *L, pn b, int v)
+{
+    if (pn_isnull(b) || v < 0) return 0;
+    pn last = &pt_null;
+    PN_FOR_NAMED(st, b) last = st;
+    if (pn_isnull(last) || !pn_is(last, PT_return_statement)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = last; x < endp && x->start < last->end; x++)
+        if (x->type == PT_identifier && var_of(L, x) == v) return 1;
+    return 0;
+}
+
 static void lower_if(lower *L, pn s, ir_block *out)
 {
     lower_expr(L, out, pn_field(s, PF_condition), s);
     ir_node *n = emit(L, out, IR_IF, s, -1);
     cond_fact cf = cond_test(L, pn_field(s, PF_condition));
+    /* (the test alone: in a chain its failing says nothing of the type) */
+    if (cf.type_test && (!pn_is(unparen(pn_field(s, PF_condition)), PT_call) ||
+                         !branch_returns_var(L, pn_field(s, PF_consequence), cf.var)))
+        cf = no_fact();
     unsigned empty = value_test(pn_field(s, PF_condition)) ? DONE_EMPTY : 0;
     if_atoms(L, n, pn_field(s, PF_condition));
     if (config_condition(L, pn_field(s, PF_condition))) n->flags |= IF_ON_CONFIG;
