@@ -552,6 +552,17 @@ static const ca_cat_entry *cat(lower *L, ca_cat_kind k, const char *s);
 
 /* Variables whose value (the object itself) flows into n: `v`, `(a, b)`,
  * `Entry(ws=ws)`, `[a, *rest]`, `{k: v}`, `x if c else y` — not `v.id`. */
+/* A builtin whose result is a new scalar (a string, a number, a bool):
+ * it holds nothing of its arguments. */
+static int scalar_builtin(const char *name)
+{
+    static const char *const names[] = {"str", "repr", "format", "len", "int", "float", "bool", "hash", "id",
+                                        "isinstance", "callable", "ascii", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcmp(name, names[i]) == 0) return 1;
+    return 0;
+}
+
 static void value_vars(lower *L, pn n, int_vec *out)
 {
     pn stack[512];
@@ -564,6 +575,10 @@ static void value_vars(lower *L, pn n, int_vec *out)
         if (t == PT_identifier) {
             push_unique(out, var_of(L, cur));
         } else if (t == PT_call) {
+            /* (`str(result)`, `len(items)`: a new scalar, holding none of
+             * what it was made from; a copy, `list(tasks)`, holds it) */
+            pn fn = unparen(pn_field(cur, PF_function));
+            if (pn_is(fn, PT_identifier) && scalar_builtin(text(L, fn))) continue;
             pn args = pn_field(cur, PF_arguments);
             if (!pn_isnull(args) && sp < 500) stack[sp++] = args;
         } else if (t == PT_keyword_argument) {

@@ -1,0 +1,49 @@
+"""What a thread's run hands back, turned into a string.
+
+`result = await asyncio.to_thread(agent.start, message)`: a `start` run in
+a thread is known only by its name, so its result counts as something made
+only when the function keeps it somewhere. Kept as `str(result)` (or its
+`len`), it is a new string holding nothing of the result. Kept as it is
+(`Reply(result=result)`), it is the result itself.
+
+A string's own methods make strings (`request_id =
+path.name.removesuffix(".json")`), never something to release, whatever a
+handler hands the string to.
+"""
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Reply:
+    result: Any
+    size: int
+
+
+# Fine: only the reply's text is kept.
+async def invoke(agent: Any, message: str) -> Reply:
+    result = await asyncio.to_thread(agent.start, message)
+    return Reply(result=str(result), size=len(str(result)))
+
+
+# Buggy twin: the run's result itself is kept, so it counts as made there,
+# and it is dropped if the await is cancelled.
+async def invoke_raw(agent: Any, message: str) -> Reply:
+    result = await asyncio.to_thread(agent.start, message)  # expect: CAN203
+    return Reply(result=result, size=0)
+
+
+class Service:
+    async def _discard_request(self, path: str, request_id: str) -> None:
+        await asyncio.sleep(0)
+
+    # Fine: the id is a string cut from the file name.
+    async def handle(self, path: Any, sandbox: Any) -> None:
+        request_id = path.name.removesuffix(".json")
+        try:
+            await sandbox.exec(["cat", str(path)])
+        except OSError:
+            await self._discard_request(str(path), request_id)
+            return
