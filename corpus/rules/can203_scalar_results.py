@@ -4,7 +4,7 @@
 a thread is known only by its name, so its result counts as something made
 only when the function keeps it somewhere. Kept as `str(result)` (or its
 `len`), it is a new string holding nothing of the result. Kept as it is
-(`Reply(result=result)`), it is the result itself.
+(`InvokeReply(result=result)`), it is the result itself.
 
 A string's own methods make strings (`request_id =
 path.name.removesuffix(".json")`), never something to release, whatever a
@@ -17,22 +17,22 @@ from typing import Any
 
 
 @dataclass
-class Reply:
+class InvokeReply:
     result: Any
     size: int
 
 
 # Fine: only the reply's text is kept.
-async def invoke(agent: Any, message: str) -> Reply:
+async def invoke(agent: Any, message: str) -> InvokeReply:
     result = await asyncio.to_thread(agent.start, message)
-    return Reply(result=str(result), size=len(str(result)))
+    return InvokeReply(result=str(result), size=len(str(result)))
 
 
 # Buggy twin: the run's result itself is kept, so it counts as made there,
 # and it is dropped if the await is cancelled.
-async def invoke_raw(agent: Any, message: str) -> Reply:
+async def invoke_raw(agent: Any, message: str) -> InvokeReply:
     result = await asyncio.to_thread(agent.start, message)  # expect: CAN203
-    return Reply(result=result, size=0)
+    return InvokeReply(result=result, size=0)
 
 
 class Service:
