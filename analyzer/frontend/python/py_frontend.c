@@ -4148,6 +4148,17 @@ static rhs_info classify_rhs(lower *L, pn right)
             return ri;
         }
     }
+    /* `application, page = self.inspector.find_page_id(pid)`, `row =
+     * await conn.fetchrow(q)`: a call that finds an existing object (a
+     * lookup verb, but `get`, which factories and pools use too) hands
+     * back something its keeper owns, or data */
+    if (ci.name) {
+        const char *p = ci.name;
+        while (*p == '_') p++;
+        char first[32];
+        first_word(p, first, sizeof(first));
+        if (strcmp(first, "get") != 0 && cat(L, CAT_LOOKUP_VERB, first)) return ri;
+    }
     ri.acq = ACQ_WEAK;
     ri.rkind = "resource";
     /* `page = await context.new_page()`: a tab inside its context, which

@@ -1,0 +1,37 @@
+"""What a lookup finds is its keeper's, not the caller's.
+
+`application, page = self.inspector.find_page_id(page_id)`: a call whose
+name starts with a lookup verb (catalog lookup-verb: find, lookup, search,
+describe, list, read, fetch, ...) finds an existing object, which whoever
+keeps it owns; releasing it on an error path does not make the caller its
+owner. `get` is no such verb here: factories and pools hand out what the
+caller must give back (`session = pool.get_session()`).
+"""
+
+import asyncio
+from typing import Any
+
+
+class Debugger:
+    def __init__(self, inspector: Any, pool: Any) -> None:
+        self.inspector = inspector
+        self.pool = pool
+
+    # Fine: the page belongs to the inspector that lists it.
+    async def attach(self, page_id: str) -> None:
+        application, page = self.inspector.find_page_id(page_id)
+        try:
+            await self.inspector.setup_session(application, page)
+        except Exception:
+            page.close()
+            raise
+
+    # Buggy twin: the pool hands the session out; the caller gives it back
+    # only on an error, not on a cancellation.
+    async def run(self, query: str) -> Any:
+        session = self.pool.get_session()
+        try:
+            return await session.execute(query)  # expect: CAN101
+        except Exception:
+            session.close()
+            raise
