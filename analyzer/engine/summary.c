@@ -682,7 +682,7 @@ int eng_summary_update(const ir_module *m, const ir_func *f, const eng_resolver 
      * synchronous function whose every return is a literal built in place
      * (or a record of the tree), making and keeping nothing that is or
      * sounds like a resource, hands back data whatever its name says */
-    if (io->returns == ENG_RET_UNKNOWN && !f->is_async && (f->fflags & FN_RETURNS_LITERAL) && r && r->class_of &&
+    if (io->returns == ENG_RET_UNKNOWN && (f->fflags & FN_RETURNS_LITERAL) && r && r->class_of &&
         returns_built_record(m, f, r, 1))
         io->returns = ENG_RET_PLAIN;
     /* else an annotation naming a class of the tree that owns something

@@ -6530,6 +6530,12 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             pn_is(rv0, PT_set) || pn_is(rv0, PT_string) || pn_is(rv0, PT_integer) || pn_is(rv0, PT_float) ||
             pn_is(rv0, PT_true) || pn_is(rv0, PT_false) || pn_is(rv0, PT_none) || pn_is(rv0, PT_expression_list))
             ret->flags |= RETURN_LITERAL;
+        /* (or a value a catalogued plain call builds in place, `return
+         * tqdm(desc=label)`, `return str(x)`) */
+        if (!pn_isnull(rv0) && pn_is(rv0, PT_call)) {
+            char *pd = dotted(L, pn_field(rv0, PF_function));
+            if (pd && cat(L, CAT_PLAIN_CALL, pd)) ret->flags |= RETURN_LITERAL;
+        }
         if (ret->flags & RETURN_LITERAL) L->returns_literal++;
         else L->returns_nonliteral++;
         /* `return await worker, True` in a cancellation handler, where the
