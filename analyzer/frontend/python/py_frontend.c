@@ -1618,6 +1618,7 @@ static void mark_views_of_self(lower *L, pn def, ir_func *f)
 }
 
 static int annot_plain(lower *L, pn t, const char **one);
+static int ctx_matches(lower *L, pn expr, ca_cat_kind k);
 
 /* The one class of the elements an annotation names: `list[App]`,
  * `Sequence[App]`, `set[App]`, `typing.List[App]` (NULL otherwise). */
@@ -2585,6 +2586,11 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
                     ir_node *n = emit(L, out, IR_ADOPT, call, vs.v[i]);
                     n->ref = L->f->vars[sv].stack_with;
                     n->var2 = sv;
+                } else if ((L->f->vars[sv].flags & VAR_SELF) && !pn_is(unparen(ci.recv), PT_identifier)) {
+                    /* `await self._stack.enter_async_context(client)`: a
+                     * stack self holds closes it with itself, as a store
+                     * into self hands it over */
+                    emit(L, out, IR_TRANSFER, call, vs.v[i])->flags = XFER_SELF;
                 } else {
                     ir_node *n = emit(L, out, IR_ALIAS, call, vs.v[i]);
                     n->var2 = sv;
@@ -3297,6 +3303,12 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
         }
         if (ci.dotted && cat(L, CAT_NONSUSPENDING_AWAIT, ci.dotted)) cp->flags |= CP_NO_SUSPEND;
         if (ci.dotted && cat(L, CAT_CANCEL_ONLY_AWAIT, ci.dotted)) cp->flags |= CP_CANCEL_ONLY;
+        /* `await stack.enter_async_context(client)` of `client =
+         * httpx.AsyncClient(...)`: the enter that would suspend is the
+         * context manager's own, and a catalogued one never does */
+        if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "enter_async_context") == 0 &&
+            ctx_matches(L, first_pos_arg(inner, 0), CAT_NONSUSPENDING_ENTER))
+            cp->flags |= CP_NO_SUSPEND;
         /* `await ws.send_str(hello)` right after `ws = await s.ws_connect(u)`,
          * awaited directly (a wait_for around it suspends on its own): the
          * first write goes into an empty buffer (catalog fresh-send) */
