@@ -47,3 +47,24 @@ class Service:
         except OSError:
             await self._discard_request(str(path), request_id)
             return
+
+
+# Fine: the thread only connects a socket the function closes; what it
+# hands back is the errno.
+async def check_port(host: str, port: int) -> bool:
+    import socket
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(2)
+    try:
+        ok = await asyncio.get_running_loop().run_in_executor(None, s.connect_ex, (host, port))
+        return ok == 0
+    finally:
+        s.close()
+
+
+# Buggy twin: a connect run in the thread hands back a connection.
+async def open_port(pool: Any, host: str) -> Any:
+    conn = await asyncio.to_thread(pool.connect, host)  # expect: CAN203
+    await asyncio.sleep(0)  # expect: CAN102
+    return conn

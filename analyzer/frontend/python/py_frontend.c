@@ -4102,6 +4102,9 @@ static rhs_info classify_rhs(lower *L, pn right)
         for (int k = 0; k < 2; k++) {
             pn fa = first_pos_arg(r, k);
             char *fd = pn_isnull(fa) ? NULL : dotted(L, fa);
+            /* (`run_in_executor(None, s.connect_ex, addr)`: a catalogued
+             * plain call hands back data, whatever its name sounds like) */
+            if (fd && cat(L, CAT_PLAIN_CALL, fd)) continue;
             const ca_cat_entry *fe = fd ? cat(L, CAT_ACQUIRE, fd) : NULL;
             /* (a name that only sounds like a maker, `_open_file`, needs
              * evidence, as for a call in the event loop) */
