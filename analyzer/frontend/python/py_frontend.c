@@ -6466,8 +6466,11 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
                         cur = a0;
                     /* `peer = cast(LESPeer, self.pool.best_peer)`: a read of
                      * the attribute, told to the type checker (catalog
-                     * cast-call), whatever holds it still holds it */
-                    else if (d && cat(L, CAT_CAST_CALL, d) && pn_is(unparen(first_pos_arg(c, 1)), PT_attribute) &&
+                     * cast-call), whatever holds it still holds it; `conn =
+                     * cast(Connection, conn)`, the same object under a type */
+                    else if (d && cat(L, CAT_CAST_CALL, d) &&
+                             (pn_is(unparen(first_pos_arg(c, 1)), PT_attribute) ||
+                              pn_is(unparen(first_pos_arg(c, 1)), PT_identifier)) &&
                              pn_isnull(first_pos_arg(c, 2)))
                         cur = unparen(first_pos_arg(c, 1));
                 }
