@@ -5,7 +5,9 @@ name starts with a lookup verb (catalog lookup-verb: find, lookup, search,
 describe, list, read, fetch, ...) finds an existing object, which whoever
 keeps it owns; releasing it on an error path does not make the caller its
 owner. `get` is no such verb here: factories and pools hand out what the
-caller must give back (`session = pool.get_session()`).
+caller must give back (`session = pool.get_session()`). Nor is an
+exception object made in a handler (`e = WrappedError(exception=e)`) a
+resource, whatever its methods are named.
 """
 
 import asyncio
@@ -35,3 +37,27 @@ class Debugger:
         except Exception:
             session.close()
             raise
+
+
+class WrappedError(Exception):
+    def __init__(self, exception: Exception) -> None:
+        super().__init__(str(exception))
+
+    async def close_message(self, ws: Any) -> None:
+        await ws.send_json({"error": str(self)})
+
+
+class Chat:
+    def __init__(self, ws: Any, api: Any) -> None:
+        self.ws = ws
+        self.api = api
+
+    # Fine: the error wrapped for the client is an exception object,
+    # whatever its close_message does.
+    async def handle(self, text: str) -> None:
+        try:
+            await self.api.ask(text)
+        except Exception as e:
+            e = WrappedError(exception=e)
+            await self.ws.send_json({"status": "failed"})
+            await e.close_message(self.ws)

@@ -4163,6 +4163,16 @@ static rhs_info classify_rhs(lower *L, pn right)
             return ri;
         }
     }
+    /* `e = AssistantOtherError(exception=e)`: an exception object (a
+     * class named for one), whatever a handler hands it to */
+    if (ci.name) {
+        const char *p = ci.name;
+        while (*p == '_') p++;
+        size_t pl = strlen(p);
+        if (*p >= 'A' && *p <= 'Z' &&
+            ((pl > 5 && strcmp(p + pl - 5, "Error") == 0) || (pl > 9 && strcmp(p + pl - 9, "Exception") == 0)))
+            return ri;
+    }
     /* `application, page = self.inspector.find_page_id(pid)`, `row =
      * await conn.fetchrow(q)`: a call that finds an existing object (a
      * lookup verb, but `get`, which factories and pools use too) hands
