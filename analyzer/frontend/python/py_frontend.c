@@ -3719,6 +3719,41 @@ static int scalar_type_text(const char *s, size_t n)
     return 0;
 }
 
+/* The nodes of def d's own body in preorder, the bodies of functions and
+ * lambdas nested in it skipped: `own_iter it = own_nodes(L, d); for (pn x
+ * = own_next(&it); !pn_isnull(x); x = own_next(&it))`. */
+typedef struct own_iter {
+    const pt_node *end;
+    uint32_t body_end, nested_end;
+    pn x;
+} own_iter;
+
+static own_iter own_nodes(lower *L, pn d)
+{
+    own_iter it = {L->T->v + L->T->n, 0, 0, &pt_null};
+    pn body = pn_field(d, PF_body);
+    if (!pn_isnull(body)) {
+        it.body_end = body->end;
+        it.x = body;
+    }
+    return it;
+}
+
+static pn own_next(own_iter *it)
+{
+    for (; !pn_isnull(it->x) && it->x < it->end && it->x->start < it->body_end; it->x++) {
+        pn x = it->x;
+        if (x->type == PT_function_definition || x->type == PT_lambda) {
+            if (x->end > it->nested_end) it->nested_end = x->end;
+            continue;
+        }
+        if (x->start < it->nested_end) continue;
+        it->x++;
+        return x;
+    }
+    return &pt_null;
+}
+
 /* Element k of c of what def d returns is plain data: its return
  * annotation is `tuple[Conn, str]` with a scalar type at k, or, with no
  * annotation, every return hands back a c-tuple with a string or number
@@ -3748,17 +3783,10 @@ static int def_returns_data_at(lower *L, pn d, int k, int c)
         }
         return 0;
     }
-    const pt_node *endp = L->T->v + L->T->n;
-    pn body = pn_field(d, PF_body);
-    if (pn_isnull(body)) return 0;
     int rets = 0;
-    uint32_t nested_end = 0;
-    for (pn x = body; x < endp && x->start < body->end; x++) {
-        if (x->type == PT_function_definition || x->type == PT_lambda) {
-            if (x->end > nested_end) nested_end = x->end;
-            continue;
-        }
-        if (x->start < nested_end || x->type != PT_return_statement) continue;
+    own_iter it = own_nodes(L, d);
+    for (pn x = own_next(&it); !pn_isnull(x); x = own_next(&it)) {
+        if (x->type != PT_return_statement) continue;
         pn v = unparen(pn_first_named(x));
         if ((!pn_is(v, PT_tuple) && !pn_is(v, PT_expression_list)) || (int)pn_named_count(v) != c) return 0;
         pn el = returned_element(x, k);
@@ -3779,16 +3807,10 @@ static int def_returns_data_at(lower *L, pn d, int k, int c)
 static int def_binding_kind(lower *L, pn d, const char *name)
 {
     const pt_node *endp = L->T->v + L->T->n;
-    pn body = pn_field(d, PF_body);
-    if (pn_isnull(body)) return 1;
+    if (pn_isnull(pn_field(d, PF_body))) return 1;
     int kind = 0;
-    uint32_t nested_end = 0;
-    for (pn x = body; x < endp && x->start < body->end; x++) {
-        if (x->type == PT_function_definition || x->type == PT_lambda) {
-            if (x->end > nested_end) nested_end = x->end;
-            continue;
-        }
-        if (x->start < nested_end) continue;
+    own_iter it = own_nodes(L, d);
+    for (pn x = own_next(&it); !pn_isnull(x); x = own_next(&it)) {
         if (x->type == PT_for_statement || x->type == PT_with_item || x->type == PT_as_pattern) {
             /* (bound by a loop or a with: what it is, is not read here) */
             if (binds_name(L, x, name)) return 1;
@@ -3829,16 +3851,11 @@ static int def_tuple_carrier(lower *L, const char *name, int c)
     for (pn d = L->T->v; d < endp; d++) {
         if (d->type != PT_function_definition || !text_is(L, pn_field(d, PF_name), name)) continue;
         defs++;
-        pn body = pn_field(d, PF_body);
-        if (pn_isnull(body)) return -1;
+        if (pn_isnull(pn_field(d, PF_body))) return -1;
         int here = -1, rets = 0;
-        uint32_t nested_end = 0;
-        for (pn x = body; x < endp && x->start < body->end; x++) {
-            if (x->type == PT_function_definition || x->type == PT_lambda) {
-                if (x->end > nested_end) nested_end = x->end;
-                continue;
-            }
-            if (x->start < nested_end || x->type != PT_return_statement) continue;
+        own_iter it = own_nodes(L, d);
+        for (pn x = own_next(&it); !pn_isnull(x); x = own_next(&it)) {
+            if (x->type != PT_return_statement) continue;
             pn v = unparen(pn_first_named(x));
             if ((!pn_is(v, PT_tuple) && !pn_is(v, PT_expression_list)) || (int)pn_named_count(v) != c) return -1;
             rets++;
