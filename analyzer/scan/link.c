@@ -771,7 +771,8 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
                  * starts it: a wrapper of another module) */
                 /* ("self.NAME": a method of the spawning function's class
                  * or of one of its bases) */
-                ir_node wc = ir_call_stub(sp->via, strncmp(sp->via, "self.", 5) == 0 ? CALL_ON_SELF : 0, nowhere);
+                ir_node wc = ir_call_stub(sp->via, sp->via && strncmp(sp->via, "self.", 5) == 0 ? CALL_ON_SELF : 0,
+                                          nowhere);
                 const ir_func *w = scan_resolve(&fc, m, m->funcs[sp->func], &wc, &sum, &off);
                 if (!w || !(w->fflags & FN_SPAWNS_ARG0)) continue;
             }

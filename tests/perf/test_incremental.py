@@ -130,6 +130,34 @@ from loops import pinger
 async def start(send):
     return asyncio.create_task(pinger(send))
 """
+# conn.py's wrapper starts the task a factory makes; client.py, in another
+# module, hands it a method of self through that inherited wrapper: its
+# handler is that task's own end (a spawn via "self._start_task").
+CONN_BASE = """\
+import asyncio
+
+
+class Connection:
+    def _start_task(self, factory):
+        return asyncio.create_task(factory())
+"""
+CONN_CLIENT = """\
+import asyncio
+
+from conn import Connection
+
+
+class Client(Connection):
+    def start(self):
+        self._task = self._start_task(self._keepalive)
+
+    async def _keepalive(self):
+        try:
+            while True:
+                await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            pass
+"""
 STARTER_AWAITS = """\
 from loops import pinger
 
@@ -293,6 +321,24 @@ class Incremental(unittest.TestCase):
         warm, _ = self.scan(self.db)
         self.assertEqual(self.statuses(self.db, warm["scan"]["id"])["tree/loops.py"], "analyzed")
         self.assertFalse([f for f in warm["findings"] if f["path"] == "tree/loops.py"])
+        self.check_against_cold(warm)
+
+    def test_spawn_through_an_inherited_wrapper_survives_reuse(self):
+        """A spawn recorded through a wrapper of self (the wrapper a base class
+        of another module defines, SPAWN_VIA "self._start_task"): a warm
+        rescan reuses both files and says what a cold one does. (A merged
+        store's records carry the spawn's wrapper too: test_merge's scan of
+        the union.)"""
+        write(os.path.join(self.tree, "conn.py"), CONN_BASE)
+        write(os.path.join(self.tree, "client.py"), CONN_CLIENT)
+        time.sleep(0.05)
+        first, _ = self.scan(self.db)
+        self.assertFalse([f for f in first["findings"] if f["path"] == "tree/client.py"])
+        warm, _ = self.scan(self.db)
+        st = self.statuses(self.db, warm["scan"]["id"])
+        self.assertEqual(st["tree/client.py"], "cached")
+        self.assertEqual(st["tree/conn.py"], "cached")
+        self.assertFalse([f for f in warm["findings"] if f["path"] == "tree/client.py"])
         self.check_against_cold(warm)
 
     def test_membership_follows_the_class_graph(self):
