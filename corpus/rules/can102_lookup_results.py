@@ -61,3 +61,18 @@ class Chat:
             e = WrappedError(exception=e)
             await self.ws.send_json({"status": "failed"})
             await e.close_message(self.ws)
+
+
+class Sessions:
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    # Buggy: a find-or-create may make the session it hands back, and
+    # closes it only on an error.
+    async def use(self, key: str) -> Any:
+        session = await self.pool.find_or_create_session(key)
+        try:
+            return await session.run()  # expect: CAN101
+        except Exception:
+            await session.close()
+            raise

@@ -4199,7 +4199,12 @@ static rhs_info classify_rhs(lower *L, pn right)
         while (*p == '_') p++;
         char first[32];
         first_word(p, first, sizeof(first));
-        if (strcmp(first, "get") != 0 && cat(L, CAT_LOOKUP_VERB, first)) return ri;
+        /* (not a find-or-make: `find_or_create_session`, a later word the
+         * catalog reads as making, acquire-prefix) */
+        int makes = 0;
+        for (const char *w = strchr(p, '_'); w && !makes; w = strchr(w + 1, '_'))
+            makes = w[1] && cat(L, CAT_ACQUIRE_PREFIX, w + 1) != NULL;
+        if (strcmp(first, "get") != 0 && !makes && cat(L, CAT_LOOKUP_VERB, first)) return ri;
     }
     ri.acq = ACQ_WEAK;
     ri.rkind = "resource";
