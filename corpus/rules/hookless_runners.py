@@ -6,9 +6,13 @@ made in the function and given nothing but routes has none, so the setup
 cannot deliver a cancellation: the runner is no window there (it holds no
 socket before its site starts). Where the function adds a startup hook, the
 setup runs it, and a cancellation there leaves what the hook made to a
-runner nobody cleans up.
+runner nobody cleans up. Such a runner holds nothing until its site starts
+(`web.TCPSite(runner, host, port).start()`, catalog site-start): a
+cancelled bind leaves nothing of it behind. State kept on the application
+(`app[token_key] = token`) adds no hook.
 """
 
+import asyncio
 from typing import Any
 
 from aiohttp import web
@@ -83,3 +87,47 @@ async def serve_built(port: int) -> web.AppRunner:
         await runner.cleanup()
         raise
     return runner
+
+
+token_key = web.AppKey("token", str)
+
+
+async def _ok(request: web.Request) -> web.Response:
+    return web.json_response({"ok": True})
+
+
+async def _warm_up(app: web.Application) -> None:
+    await asyncio.sleep(0)
+
+
+# Fine: the runner of an application with routes and state only holds
+# nothing until its site starts; a cancelled bind leaves nothing behind,
+# and from then on the finally owns it.
+async def serve_health(host: str, port: int, token: str) -> None:
+    app = web.Application()
+    app[token_key] = token
+    app.add_routes([web.get("/healthz", _ok)])
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+
+
+# Buggy twin: the application's startup hook has run in setup, so a
+# cancelled bind leaves the runner's cleanup hooks unrun.
+async def serve_with_hooks(host: str, port: int) -> None:
+    app = web.Application()
+    app.on_startup.append(_warm_up)
+    app.add_routes([web.get("/healthz", _ok)])
+    runner = web.AppRunner(app)
+    await runner.setup()  # expect: CAN102
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

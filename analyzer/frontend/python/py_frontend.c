@@ -3094,20 +3094,33 @@ static int guarded_nonempty(lower *L, pn aw, pn recv)
  * (`app.add_routes(...)`, `app.router.add_get(...)`) and to make the
  * runner? Then it has no startup hooks, and the setup has nothing to wait
  * for. The maker call is the last binding of the runner before `at`. */
+/* Argument idx of the call that last binds `name` before node at in the
+ * function around at (`runner = web.AppRunner(app)`: app), or the null
+ * node when that binding is no call. */
+static pn maker_arg(lower *L, pn at, const char *name, int idx)
+{
+    pn def = pn_parent(at);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    if (pn_isnull(def)) return &pt_null;
+    const pt_node *endp = L->T->v + L->T->n;
+    pn maker = &pt_null;
+    uint32_t nested_end = 0;
+    for (pn x = def + 1; x < endp && x->start < at->start; x++) {
+        if (in_nested_def(x, &nested_end) || !binds_name(L, x, name)) continue;
+        pn up = pn_parent(x);
+        maker = pn_is(up, PT_assignment) && pn_field(up, PF_left) == x ? unparen(pn_field(up, PF_right)) : &pt_null;
+    }
+    return pn_is(maker, PT_call) ? unparen(first_pos_arg(maker, idx)) : &pt_null;
+}
+
 static int hookless_app(lower *L, pn at, const char *runner, int idx)
 {
     pn def = pn_parent(at);
     while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
     if (pn_isnull(def)) return 0;
     const pt_node *endp = L->T->v + L->T->n;
-    pn maker = &pt_null;
     uint32_t nested_end = 0;
-    for (pn x = def + 1; x < endp && x->start < at->start; x++) {
-        if (in_nested_def(x, &nested_end) || !binds_name(L, x, runner)) continue;
-        pn up = pn_parent(x);
-        maker = pn_is(up, PT_assignment) && pn_field(up, PF_left) == x ? unparen(pn_field(up, PF_right)) : &pt_null;
-    }
-    pn arg = pn_is(maker, PT_call) ? unparen(first_pos_arg(maker, idx)) : &pt_null;
+    pn arg = maker_arg(L, at, runner, idx);
     if (!pn_is(arg, PT_identifier)) return 0;
     const char *an = text(L, arg);
     int made = 0;
@@ -3127,6 +3140,10 @@ static int hookless_app(lower *L, pn at, const char *runner, int idx)
             continue;
         }
         pn up = pn_parent(x);
+        /* (`app[token_key] = token`: state kept on the application, no hook) */
+        if (pn_is(up, PT_subscript) && pn_field(up, PF_value) == x && pn_is(pn_parent(up), PT_assignment) &&
+            pn_field(pn_parent(up), PF_left) == up)
+            continue;
         if (!pn_is(up, PT_attribute) || pn_field(up, PF_object) != x) return 0;
         const char *attr = text(L, pn_field(up, PF_attribute));
         if (strcmp(attr, "router") == 0) continue;
@@ -3352,6 +3369,25 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                 const ca_cat_entry *hs = cat(L, CAT_HOOK_SETUP, ca_sb_str(&q));
                 if (hs && hs->arg && isdigit((unsigned char)hs->arg[0]) && hookless_app(L, aw, rn, atoi(hs->arg)))
                     cp->flags |= CP_NO_SUSPEND;
+                /* `await site.start()` of `site = web.TCPSite(runner, ...)`:
+                 * the runner's serving starts here (catalog site-start); a
+                 * runner over an application with no hooks holds nothing
+                 * before, and a cancelled bind leaves nothing behind */
+                const ca_cat_entry *ss = cat(L, CAT_SITE_START, ca_sb_str(&q));
+                pn ra = ss && ss->arg && isdigit((unsigned char)ss->arg[0]) ? maker_arg(L, aw, rn, atoi(ss->arg))
+                                                                              : &pt_null;
+                const char *rmk = pn_is(ra, PT_identifier) && var_of(L, ra) >= 0
+                                      ? map_get(L->locals_ctor.v, L->locals_ctor.n, text(L, ra))
+                                      : NULL;
+                if (rmk && *rmk) {
+                    ca_sb r = {0};
+                    ca_sb_addf(&r, "%s(*).setup", rmk);
+                    const ca_cat_entry *rs = cat(L, CAT_HOOK_SETUP, ca_sb_str(&r));
+                    if (rs && rs->arg && isdigit((unsigned char)rs->arg[0]) &&
+                        hookless_app(L, aw, text(L, ra), atoi(rs->arg)))
+                        push_unique(&pass, var_of(L, ra));
+                    ca_sb_release(&r);
+                }
                 ca_sb_release(&q);
             }
         }
