@@ -4216,27 +4216,20 @@ static rhs_info classify_rhs(lower *L, pn right)
             return ri;
         }
     }
-    /* `e = AssistantOtherError(exception=e)`: an exception object (a
-     * class named for one), whatever a handler hands it to */
     if (ci.name) {
         const char *p = ci.name;
         while (*p == '_') p++;
-        size_t pl = strlen(p);
-        if (*p >= 'A' && *p <= 'Z' &&
-            ((pl > 5 && strcmp(p + pl - 5, "Error") == 0) || (pl > 9 && strcmp(p + pl - 9, "Exception") == 0)))
-            return ri;
-    }
-    /* `application, page = self.inspector.find_page_id(pid)`, `row =
-     * await conn.fetchrow(q)`: a call that finds an existing object (a
-     * lookup verb, but `get`, which factories and pools use too) hands
-     * back something its keeper owns, or data */
-    if (ci.name) {
-        const char *p = ci.name;
-        while (*p == '_') p++;
+        /* `e = AssistantOtherError(exception=e)`: an exception object,
+         * whatever a handler hands it to */
+        if (exception_class_name(p)) return ri;
+        /* `application, page = self.inspector.find_page_id(pid)`, `row =
+         * await conn.fetchrow(q)`: a call that finds an existing object (a
+         * lookup verb, but `get`, which factories and pools use too) hands
+         * back something its keeper owns, or data; not a find-or-make,
+         * `find_or_create_session`, a later word the catalog reads as
+         * making (acquire-prefix) */
         char first[32];
         first_word(p, first, sizeof(first));
-        /* (not a find-or-make: `find_or_create_session`, a later word the
-         * catalog reads as making, acquire-prefix) */
         int makes = 0;
         for (const char *w = strchr(p, '_'); w && !makes; w = strchr(w + 1, '_'))
             makes = w[1] && cat(L, CAT_ACQUIRE_PREFIX, w + 1) != NULL;
