@@ -2095,6 +2095,15 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
             else if (!(n->flags & ACQ_HEURISTIC)) ok = 0; /* a plain call result: only by its release */
             else if (ev != 0) ok = ev > 0;
             else if (only_handed_back(E, n)) ok = 0;
+            /* (a request named like a maker of a server-side object,
+             * `create_*`: a sandbox, or just as often a row, a room, a
+             * group the server keeps; handing it back, or working through
+             * it, is what a caller does with a record too, so only a
+             * release on some path or an owner it is stored with says it
+             * must be reaped) */
+            else if (n->rkind && strcmp(n->rkind, "remote") == 0)
+                ok = used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->kept_any) ||
+                     used_as_resource(E, v, E->weak_ok);
             else ok = used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->stored_any) ||
                       used_as_resource(E, v, E->weak_ok);
         }

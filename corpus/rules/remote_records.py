@@ -4,10 +4,11 @@
 server: a sandbox whose handle must be deleted, but just as often a room, a
 run or the results of created items that the server keeps and nobody here
 should release. What the function does with the value tells which: a value
-it only hands back to its caller, alone or in a list, never releasing it,
-storing it with an owner or calling a method of it, is a record. A value the
-function works through (`await sandbox.wait_ready()`) is a live handle, and
-so is one it stores or releases on some path.
+it only hands back to its caller, alone or in a list, is a record, and so is
+one it works through and hands back (`await group.edit(topic=...)`, as a
+caller edits a group the server keeps). A value the function releases on
+some path (`await sandbox.delete()` when the readiness wait fails) is a
+live handle, and so is one it stores with an owner.
 """
 
 from typing import Any
@@ -35,11 +36,31 @@ class RoomClient:
             results.append(result)
         return results
 
-    # Buggy: the sandbox is driven before it is handed back; a cancel at the
-    # readiness wait leaves it running with nobody holding its id.
+    # Fine: the group is the server's, kept there for its members; editing
+    # it before handing it back makes it no handle of this function's.
+    async def create_group(self, name: str, topic: str) -> Any:
+        group = await self.api.create_group(name=name)
+        await group.edit(topic=topic)
+        return group
+
+    # Buggy: the sandbox is deleted when the readiness wait fails, but only
+    # for an Exception; a cancel there leaves it running with nobody holding
+    # its id.
     async def create_sandbox(self, spec: Any) -> Any:
         sandbox = await self.api.create_sandbox(spec)
+        try:
+            await sandbox.wait_ready()  # expect: CAN101
+        except Exception:
+            await sandbox.delete()
+            raise
+        return sandbox
+
+    # Buggy: the same sandbox with no cleanup at all, kept by the client
+    # only after the wait.
+    async def create_tracked_sandbox(self, spec: Any) -> Any:
+        sandbox = await self.api.create_sandbox(spec)
         await sandbox.wait_ready()  # expect: CAN102
+        self.sandboxes[spec] = sandbox
         return sandbox
 
     # Buggy: stored with its owner only after an await.
@@ -48,3 +69,15 @@ class RoomClient:
         await self.cache.note(spec)  # expect: CAN102
         self.sandboxes[spec] = worker
         return worker
+
+
+class PortLink:
+    def __init__(self, serial: Any) -> None:
+        self.serial = serial
+
+    # Buggy: a `create_*connection` makes a connection this process holds,
+    # handed back or not; a cancel at the handshake leaves the port open.
+    async def open_link(self, url: str) -> Any:
+        _, protocol = await self.serial.create_serial_connection(url=url)
+        await protocol.handshake()  # expect: CAN102
+        return protocol

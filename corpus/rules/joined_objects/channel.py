@@ -1,5 +1,6 @@
 """Channels register with their connection; a detached pipe does not."""
 
+import os
 from typing import Any
 
 
@@ -21,6 +22,7 @@ class Pipe:
     def __init__(self, conn: Any, name: str) -> None:
         self._conn = conn
         self._name = name
+        self._rfd, self._wfd = os.pipe()
 
     async def create(self, factory: Any) -> Any:
         self._session = factory(self)
@@ -28,3 +30,5 @@ class Pipe:
 
     def close(self) -> None:
         self._session = None
+        os.close(self._rfd)
+        os.close(self._wfd)
