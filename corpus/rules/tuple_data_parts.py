@@ -5,7 +5,9 @@ reads as a maker, so what it returns is a resource, but only the parts that
 can hold one are. A part whose type in the helper's return annotation is a
 scalar (`tuple[httpx.Response, str]`), or, with no annotation, a part every
 return of the helper fills with a string, number or bool literal, is data:
-nothing to release, never reported. The resource part still is.
+nothing to release, never reported; so is a part every return fills with
+what the caller handed in (a parameter, or an element of one the helper
+loops over: the address it got through). The resource part still is.
 """
 
 import asyncio
@@ -112,3 +114,45 @@ async def push_to_peers(targets: Any, payload: bytes, **options: Any) -> None:
         finally:
             if owned:
                 writer.close()
+
+
+class HopDialer:
+    def __init__(self, probe: Any) -> None:
+        self.probe = probe
+        self.last_hop = None
+
+    async def _dial(self, hop: Any) -> Any:
+        reader, writer = await asyncio.open_connection(hop.host, hop.port)
+        return writer
+
+    async def _connect_first(self, hops: list) -> Any:
+        for hop in hops:
+            try:
+                writer = await self._dial(hop)
+            except OSError:
+                continue
+            return writer, hop
+        raise OSError("no hop answered")
+
+    async def relay_via(self, hops: list, payload: bytes) -> None:
+        # Fine: the hop is one of the caller's own hops, nothing the connect
+        # made; the writer is closed in the finally.
+        writer, hop = await self._connect_first(hops)
+        try:
+            await self.probe.note(hop)
+            writer.write(payload)
+            await writer.drain()
+        finally:
+            writer.close()
+        self.last_hop = hop
+
+    async def relay_via_late(self, hops: list, payload: bytes) -> None:
+        writer, hop = await self._connect_first(hops)
+        # Buggy twin: the writer sits across the probe before the try.
+        await self.probe.note(hop)  # expect: CAN102
+        try:
+            writer.write(payload)
+            await writer.drain()
+        finally:
+            writer.close()
+        self.last_hop = hop

@@ -3790,10 +3790,36 @@ static pn own_next(own_iter *it)
     return &pt_null;
 }
 
+/* Is name a parameter of def d, or bound in d's own body only by loops
+ * over a parameter (`for addr in addresses:`)? Either way a value the
+ * caller handed in. */
+static int def_param_value(lower *L, pn d, const char *name)
+{
+    int param = 0;
+    PN_FOR_NAMED(pp, pn_field(d, PF_parameters)) {
+        pn id = param_ident(pp);
+        if (!pn_isnull(id) && pn_is(id, PT_identifier) && strcmp(text(L, id), name) == 0) param = 1;
+    }
+    int loops = 0;
+    own_iter it = own_nodes(L, d);
+    for (pn x = own_next(&it); !pn_isnull(x); x = own_next(&it)) {
+        if (!binds_name(L, x, name)) continue;
+        pn up = pn_parent(x);
+        if (!pn_is(up, PT_for_statement) || pn_field(up, PF_left) != x) return 0;
+        pn over = unparen(pn_field(up, PF_right));
+        if (!pn_is(over, PT_identifier) || strcmp(text(L, over), name) == 0 || !def_param_value(L, d, text(L, over)))
+            return 0;
+        loops++;
+    }
+    return param ? loops == 0 : loops > 0;
+}
+
 /* Element k of c of what def d returns is plain data: its return
  * annotation is `tuple[Conn, str]` with a scalar type at k, or, with no
  * annotation, every return hands back a c-tuple with a string or number
- * literal at k (`return conn, f"req-{n}"`). */
+ * literal at k (`return conn, f"req-{n}"`), or the caller's own value
+ * there (`return sock, remote_address`, an element of the addresses it
+ * was handed): nothing the call made. */
 static int def_returns_data_at(lower *L, pn d, int k, int c)
 {
     pn rt = pn_field(d, PF_return_type);
@@ -3817,7 +3843,11 @@ static int def_returns_data_at(lower *L, pn d, int k, int c)
             }
             return idx == c && part && scalar_type_text(part, part_n);
         }
-        return 0;
+        /* (`-> Any`, `-> object`: the annotation says nothing of the parts;
+         * the returns do) */
+        if (!(n == 3 && memcmp(t, "Any", 3) == 0) && !(n == 10 && memcmp(t, "typing.Any", 10) == 0) &&
+            !(n == 6 && memcmp(t, "object", 6) == 0))
+            return 0;
     }
     int rets = 0;
     own_iter it = own_nodes(L, d);
@@ -3827,7 +3857,7 @@ static int def_returns_data_at(lower *L, pn d, int k, int c)
         if ((!pn_is(v, PT_tuple) && !pn_is(v, PT_expression_list)) || (int)pn_named_count(v) != c) return 0;
         pn el = returned_element(x, k);
         if (!pn_is(el, PT_string) && !pn_is(el, PT_concatenated_string) && !pn_is(el, PT_integer) &&
-            !pn_is(el, PT_float))
+            !pn_is(el, PT_float) && !(pn_is(el, PT_identifier) && def_param_value(L, d, text(L, el))))
             return 0;
         rets++;
     }
