@@ -3790,6 +3790,24 @@ static pn own_next(own_iter *it)
     return &pt_null;
 }
 
+/* Does a local's name say it holds an error (`err`, `error`, `exc`,
+ * `login_err`)? The error half of a Go-style result pair, `_, err = await
+ * f.open(conn)`: an exception or None, whatever the call makes. */
+static int error_var_name(const char *n)
+{
+    static const char *const exact[] = {"err", "error", "errors", "exc", "exception", "ex", "e", NULL};
+    static const char *const suffix[] = {"_err", "_error", "_exc", "_exception", NULL};
+    while (*n == '_') n++;
+    for (int i = 0; exact[i]; i++)
+        if (strcmp(n, exact[i]) == 0) return 1;
+    size_t l = strlen(n);
+    for (int i = 0; suffix[i]; i++) {
+        size_t sl = strlen(suffix[i]);
+        if (l > sl && strcmp(n + l - sl, suffix[i]) == 0) return 1;
+    }
+    return 0;
+}
+
 /* Is name a parameter of def d, or bound in d's own body only by loops
  * over a parameter (`for addr in addresses:`)? Either way a value the
  * caller handed in. */
@@ -4963,6 +4981,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
                 }
             if (!ri.acq) continue;
             if (carrier >= 0 && (int)i != carrier) continue;
+            if (error_var_name(text(L, el))) continue;
             if (carrier < 0 && !pn_isnull(ri.call) && pn_is(ri.call, PT_call) &&
                 tuple_part_is_data(L, call_of(L, ri.call).name, (int)i, (int)c))
                 continue;
