@@ -7970,6 +7970,21 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
     while (sp) {
         pn s = stack[--sp];
         if (pn_is(s, PT_decorated_definition)) s = pn_field(s, PF_definition);
+        /* `@property def ledger(self) -> Ledger`: reading self.ledger gives
+         * the one class its annotation names, as `self.ledger = ledger` of
+         * a parameter so annotated does (only a property of this class) */
+        if (pn_is(s, PT_function_definition) && pn_parent(pn_parent(s)) == body &&
+            (has_decorator(L, s, CAT__COUNT, "property") || has_decorator(L, s, CAT__COUNT, "cached_property"))) {
+            pn ty = pn_field(s, PF_return_type);
+            const char *one = NULL;
+            if (!pn_isnull(ty) && !annot_plain(L, ty, &one) && one) {
+                ca_sb key = {0};
+                ca_sb_addf(&key, "%s.%s", class_name, text(L, pn_field(s, PF_name)));
+                name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), one, 0, 0};
+                CA_VEC_PUSH(L->attr_types, e);
+                ca_sb_release(&key);
+            }
+        }
         if (pn_is(s, PT_function_definition)) {
             PN_FOR_NAMED(x, pn_field(s, PF_body)) {
                 if (sp >= 256) break;
@@ -8019,7 +8034,12 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
             char *obj = text(L, pn_field(left, PF_object));
             if (strcmp(obj, "self") == 0 || strcmp(obj, "cls") == 0) attr = text(L, pn_field(left, PF_attribute));
         } else if (pn_is(left, PT_identifier)) {
-            attr = text(L, left);
+            /* (a name of the class body, `pool = Pool()`; not a local of
+             * one of its methods, `ledger = self.ledgers.get(k)`) */
+            int local = 0;
+            for (pn up = pn_parent(a); !pn_isnull(up) && up != cls && !local; up = pn_parent(up))
+                local = pn_is(up, PT_function_definition) || pn_is(up, PT_lambda);
+            if (!local) attr = text(L, left);
         }
         if (attr && pn_is(right, PT_identifier) && pn_is(left, PT_attribute)) {
             /* `self.manager = manager`: the class its parameter's annotation names */
