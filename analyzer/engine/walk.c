@@ -1453,7 +1453,8 @@ static int note_settled(void *ctx, const ir_node *n)
     eng_walk *E = ctx;
     /* (an await of it returned, not a None test) */
     if (n->kind == IR_DONE && n->var >= 0 && (n->flags & (DONE_SETTLED | DONE_EXITED))) E->settled_any[n->var] = 1;
-    if (n->kind == IR_CALL && !(n->flags & CALL_VALUE_ONLY))
+    /* (nor does one that only reads it: `isinstance(sess, T)`, `log.info(sess)`) */
+    if (n->kind == IR_CALL && !(n->flags & (CALL_VALUE_ONLY | CALL_READS_ONLY)))
         for (int k = 0; k < n->nvars; k++)
             if (n->vars[k] >= 0 && !E->settled_any[n->vars[k]] && eng_call_may_keep(E, n, k)) E->settled_any[n->vars[k]] = 1;
     return 0;

@@ -168,6 +168,8 @@ typedef enum ir_kind {
 #define CALL_NAME_MAKES   0x40000u /* the callee's name says it makes something (catalog acquire-prefix:
                                        `store.create_collection(...)`, `api.start_job(...)`) */
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
+#define CALL_READS_ONLY   0x80000u /* it only reads what it is handed (a report call, `isinstance(x, T)`,
+                                      `len(x)`): it keeps none of it, in cleanup or not */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */
 #define DONE_EXITED       0x02u /* `await v.wait()` returned (catalog exit-wait): finished if v is a process */

@@ -7,13 +7,17 @@ cancellation leaves the value exactly as the function's own end does: what
 leaks it is the missing release, a plain leak that linters of unclosed
 files report. A release anywhere (even only in an error handler), a store,
 a return, an await of a task, or a call that may keep the value keeps the
-window.
+window; a call that only reads it (`isinstance(x, T)`, `len(x)`, a log
+line) keeps nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
+
+import httpx
 
 
 # Fine: the remote files are never closed, on the normal path either; a
@@ -83,3 +87,35 @@ async def connect_and_greet(host: str) -> Any:
     reader, writer = await asyncio.open_connection(host, 80)
     await writer.drain()  # expect: CAN102
     return reader, writer
+
+
+def describe_fetch(url: str) -> str:
+    return "fetch of " + url
+
+
+# Fine: the default client is never closed, on the normal path either; the
+# isinstance test reads it, it keeps nothing.
+async def fetch_with(url: str, client: Any = None) -> Any:
+    if client is None:
+        client = httpx.AsyncClient()
+    try:
+        if isinstance(client, httpx.AsyncClient):
+            resp = await client.get(url)
+            return resp.status_code
+        return 0
+    except Exception:
+        logging.warning(describe_fetch(url))
+
+
+# Buggy twin: this one is closed on the normal path.
+async def fetch_and_close(url: str, client: Any = None) -> Any:
+    if client is None:
+        client = httpx.AsyncClient()
+    try:
+        if isinstance(client, httpx.AsyncClient):
+            resp = await client.get(url)  # expect: CAN102
+            await client.aclose()
+            return resp.status_code
+        return 0
+    except Exception:
+        logging.warning(describe_fetch(url))

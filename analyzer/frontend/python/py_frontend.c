@@ -2715,6 +2715,9 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         int reports = L->in_cleanup && ci.dotted && cat(L, CAT_REPORT_CALL, ci.dotted);
         n->flags = (ci.awaited ? CALL_AWAITED : 0) | (L->in_cleanup && !reports ? CALL_IN_CLEANUP : 0) |
                    (reports ? CALL_REPORT : 0) | (on_self ? CALL_ON_SELF : 0);
+        if ((ci.dotted && cat(L, CAT_REPORT_CALL, ci.dotted)) ||
+            (pn_is(unparen(ci.fn), PT_identifier) && scalar_builtin(text(L, unparen(ci.fn)))))
+            n->flags |= CALL_READS_ONLY;
         if (recv_class) {
             n->flags |= CALL_RECV_CLASS | (on_global ? CALL_ON_GLOBAL : 0);
             n->recv = recv_class;
