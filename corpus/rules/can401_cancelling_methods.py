@@ -3,8 +3,10 @@
 `self._finish()` cancels `self._resend` (and does other teardown); the
 method then awaits `self._resend` under `except CancelledError: pass`: the
 cancellation caught is the task's own, as in `t.cancel(); await t`, only
-through a method of the class. The twins call a method that cancels some
-other task of the object, or none.
+through a method of the class. So is a method of such an object another
+function made (`q = Query(sock)`, `q._finish()`, then `await q._resend`).
+The twins call a method that cancels some other task of the object, or
+none.
 """
 
 import asyncio
@@ -28,6 +30,9 @@ class Query:
 
     def _log_done(self):
         print("done", self.sock)
+
+    def start(self):
+        self._resend = asyncio.create_task(self._resend_loop())
 
     async def _resend_loop(self):
         while True:
@@ -69,3 +74,31 @@ class Query:
         except asyncio.CancelledError:  # expect: CAN401
             pass
         return self.sock.result()
+
+
+async def ask_with(sock, timeout):
+    q = Query(sock)
+    q.start()
+    try:
+        await asyncio.wait_for(q.answered.wait(), timeout)
+    finally:
+        q._finish()
+        try:
+            await q._resend
+        except asyncio.CancelledError:
+            pass
+    return sock.result()
+
+
+async def ask_with_watch_only(sock, timeout):
+    q = Query(sock)
+    q.start()
+    try:
+        await asyncio.wait_for(q.answered.wait(), timeout)
+    finally:
+        q._stop_watch()
+        try:
+            await q._resend
+        except asyncio.CancelledError:  # expect: CAN401
+            pass
+    return sock.result()

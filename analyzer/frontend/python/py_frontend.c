@@ -2460,6 +2460,28 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         }
         ca_sb_release(&mk);
     }
+    /* `indicator.cancel()` on an object of a class of this module whose
+     * method cancels `self._task`: `indicator._task` is cancelled, and an
+     * await of it is of a task the function cancelled */
+    if (ci.name && !pn_isnull(ci.recv) && L->cancelling_methods.n && pn_is(unparen(ci.recv), PT_identifier) &&
+        strcmp(text(L, unparen(ci.recv)), "self") != 0) {
+        const char *rc = receiver_class(L, ci.recv);
+        if (rc) {
+            ca_sb mk = {0};
+            ca_sb_addf(&mk, "%s.%s", last_component(rc), ci.name);
+            for (size_t i = 0; i < L->cancelling_methods.n; i++) {
+                const char *what = L->cancelling_methods.v[i].value;
+                if (strcmp(L->cancelling_methods.v[i].key, ca_sb_str(&mk)) != 0 || strncmp(what, "self.", 5) != 0)
+                    continue;
+                ca_sb w = {0};
+                ca_sb_addf(&w, "%s.%s", text(L, unparen(ci.recv)), what + 5);
+                name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&w)), "", 0, 0};
+                CA_VEC_PUSH(L->cancelled, e);
+                ca_sb_release(&w);
+            }
+            ca_sb_release(&mk);
+        }
+    }
     if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
         name_map e = {norm_text(L, ci.recv, 200), "", 0, 0};
         CA_VEC_PUSH(L->cancelled, e);
