@@ -2543,6 +2543,11 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
          * a module's client: not on an object the function built itself,
          * whose own session `transport.terminate_session(client)` ends) */
         int recv_built = rv >= 0 && !(L->f->vars[rv].flags & (VAR_PARAM | VAR_SELF | VAR_OF_SELF));
+        /* (`client.delete(KEY)`, `pool.release(conn)`: a delete or release
+         * handed what it acts on deletes a key of the receiver or gives a
+         * value back to it; the receiver stays as it was) */
+        int keyed = (strcmp(ci.name, "delete") == 0 || strcmp(ci.name, "release") == 0) &&
+                    !pn_isnull(first_pos_arg(call, 0));
         if (!cat(L, CAT_RELEASE_METHOD, ci.name) && !pn_isnull(args) && pn_is(args, PT_argument_list) &&
             !recv_built) {
             int_vec av = {0};
@@ -2552,7 +2557,10 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
                                !(L->f->vars[av.v[k]].flags & (VAR_SELF | VAR_PARAM | VAR_OF_SELF));
             CA_VEC_FREE(av);
         }
-        if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF) && !arg_released) {
+        /* (a keyed delete is no release of the receiver, nor of the key,
+         * a name of what the receiver holds) */
+        if (keyed && rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF)) handled = 1;
+        if (rv >= 0 && !(L->f->vars[rv].flags & VAR_SELF) && !arg_released && !keyed) {
             int target = rv;
             pn r = unparen(ci.recv);
             unsigned part = 0;
