@@ -2546,8 +2546,16 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         /* (`client.delete(KEY)`, `pool.release(conn)`: a delete or release
          * handed what it acts on deletes a key of the receiver or gives a
          * value back to it; the receiver stays as it was) */
-        int keyed = (strcmp(ci.name, "delete") == 0 || strcmp(ci.name, "release") == 0) &&
-                    !pn_isnull(first_pos_arg(call, 0));
+        static const char *const keyed_verbs[] = {"delete", "release", "terminate", "destroy", "disconnect",
+                                                  "dispose", NULL};
+        int keyed = 0;
+        for (int i = 0; keyed_verbs[i] && !keyed; i++) keyed = strcmp(ci.name, keyed_verbs[i]) == 0;
+        /* (not a reason or a code, `peer.disconnect("bad response")`,
+         * `ws.close(1000)`: what the receiver ends itself with) */
+        pn ka = unparen(first_pos_arg(call, 0));
+        keyed = keyed && !pn_isnull(ka) && !pn_is(ka, PT_string) && !pn_is(ka, PT_concatenated_string) &&
+                !pn_is(ka, PT_integer) && !pn_is(ka, PT_float) && !pn_is(ka, PT_true) && !pn_is(ka, PT_false) &&
+                !pn_is(ka, PT_none);
         if (!cat(L, CAT_RELEASE_METHOD, ci.name) && !pn_isnull(args) && pn_is(args, PT_argument_list) &&
             !recv_built) {
             int_vec av = {0};
