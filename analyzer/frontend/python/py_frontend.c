@@ -4540,9 +4540,55 @@ static int finished_set(lower *L, pn def, const char *name)
 
 /* `await task` right in `for task in S:` (task not bound again in the
  * loop) where S is a finished set (finished_set) of the enclosing def. */
+/* `[t] = done`, `t, = done`, `t = done.pop()`, `t = next(iter(done))`:
+ * the one binding of name in def, taking an element of a set named over
+ * (or the null node). */
+static pn unpacked_from(lower *L, pn def, const char *name)
+{
+    pn found = &pt_null;
+    int binds = 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    pn body = pn_field(def, PF_body);
+    for (pn y = body; !pn_isnull(body) && y < endp && y->start < body->end; y++) {
+        if (!binds_name(L, y, name)) continue;
+        binds++;
+        pn a = pn_parent(y);
+        while (!pn_isnull(a) && (pn_is(a, PT_pattern_list) || pn_is(a, PT_tuple_pattern) || pn_is(a, PT_list_pattern)))
+            a = pn_parent(a);
+        if (!pn_is(a, PT_assignment)) continue;
+        pn left = unparen(pn_field(a, PF_left)), r = unparen(pn_field(a, PF_right));
+        int single = pn_is(left, PT_identifier) ||
+                     ((pn_is(left, PT_pattern_list) || pn_is(left, PT_tuple_pattern) || pn_is(left, PT_list_pattern)) &&
+                      pn_named_count(left) == 1);
+        if (!single) continue;
+        if (!pn_is(left, PT_identifier) && pn_is(r, PT_identifier)) found = r;
+        else if (pn_is(left, PT_identifier) && pn_is(r, PT_call)) {
+            pn fn = unparen(pn_field(r, PF_function));
+            /* done.pop() */
+            if (pn_is(fn, PT_attribute) && text_is(L, pn_field(fn, PF_attribute), "pop") &&
+                pn_is(unparen(pn_field(fn, PF_object)), PT_identifier) && pn_isnull(first_pos_arg(r, 0)))
+                found = unparen(pn_field(fn, PF_object));
+            /* next(iter(done)) */
+            pn a0 = unparen(first_pos_arg(r, 0));
+            if (pn_is(fn, PT_identifier) && text_is(L, fn, "next") && pn_is(a0, PT_call) &&
+                text_is(L, unparen(pn_field(a0, PF_function)), "iter") &&
+                pn_is(unparen(first_pos_arg(a0, 0)), PT_identifier))
+                found = unparen(first_pos_arg(a0, 0));
+        }
+    }
+    return binds == 1 ? found : &pt_null;
+}
+
 static int finished_element(lower *L, pn aw, pn id)
 {
     const char *name = text(L, id);
+    {
+        /* (an element unpacked from the finished set, not looped over) */
+        pn def = pn_parent(aw);
+        while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+        pn over = pn_isnull(def) ? def : unpacked_from(L, def, name);
+        if (!pn_isnull(over) && finished_set(L, def, text(L, over))) return 1;
+    }
     pn loop = &pt_null;
     for (pn up = pn_parent(aw); !pn_isnull(up); up = pn_parent(up)) {
         if (pn_is(up, PT_function_definition) || pn_is(up, PT_lambda) || pn_is(up, PT_class_definition)) break;
