@@ -7578,6 +7578,43 @@ static void note_returned_param(lower *L, pn def, ir_func *f)
     ir_visit(&f->body, mark_param_return, &p);
 }
 
+/* `self._task = asyncio.current_task()` in a method, with `self._task`
+ * read in another method of the class: the method publishes the task it
+ * runs in so that the object can cancel it ("so it can be cancelled"); a
+ * cancellation it meets is the object's stop, as for a task the module
+ * starts (FN_OWN_TASK). */
+static int publishes_current_task(lower *L, pn def)
+{
+    pn cls = pn_parent(def);
+    while (!pn_isnull(cls) && !pn_is(cls, PT_class_definition) && !pn_is(cls, PT_function_definition))
+        cls = pn_parent(cls);
+    if (!pn_is(cls, PT_class_definition)) return 0;
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body) || !bytes_contain(L->src + body->start, body->end - body->start, "current_task")) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    own_iter it = own_nodes(L, def);
+    for (pn x = own_next(&it); !pn_isnull(x); x = own_next(&it)) {
+        if (x->type != PT_assignment) continue;
+        pn left = unparen(pn_field(x, PF_left)), r = unparen(pn_field(x, PF_right));
+        if (!pn_is(left, PT_attribute) || !pn_is(unparen(pn_field(left, PF_object)), PT_identifier) ||
+            !text_is(L, unparen(pn_field(left, PF_object)), "self") || !pn_is(r, PT_call) ||
+            !pn_isnull(first_pos_arg(r, 0)))
+            continue;
+        char *d = dotted(L, pn_field(r, PF_function));
+        if (!d || strcmp(last_component(d), "current_task") != 0) continue;
+        /* (read in another method of the class) */
+        const char *attr = text(L, pn_field(left, PF_attribute));
+        pn cb = pn_field(cls, PF_body);
+        for (pn y = cb; !pn_isnull(cb) && y < endp && y->start < cb->end; y++) {
+            if (y->start >= def->start && y->end <= def->end) continue;
+            if (y->type == PT_attribute && text_is(L, pn_field(y, PF_attribute), attr) &&
+                pn_is(unparen(pn_field(y, PF_object)), PT_identifier) && text_is(L, unparen(pn_field(y, PF_object)), "self"))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
 {
     ir_func *f = ir_func_new(L->m);
@@ -7621,6 +7658,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
             f->fflags |= FN_OWN_TASK;
     }
     if (f->is_async && asgi_signature(L, def, class_name != NULL)) f->fflags |= FN_OWN_TASK;
+    if (f->is_async && class_name && publishes_current_task(L, def)) f->fflags |= FN_OWN_TASK;
     for (size_t k = 0; k < L->arg0_spawners.n && !class_name && !*prefix; k++)
         if (strcmp(L->arg0_spawners.v[k], name) == 0) f->fflags |= FN_SPAWNS_ARG0;
     for (size_t k = 0; k < L->arg0_spawners.n && class_name; k++)
