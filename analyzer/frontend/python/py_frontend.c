@@ -6699,10 +6699,16 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
     }
     if (t == PT_return_statement) {
         PN_FOR_NAMED(e, s) {
-            lower_expr(L, out, e, s);
             pn re = unparen(e);
+            int unbound = pn_is(re, PT_identifier) && ir_var_find(L->f, text(L, re)) < 0;
+            lower_expr(L, out, e, s);
             int rv;
             if (pn_is(re, PT_attribute) && owner_of(L, re, &rv) == OWN_SELF) L->f->fflags |= FN_RETURNS_BORROWED;
+            /* `def get_sink(): return _sink`: a module-level object the
+             * function only reads (not one it makes on first use, `global
+             * _x; _x = X()`), which the module keeps */
+            if (unbound && !declared_outer(L, text(L, re)) && map_get(L->globals.v, L->globals.n, text(L, re)))
+                L->f->fflags |= FN_RETURNS_BORROWED;
             /* `return next((m for m in self.models if ...), None)`: an
              * element of what self holds */
             if (returns_element_of_self(L, re)) L->f->fflags |= FN_RETURNS_BORROWED;
@@ -9681,7 +9687,9 @@ static void scan_module(lower *L, pn root)
                 } else if (pn_is(right, PT_attribute) || pn_is(right, PT_identifier)) {
                     d = resolve(L, dotted_raw(L, right));
                 }
-                if (descend) {
+                /* (`_sink = None`, `_client: Client | None = None`: a
+                 * module-level name all the same, assigned later) */
+                if (!pn_is(right, PT_call) || !d) {
                     name_map e = {text(L, left), d ? d : "", 0, 0};
                     CA_VEC_PUSH(L->globals, e);
                 }
