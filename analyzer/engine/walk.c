@@ -170,7 +170,9 @@ static void cond_join(eng_walk *E, uint8_t *dst, const uint8_t *src)
         for (int j = 0; j < E->nflag; j++) {
             uint8_t *dc = cond_of(E, dst, v, j);
             uint8_t sc = *cond_of(E, (uint8_t *)src, v, j);
-            unsigned c = *dc;
+            /* (what dst says of a value it does not hold is stale: a flag
+             * bound since wrote it) */
+            unsigned c = dl ? *dc : 0;
             if (dl && !c) c = ST_VALUE;
             c |= sc ? sc : ST_VALUE;
             *dc = (uint8_t)c;

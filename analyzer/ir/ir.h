@@ -214,6 +214,8 @@ typedef enum ir_kind {
                                     the other branches (the else, or the fall-through) */
 #define IF_LOOP_FIXED     0x10u /* IF_ONE_TEST, an identity test (`w is None`) inside a loop that never binds
                                    w again: every pass of the loop takes the same branch */
+#define IF_LOOP_TEST      0x40u /* the test of a `while` loop at the head of its body, read as `if not c:
+                                   break` (branch 1 holds the break): a pass runs only where it holds */
 /* IR_LOOP */
 #define LOOP_ASYNC_FOR    0x01u
 #define LOOP_INFINITE     0x02u /* while True: leaves only by break/return/raise */

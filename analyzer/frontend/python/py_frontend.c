@@ -6881,6 +6881,26 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
                 prepend_done(L, &n->a, cf.var, n->site, value_test(cond) ? DONE_EMPTY : 0);
         }
         pn alt = pn_field(s, PF_alternative);
+        /* `while need_retry and retry <= 5:`: a pass runs only where the
+         * test holds, `while c: body` read as `while True: if not c:
+         * break` (a flag the pass before cleared on success ends the loop
+         * there, with what that pass made: no next pass holds it); not for
+         * a loop with an else, which the test's failure runs */
+        if (!(n->flags & LOOP_INFINITE) && pn_isnull(alt)) {
+            ir_site at = site_of(L, cond);
+            ir_node *t = ir_node_new(L->m, IR_IF, at);
+            if_atoms(L, t, cond);
+            if (t->nvars > 0) {
+                t->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * 2);
+                memset(t->branches, 0, sizeof(ir_block) * 2);
+                t->nbranches = 2;
+                t->flags |= IF_HAS_ELSE | IF_LOOP_TEST;
+                ir_block_push(L->m, &t->branches[1], ir_node_new(L->m, IR_BREAK, at));
+                ir_block_push(L->m, &n->a, t);
+                for (int i = n->a.n - 1; i > 0; i--) n->a.v[i] = n->a.v[i - 1];
+                n->a.v[0] = t;
+            }
+        }
         if (!pn_isnull(alt)) lower_block(L, pn_field(alt, PF_body), &n->b);
     } else if (t == PT_try_statement) lower_try(L, s, out);
     else if (t == PT_with_statement) lower_with(L, s, out);
