@@ -5,8 +5,9 @@ self.queue.get()) except CancelledError: log`: the only code that cancels
 the consumer's task is `stop()`, which sets `should_stop` first, so the
 loop test that follows the handler ends the task; where the flag is not
 set this task was not cancelled, and what the handler caught came out of
-the work it awaited. A loop whose flag the canceller sets only after its
-cancel (or never) goes round again with the cancellation lost.
+the work it awaited. So for `while self.running:` of a flag `stop()`
+clears before it cancels. A loop whose flag the canceller sets only after
+its cancel (or never) goes round again with the cancellation lost.
 """
 
 import asyncio
@@ -63,3 +64,50 @@ class LateFlagConsumer:
             self.task.cancel()
         await self.queue.join()
         self.done = True
+
+
+class FeedPoller:
+    def __init__(self, feed: Any, sink: Any) -> None:
+        self.feed = feed
+        self.sink = sink
+        self.running = True
+        self._task = None
+
+    # Fine: stop() clears `running` and then cancels; the loop test ends it.
+    async def poll(self) -> None:
+        while self.running:
+            try:
+                await self.sink.put(await self.feed.next())
+            except asyncio.CancelledError:
+                print("poller cancelled")
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self.poll())
+
+    def stop(self) -> None:
+        self.running = False
+        if self._task is not None:
+            self._task.cancel()
+
+
+class LeakyFeedPoller:
+    def __init__(self, feed: Any, sink: Any) -> None:
+        self.feed = feed
+        self.sink = sink
+        self.running = True
+        self._task = None
+
+    # Buggy twin: stop() cancels without clearing the flag.
+    async def poll(self) -> None:
+        while self.running:
+            try:
+                await self.sink.put(await self.feed.next())
+            except asyncio.CancelledError:  # expect: CAN401
+                print("poller cancelled")
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self.poll())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()

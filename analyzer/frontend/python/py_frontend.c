@@ -7967,6 +7967,15 @@ static void collect_options(lower *L, pn cls, const char *class_name)
             note_option(L, ca_sb_str(&key), option);
             if (pn_is(x, PT_assignment) && pn_is(right, PT_true))
                 CA_VEC_PUSH(set_true, ca_arena_strdup(&L->m->arena, ca_sb_str(&key)));
+            /* `self.running = False` before the cancel: a flag the object's
+             * loops run while set (`while self.running:`), cleared to stop
+             * them ("!Class.attr") */
+            if (pn_is(x, PT_assignment) && pn_is(right, PT_false)) {
+                ca_sb nk = {0};
+                ca_sb_addf(&nk, "!%s", ca_sb_str(&key));
+                CA_VEC_PUSH(set_true, ca_arena_strdup(&L->m->arena, ca_sb_str(&nk)));
+                ca_sb_release(&nk);
+            }
             ca_sb_release(&key);
         }
         CA_VEC_FREE(set_true);
@@ -8077,7 +8086,8 @@ static int tests_cancel_flag(lower *L, pn cond)
     if (pn_is(c, PT_not_operator)) {
         pn a = unparen(pn_field(c, PF_argument));
         if (pn_isnull(a) || pn_is(a, PT_not_operator)) return 0;
-        return tests_cancel_flag(L, a) ? 2 : 0;
+        int r = tests_cancel_flag(L, a);
+        return r == 1 ? 2 : r == 2 ? 1 : 0;
     }
     /* `if self.transport.app.should_stop:`, `if self._closing:`: a flag
      * named as the shutdown of its object (catalog closing-flag) */
@@ -8103,7 +8113,13 @@ static int tests_cancel_flag(lower *L, pn cond)
     ca_sb key = {0};
     ca_sb_addf(&key, "%s.%s", cls, text(L, pn_field(c, PF_attribute)));
     int hit = 0;
-    for (size_t i = 0; i < L->cancel_flags.n && !hit; i++) hit = strcmp(L->cancel_flags.v[i], ca_sb_str(&key)) == 0;
+    for (size_t i = 0; i < L->cancel_flags.n && hit != 1; i++) {
+        const char *cf = L->cancel_flags.v[i];
+        if (strcmp(cf, ca_sb_str(&key)) == 0) hit = 1;
+        /* (a flag cleared before the cancel: the test fails once cancelled;
+         * unless some method sets it before its cancel, which decides) */
+        else if (cf[0] == '!' && strcmp(cf + 1, ca_sb_str(&key)) == 0) hit = 2;
+    }
     ca_sb_release(&key);
     return hit;
 }
