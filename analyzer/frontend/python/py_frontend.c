@@ -4538,8 +4538,6 @@ static int finished_set(lower *L, pn def, const char *name)
     return binds == 1 && finished;
 }
 
-/* `await task` right in `for task in S:` (task not bound again in the
- * loop) where S is a finished set (finished_set) of the enclosing def. */
 /* `[t] = done`, `t, = done`, `t = done.pop()`, `t = next(iter(done))`:
  * the one binding of name in def, taking an element of a set named over
  * (or the null node). */
@@ -4579,6 +4577,9 @@ static pn unpacked_from(lower *L, pn def, const char *name)
     return binds == 1 ? found : &pt_null;
 }
 
+/* `await task` right in `for task in S:` (task not bound again in the
+ * loop), or of a task taken out of S once (unpacked_from), where S is a
+ * finished set (finished_set) of the enclosing def. */
 static int finished_element(lower *L, pn aw, pn id)
 {
     const char *name = text(L, id);
