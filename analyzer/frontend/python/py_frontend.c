@@ -2543,13 +2543,11 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
          * a module's client: not on an object the function built itself,
          * whose own session `transport.terminate_session(client)` ends) */
         int recv_built = rv >= 0 && !(L->f->vars[rv].flags & (VAR_PARAM | VAR_SELF | VAR_OF_SELF));
-        /* (`client.delete(KEY)`, `pool.release(conn)`: a delete or release
-         * handed what it acts on deletes a key of the receiver or gives a
-         * value back to it; the receiver stays as it was) */
-        static const char *const keyed_verbs[] = {"delete", "release", "terminate", "destroy", "disconnect",
-                                                  "dispose", NULL};
-        int keyed = 0;
-        for (int i = 0; keyed_verbs[i] && !keyed; i++) keyed = strcmp(ci.name, keyed_verbs[i]) == 0;
+        /* (`client.delete(KEY)`, `pool.release(conn)`: a release the
+         * catalog calls keyed, handed what it acts on, deletes a key of the
+         * receiver or gives a value back to it; the receiver stays as it
+         * was) */
+        int keyed = cat(L, CAT_KEYED_RELEASE, ci.name) != NULL;
         /* (not a reason or a code, `peer.disconnect("bad response")`,
          * `ws.close(1000)`: what the receiver ends itself with) */
         pn ka = unparen(first_pos_arg(call, 0));
@@ -7628,7 +7626,7 @@ static int publishes_current_task(lower *L, pn def)
             !pn_isnull(first_pos_arg(r, 0)))
             continue;
         char *d = dotted(L, pn_field(r, PF_function));
-        if (!d || strcmp(last_component(d), "current_task") != 0) continue;
+        if (!d || !cat(L, CAT_CURRENT_TASK, d)) continue;
         /* (read in another method of the class) */
         const char *attr = text(L, pn_field(left, PF_attribute));
         pn cb = pn_field(cls, PF_body);
