@@ -791,6 +791,18 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             const eng_region *r = eng_region_at(W, i);
             if (r->kind == ENG_REG_WITH && (r->node->flags & WITH_SHIELD)) return;
         }
+        /* a task nothing can cancel, or a coroutine only such tasks await
+         * in place: what the handler catches is the cancellation of
+         * something it awaited, not its own, unless a timeout scope of its
+         * own around the try cancels it */
+        if (f->fflags & (FN_UNCANCELLED | FN_UNCANCELLED_VIA)) {
+            int timed = 0;
+            for (int i = 0; i < eng_nregions(W); i++) {
+                const eng_region *r = eng_region_at(W, i);
+                timed |= r->kind == ENG_REG_WITH && (r->node->flags & WITH_TIMEOUT);
+            }
+            if (!timed) return;
+        }
         if (h->exc_var >= 0) {
             fate_q q = {rr->ctx, W, h->exc_var};
             if (ir_visit(&f->body, hands_on, &q)) return;

@@ -55,6 +55,9 @@ class Poller:
     def pause(self):
         self._paused = True
 
+    def stop(self):
+        self._task.cancel()
+
     async def _poll(self):
         while True:
             try:

@@ -151,6 +151,10 @@ class Handlers:
         self._task = asyncio.create_task(self._run())
         self._pump_task = asyncio.create_task(self._pump())
 
+    def stop(self) -> None:
+        if self._pump_task is not None:
+            self._pump_task.cancel()
+
     # Fine: the outermost frame of a task the module starts: its
     # cancellation is its own shutdown, cleanup included.
     async def _run(self) -> None:

@@ -45,6 +45,9 @@ class Poller:
     def start(self):
         self._task = asyncio.create_task(self._loop())
 
+    def stop(self):
+        self._task.cancel()
+
     async def _poll_once(self):
         try:
             return await self._source.poll()

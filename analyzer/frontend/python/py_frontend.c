@@ -8704,11 +8704,14 @@ static int same_object_use(lower *L, pn cs, pn u)
 /* The plain task start x (`h = asyncio.create_task(self._run())`): is it
  * held where no use can cancel it? Its holder is what the start is
  * assigned to (an attribute of self, read module-wide, or a local name,
- * read in its function); a start held by nothing, or by something else,
- * may be cancelled by whoever gets it. */
+ * read in its function); a start handed to something else (returned,
+ * passed, stored in a container) may be cancelled by whoever gets it. A
+ * start that is a statement of its own is dropped: no code holds the task
+ * (only the loop's teardown cancels it, as the process ends). */
 static int uncancelled_start(lower *L, pn x)
 {
     pn p = pn_parent(x);
+    if (pn_is(p, PT_expression_statement)) return 1;
     if (!pn_is(p, PT_assignment) || pn_field(p, PF_right) != x) return 0;
     pn left = unparen(pn_field(p, PF_left));
     int attr = pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier) &&

@@ -1,0 +1,81 @@
+"""Tasks started and dropped.
+
+`asyncio.create_task(self._ping())` as a statement keeps no handle: no
+code can cancel that task (only the loop's own teardown, as the process
+ends). Its function, run only as such tasks, meets no cancellation at its
+checkpoints, and a handler in it that catches one catches only the failure
+of something it awaited. The twins hand the task to the caller, who may
+cancel it, or await under a timeout of their own, whose cancellation the
+handler would eat.
+"""
+
+import asyncio
+import logging
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class Pinger:
+    def __init__(self, spawn: Any) -> None:
+        self._spawn = spawn
+        self._procs: list[Any] = []
+
+    def kick(self) -> None:
+        asyncio.create_task(self._ping())
+
+    # Fine: it runs only as tasks nobody holds.
+    async def _ping(self) -> None:
+        proc = await self._spawn()
+        try:
+            await proc.handshake()
+        except Exception:
+            await proc.aclose()
+            raise
+        self._procs.append(proc)
+
+    def kick_held(self) -> "asyncio.Task[None]":
+        return asyncio.create_task(self._ping_held())
+
+    # Buggy: the caller gets the task and may cancel it.
+    async def _ping_held(self) -> None:
+        proc = await self._spawn()
+        try:
+            await proc.handshake()  # expect: CAN101
+        except Exception:
+            await proc.aclose()
+            raise
+        self._procs.append(proc)
+
+
+class Poller:
+    def __init__(self, fetch: Any) -> None:
+        self._fetch = fetch
+
+    def start(self) -> None:
+        asyncio.create_task(self._poll())
+        asyncio.create_task(self._poll_timed())
+
+    # Fine: nothing can cancel the task, so the handler sees only a
+    # cancellation of the fetch itself (a future someone else cancelled).
+    async def _poll(self) -> None:
+        while True:
+            try:
+                await self._fetch()
+            except BaseException:
+                log.exception("poll failed")
+            await asyncio.sleep(1)
+
+    # Buggy: the timeout cancels the fetch, and the handler eats that
+    # cancellation: the scope never raises TimeoutError.
+    async def _poll_timed(self) -> None:
+        while True:
+            try:
+                async with asyncio.timeout(5):
+                    try:
+                        await self._fetch()
+                    except BaseException:  # expect: CAN401
+                        log.exception("poll failed")
+            except TimeoutError:
+                log.warning("poll timed out")
+            await asyncio.sleep(1)
