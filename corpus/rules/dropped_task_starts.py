@@ -79,3 +79,41 @@ class Poller:
             except TimeoutError:
                 log.warning("poll timed out")
             await asyncio.sleep(1)
+
+
+class Bridge:
+    """Coroutines handed to a loop another thread runs."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, spawn: Any) -> None:
+        self._loop = loop
+        self._spawn = spawn
+        self._pending: Any = None
+
+    def resolve(self) -> None:
+        asyncio.run_coroutine_threadsafe(self._resolve(), self._loop)
+
+    # Fine: the concurrent future that could cancel the task is dropped.
+    async def _resolve(self) -> None:
+        proc = await self._spawn()
+        try:
+            await proc.handshake()
+        except Exception:
+            await proc.aclose()
+            raise
+        await proc.aclose()
+
+    def refresh(self) -> None:
+        self._pending = asyncio.run_coroutine_threadsafe(self._refresh(), self._loop)
+
+    def abort(self) -> None:
+        self._pending.cancel()
+
+    # Buggy: abort() cancels the future, and with it the task.
+    async def _refresh(self) -> None:
+        proc = await self._spawn()
+        try:
+            await proc.handshake()  # expect: CAN101
+        except Exception:
+            await proc.aclose()
+            raise
+        await proc.aclose()

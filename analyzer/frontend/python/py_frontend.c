@@ -9225,7 +9225,10 @@ static void collect_own_tasks(lower *L, pn root)
             /* a plain task (not a group's, not a main task) may be one
              * nobody cancels: see below */
             const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
-            int plain = pn_is(unparen(a0), PT_call) && e && e->kind && strcmp(e->kind, "task") == 0;
+            /* (or a loop's task another thread starts, held by the
+             * concurrent future it hands back: `run_coroutine_threadsafe`) */
+            int plain = pn_is(unparen(a0), PT_call) && e && e->kind &&
+                        (strcmp(e->kind, "task") == 0 || strcmp(e->kind, "future") == 0);
             /* `loop.run_until_complete(process())`: the loop's root task,
              * held by nothing that could cancel it */
             int root = pn_is(unparen(a0), PT_call) && ci.dotted && cat(L, CAT_ROOT_RUNNER, ci.dotted);
