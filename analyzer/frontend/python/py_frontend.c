@@ -7640,6 +7640,26 @@ static int publishes_current_task(lower *L, pn def)
     return 0;
 }
 
+/* Does def hand its own task to anyone (`queue.put(("register",
+ * asyncio.current_task()))`, `self._task = current_task()`, `t =
+ * current_task()`)? Whoever gets it may cancel it. Asking it something
+ * (`current_task().cancelling()`) hands out nothing. */
+static int hands_out_current_task(lower *L, pn def)
+{
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body) || !bytes_contain(L->src + body->start, body->end - body->start, "current_task")) return 0;
+    own_iter it = own_nodes(L, def);
+    for (pn x = own_next(&it); !pn_isnull(x); x = own_next(&it)) {
+        if (x->type != PT_call) continue;
+        char *d = dotted(L, pn_field(x, PF_function));
+        if (!d || !cat(L, CAT_CURRENT_TASK, d)) continue;
+        pn p = pn_parent(x);
+        if (pn_is(p, PT_attribute) && pn_field(p, PF_object) == x) continue;
+        return 1;
+    }
+    return 0;
+}
+
 static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
 {
     ir_func *f = ir_func_new(L->m);
@@ -7693,6 +7713,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         if (strcmp(L->uncancelled.v[k], name) == 0 ||
             (class_name && strchr(L->uncancelled.v[k], '.') && strcmp(L->uncancelled.v[k], f->qualname) == 0))
             f->fflags |= FN_UNCANCELLED;
+    /* (a task that hands itself out is held by whoever gets it) */
+    if ((f->fflags & FN_UNCANCELLED) && hands_out_current_task(L, def)) f->fflags &= ~FN_UNCANCELLED;
     for (size_t k = 0; k < L->scope_driven.n && !class_name; k++)
         if (strcmp(L->scope_driven.v[k], name) == 0 && !strstr(f->qualname, ".<locals>.")) f->fflags |= FN_SCOPE_DRIVEN;
     for (size_t k = 0; k < L->scope_driven_defs.n; k++)
@@ -8740,9 +8762,32 @@ static int uncancelled_start(lower *L, pn x)
     return 1;
 }
 
+/* The function a callback reference names (`handle`, `self._handle`), or
+ * NULL. */
+static const char *callback_name(lower *L, pn r)
+{
+    r = unparen(r);
+    if (pn_is(r, PT_identifier)) return text(L, r);
+    if (!pn_is(r, PT_attribute)) return NULL;
+    pn ob = unparen(pn_field(r, PF_object));
+    if (!pn_is(ob, PT_identifier) || strcmp(text(L, ob), "self") != 0) return NULL;
+    return text(L, pn_field(r, PF_attribute));
+}
+
+/* `self._handle` handed on in a method of class C: C's name. */
+static const char *callback_class(lower *L, pn r, pn x)
+{
+    r = unparen(r);
+    if (!pn_is(r, PT_attribute)) return NULL;
+    pn cls;
+    method_around(x, &cls);
+    return pn_isnull(cls) ? NULL : text(L, pn_field(cls, PF_name));
+}
+
 /* Is function fn only ever started as a task by starts (never called or
  * passed anywhere else in the module, where it could run in a cancellable
- * caller)? */
+ * caller)? A reference handed to a start by name (a server's connection
+ * callback) counts as that start. */
 static int only_started(lower *L, pn root, const char *fn, const task_start *starts, size_t n)
 {
     const pt_node *endp = L->T->v + L->T->n;
@@ -8762,6 +8807,18 @@ static int only_started(lower *L, pn root, const char *fn, const task_start *sta
         pn ref = pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u ? p : u;
         pn c = pn_parent(ref);
         int ok = 0;
+        /* (or handed by reference, maybe through functools.partial, to a
+         * start: `asyncio.start_server(self._handle, ...)`) */
+        pn hc = c;
+        if (pn_is(hc, PT_keyword_argument)) hc = pn_parent(hc);
+        if (pn_is(hc, PT_argument_list) && pn_is(pn_parent(hc), PT_call)) {
+            pn sc = pn_parent(hc);
+            call_info pi = call_of(L, sc);
+            if (pi.name && strcmp(pi.name, "partial") == 0 && pn_is(pn_parent(sc), PT_argument_list))
+                sc = pn_parent(pn_parent(sc));
+            for (size_t k = 0; k < n && !ok; k++) ok = starts[k].call == sc && strcmp(starts[k].fn, fn) == 0;
+            if (ok) continue;
+        }
         if (pn_is(c, PT_call) && pn_field(c, PF_function) == ref) {
             pn args = pn_parent(c);
             pn sc = pn_is(args, PT_argument_list) ? pn_parent(args) : &pt_null;
@@ -9143,6 +9200,20 @@ static void collect_own_tasks(lower *L, pn root)
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
         if (!ci.name) continue;
+        if (ci.dotted && cat(L, CAT_UNHELD_SERVER, ci.dotted)) {
+            /* `asyncio.start_server(self._handle, host, port)`: the server
+             * runs each connection's handler in a task nobody holds */
+            pn args = pn_field(x, PF_arguments);
+            if (!pn_isnull(args) && pn_is(args, PT_argument_list))
+                PN_FOR_NAMED(a, args) {
+                    pn v = unparen(pn_is(a, PT_keyword_argument) ? pn_field(a, PF_value) : a);
+                    pn r = partial_target(L, v);
+                    const char *fn = callback_name(L, r);
+                    if (!fn) continue;
+                    task_start t = {fn, x, 1, callback_class(L, r, x)};
+                    CA_VEC_PUSH(starts, t);
+                }
+        }
         if (ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) {
             /* `app.add_api_websocket_route(path, websocket_endpoint(worker=
              * w))`: the handler a factory of this module makes and returns,
