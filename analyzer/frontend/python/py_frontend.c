@@ -2609,6 +2609,26 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         CA_VEC_FREE(vs);
         handled = 1;
     }
+    /* `await asyncio.to_thread(os.close, fd)`, `run_in_executor(None,
+     * f.close)`: the worker thread runs the release whatever happens to
+     * the await, so the value is released from the call on */
+    if (!handled && ci.dotted && cat(L, CAT_EXECUTOR, ci.dotted)) {
+        int skip = ci.name && strcmp(ci.name, "run_in_executor") == 0; /* (its executor first) */
+        pn fa = unparen(first_pos_arg(call, skip));
+        char *fd = pn_isnull(fa) ? NULL : dotted(L, fa);
+        int_vec vs = {0};
+        if (fd && cat(L, CAT_RELEASE_FUNC, fd)) {
+            pn a1 = first_pos_arg(call, skip + 1);
+            if (!pn_isnull(a1)) ref_vars(L, a1, &vs);
+        } else if (pn_is(fa, PT_attribute) && cat(L, CAT_RELEASE_METHOD, text(L, pn_field(fa, PF_attribute)))) {
+            int rv = root_var(L, pn_field(fa, PF_object));
+            if (rv >= 0 && pn_is(unparen(pn_field(fa, PF_object)), PT_identifier)) push_unique(&vs, rv);
+        }
+        for (size_t i = 0; i < vs.n; i++)
+            if (!(L->f->vars[vs.v[i]].flags & VAR_SELF)) emit_release(L, out, call, vs.v[i], relf, NULL);
+        handled = vs.n > 0;
+        CA_VEC_FREE(vs);
+    }
     /* exit stacks: stack.push_async_callback(v.close), stack.pop_all() */
     if (!handled && ci.name && !pn_isnull(ci.recv)) {
         int sv = root_var(L, ci.recv);
