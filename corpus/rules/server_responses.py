@@ -1,33 +1,40 @@
-"""A server's WebSocket response, and a client's WebSocket.
+"""Response objects a web server hands its request handlers.
 
-An aiohttp handler's `WebSocketResponse` lives on the request's connection,
-which the web server's request handler owns: it closes the transport when
-the handler ends or is cancelled. A client WebSocket the function opens is
-its own to close.
+`resp = await start_streaming(request)` of a helper annotated to return
+`aiohttp.web.StreamResponse` hands back the response prepared on this
+request: the server owns its connection and closes it when the handler
+returns or fails, so it is no resource of the handler's, whatever the
+helper is named. The twin's helper hands back a client session, which is
+the handler's to close.
 """
 
-from aiohttp import ClientSession, web
+import aiohttp
+from aiohttp import web
 
 
-# Fine: the response is the server's connection, whatever the handler does.
-async def websocket_handler(request: web.Request) -> web.WebSocketResponse:
-    ws = web.WebSocketResponse(protocols=["json-rpc"])
-    await ws.prepare(request)
-    async for msg in ws:
-        try:
-            handle(msg.json())
-        except ValueError:
-            await ws.close()
-    return ws
+async def start_streaming(request: web.Request, content_type: str) -> web.StreamResponse:
+    resp = web.StreamResponse(status=200)
+    resp.content_type = content_type
+    await resp.prepare(request)
+    return resp
 
 
-def handle(frame: dict) -> None:
-    print(frame)
+async def start_session(base_url: str) -> aiohttp.ClientSession:
+    return aiohttp.ClientSession(base_url=base_url)
 
 
-# Buggy: the client socket waits for the greeting with nothing to close it.
-async def greet(session: ClientSession, url: str) -> str:
-    ws = await session.ws_connect(url)
-    greeting = await ws.receive_str()  # expect: CAN102
-    await ws.close()
-    return greeting
+# Fine: the server closes the response it prepared with the request.
+async def log_handler(request: web.Request) -> web.StreamResponse:
+    resp = await start_streaming(request, "text/plain")
+    async for record in request.app["log"].follow():
+        await resp.write(record)
+    return resp
+
+
+# Buggy: the session is the handler's own, closed only at the end.
+async def relay_handler(request: web.Request) -> web.Response:
+    session = await start_session(request.app["upstream"])
+    async for record in request.app["log"].follow():  # expect: CAN102
+        await session.post("/ingest", data=record)
+    await session.close()
+    return web.Response(text="ok")
