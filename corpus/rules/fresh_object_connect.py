@@ -8,7 +8,10 @@ inside connect leaves the object still empty: nothing of this function's
 leaks there (what leaks inside open_port is open_port's). A connect that
 stores its port and then suspends again (a handshake) leaves the object
 holding an open port, as does a second call, a loop around the call, or a
-constructor that already starts something.
+constructor that already starts something. A call on self's attributes
+that is only tested before the last suspension (`while not
+self.source.path.exists(): await sleep(1)`) asks, and stores nothing;
+one made as a statement (`self.source.start_writer()`) may.
 """
 
 import asyncio
@@ -268,3 +271,48 @@ async def serve_and_wait(path: str) -> Acceptor:
         acceptor.close()
         raise
     return acceptor
+
+
+class Tail:
+    """A reader that waits for its file to appear, then opens it."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.file: Any = None
+
+    # Only asks the source (a test, not awaited) before its last sleep.
+    async def open(self) -> None:
+        while not self.source.path.exists():
+            await asyncio.sleep(1)
+        self.file = open(self.source.path, "rb")
+
+    # Starts the source's writer before its sleep: that is no question.
+    async def open_started(self) -> None:
+        self.source.start_writer()
+        while not self.source.path.exists():
+            await asyncio.sleep(1)
+        self.file = open(self.source.path, "rb")
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
+# Fine: a cancel inside open() leaves the reader without its file.
+async def follow(source: Any, sink: Any) -> None:
+    tail = Tail(source)
+    await tail.open()
+    try:
+        await sink.drain(tail.file)
+    finally:
+        tail.close()
+
+
+# Buggy: open_started has made the source start writing before it sleeps.
+async def follow_started(source: Any, sink: Any) -> None:
+    tail = Tail(source)
+    await tail.open_started()  # expect: CAN102
+    try:
+        await sink.drain(tail.file)
+    finally:
+        tail.close()

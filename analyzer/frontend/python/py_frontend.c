@@ -7346,6 +7346,21 @@ static int plain_init(lower *L, pn def)
     return 1;
 }
 
+/* Is call x only tested, not awaited: the condition of an if, elif or
+ * while, or an operand of `not`, `and`/`or` or a comparison there? */
+static int tested_query(pn x)
+{
+    pn c = x, p = pn_parent(x);
+    while (pn_is(p, PT_parenthesized_expression) || pn_is(p, PT_not_operator) || pn_is(p, PT_boolean_operator) ||
+           pn_is(p, PT_comparison_operator)) {
+        c = p;
+        p = pn_parent(p);
+    }
+    if (pn_is(p, PT_await)) return 0;
+    return (pn_is(p, PT_if_statement) || pn_is(p, PT_elif_clause) || pn_is(p, PT_while_statement)) &&
+           pn_field(p, PF_condition) == c;
+}
+
 static void note_quiet_hold(lower *L, pn def, ir_func *f)
 {
     if (!f->is_method) return;
@@ -7374,6 +7389,9 @@ static void note_quiet_hold(lower *L, pn def, ir_func *f)
             if (pn_is(fn, PT_attribute) && rooted_at_self(L, fn)) {
                 t = tv = x->start;
                 calls = 1;
+                /* (a query only tested, not awaited: `while not
+                 * self.path.exists():` asks, it stores nothing) */
+                if (tested_query(x)) t = tv = UINT32_MAX;
                 pn obj = unparen(pn_field(fn, PF_object));
                 if (x->end == await_end && pn_is(obj, PT_identifier) && strcmp(text(L, obj), "self") == 0) {
                     tv = x->end;
