@@ -104,6 +104,7 @@ struct eng_walk {
     const ir_node **subject_of; /* the `async with` whose subject it is (WITH_SUBJECT), inside its body */
     const char **pending_read;
     uint8_t *weak_ok, *released_any, *from_registry, *stored_any, *kept_any;
+    uint8_t *kept_whole; /* kept_any, by something that holds the value itself, not only its identity */
     uint8_t *names_later; /* an assembled record a cleanup releases by name: what it names exists only
                            * once an awaited making call it is handed to returns (handed_to_await) */
     const uint8_t *cur; /* the path state of the event being told */
@@ -333,6 +334,8 @@ static int prepass(void *ctx, const ir_node *n)
         if (n->kind == IR_TRANSFER && (n->flags & XFER_PART)) break;
         if (n->var >= 0) E->stored_any[n->var] = 1;
         if (n->var >= 0 && !(n->kind == IR_TRANSFER && (n->flags & XFER_RETURN))) E->kept_any[n->var] = 1;
+        if (n->var >= 0 && !(n->kind == IR_TRANSFER && (n->flags & (XFER_RETURN | XFER_IDENTITY))))
+            E->kept_whole[n->var] = 1;
         break;
     case IR_RELEASE:
         if (n->var >= 0 && !(n->flags & REL_IN_CLEANUP) && n->site.start > E->last_release[n->var])
@@ -350,7 +353,7 @@ static int prepass(void *ctx, const ir_node *n)
         for (int k = 0; k < n->nvars; k++) {
             int v = n->vars[k];
             if (v < 0) continue;
-            if ((n->flags & CALL_NAME_REGISTERS) && !n->kwnames[k]) E->stored_any[v] = E->kept_any[v] = 1;
+            if ((n->flags & CALL_NAME_REGISTERS) && !n->kwnames[k]) E->stored_any[v] = E->kept_any[v] = E->kept_whole[v] = 1;
             if (n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) {
                 E->released_any[v] = 1;
                 if (E->rel.element_of[v] >= 0) E->released_any[E->rel.element_of[v]] = 1;
@@ -2103,9 +2106,11 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
              * group the server keeps; handing it back, or working through
              * it, is what a caller does with a record too, so only a
              * release on some path or an owner it is stored with says it
-             * must be reaped) */
+             * must be reaped; an owner given only its identity,
+             * `repo.current_version_id = version.id`, is what a row gets
+             * too) */
             else if (n->rkind && strcmp(n->rkind, "remote") == 0)
-                ok = used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->kept_any) ||
+                ok = used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->kept_whole) ||
                      used_as_resource(E, v, E->weak_ok);
             else ok = used_as_resource(E, v, E->released_any) || used_as_resource(E, v, E->stored_any) ||
                       used_as_resource(E, v, E->weak_ok);
@@ -2512,6 +2517,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     E->from_registry = ca_xcalloc(nv, 1);
     E->stored_any = ca_xcalloc(nv, 1);
     E->kept_any = ca_xcalloc(nv, 1);
+    E->kept_whole = ca_xcalloc(nv, 1);
     E->names_later = ca_xcalloc(nv, 1);
     E->settled_any = ca_xcalloc(nv, 1);
     E->made_strong = ca_xcalloc(nv, 1);
@@ -2552,6 +2558,7 @@ void eng_analyze(const ir_module *m, const ir_func *f, const eng_resolver *r, co
     free(E->from_registry);
     free(E->stored_any);
     free(E->kept_any);
+    free(E->kept_whole);
     free(E->names_later);
     free(E->settled_any);
     free(E->made_strong);

@@ -86,6 +86,8 @@ typedef enum ir_kind {
 #define XFER_PART         0x02u /* a member of var stored in an owner (`self.proc = entry.proc`): a record
                                    taken out of a registry and unpacked into its new owner goes with it */
 #define XFER_SELF         0x04u /* the owner is self (an attribute of self, or a registry it holds) */
+#define XFER_IDENTITY     0x10u /* what is stored is the value's identity (`repo.version_id = version.id`):
+                                       the owner finds it again by that name */
 #define XFER_OUTER        0x08u /* the owner outlives the function: a module-level object (or an enclosing
                                      function's), or an entry of one self holds */
 /* IR_RELEASE flags */

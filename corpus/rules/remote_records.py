@@ -8,10 +8,19 @@ it only hands back to its caller, alone or in a list, is a record, and so is
 one it works through and hands back (`await group.edit(topic=...)`, as a
 caller edits a group the server keeps). A value the function releases on
 some path (`await sandbox.delete()` when the readiness wait fails) is a
-live handle, and so is one it stores with an owner.
+live handle, and so is one it stores with an owner. An owner given only
+the value's identity (`repo.current_version_id = version.id`) is what a
+row gets too: that says nothing of a handle.
 """
 
+from dataclasses import dataclass
 from typing import Any
+
+
+@dataclass
+class RepoRow:
+    name: str
+    current_version_id: Any = None
 
 
 class RoomClient:
@@ -62,6 +71,24 @@ class RoomClient:
         await sandbox.wait_ready()  # expect: CAN102
         self.sandboxes[spec] = sandbox
         return sandbox
+
+    # Fine: the version row is referenced by its id from the repository
+    # row, as rows are; nothing here must delete it.
+    async def create_version(self, repo: "RepoRow", manifest: Any, promote: bool) -> Any:
+        version = await self.api.create_version(manifest)
+        if promote:
+            repo.current_version_id = version.id
+        await self.cache.note(manifest)
+        return version
+
+    # Buggy: the worker itself is kept by the client, on one path, and
+    # only after an await.
+    async def launch_tracked(self, spec: Any, track: bool) -> Any:
+        worker = await self.api.launch_worker(spec)
+        await self.cache.note(spec)  # expect: CAN102
+        if track:
+            self.sandboxes[spec] = worker
+        return worker
 
     # Buggy: stored with its owner only after an await.
     async def launch_worker(self, spec: Any) -> Any:

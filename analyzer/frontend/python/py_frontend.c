@@ -5200,7 +5200,7 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
              * the value itself is handed over, as in `Handle(id=ref.id)`) */
             int names_it = cat(L, CAT_IDENTITY_ATTR, text(L, pn_field(rr, PF_attribute))) != NULL;
             if (xv >= 0 && !(L->f->vars[xv].flags & (VAR_SELF | VAR_PARAM)))
-                emit(L, out, IR_TRANSFER, at, xv)->flags = names_it ? 0 : XFER_PART;
+                emit(L, out, IR_TRANSFER, at, xv)->flags = names_it ? XFER_IDENTITY : XFER_PART;
         }
         CA_VEC_FREE(vs);
         /* self._lock = asyncio.Lock() in any method: remember the class attribute */
