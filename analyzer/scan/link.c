@@ -832,6 +832,7 @@ typedef struct main_q {
     size_t fid;
     CA_VEC(ir_site) timeouts; /* `async with timeout(...)` bodies of f */
     CA_VEC(const ir_node *) entered; /* the calls that make what an `async with` of f enters */
+    CA_VEC(ir_site) stack_enters; /* `await stack.enter_async_context(...)` calls of f */
     main_edge_vec *edges;
 } main_q;
 
@@ -842,6 +843,11 @@ static int note_timeouts(void *ctx, const ir_node *n)
     /* (`async with serve(app) as s:` runs the context manager's code in
      * this task, on entering and on leaving) */
     if (n->kind == IR_WITH && (n->flags & WITH_ASYNC) && n->ref) CA_VEC_PUSH(q->entered, n->ref);
+    /* (so does `await stack.enter_async_context(serve(app))`) */
+    if (n->kind == IR_CALL && (n->flags & CALL_AWAITED) && n->text && q->fc->S->o->cat) {
+        const char *dot = strrchr(n->text, '.');
+        if (dot && ca_catalog_match(q->fc->S->o->cat, CAT_EXIT_STACK_ADOPT, dot + 1)) CA_VEC_PUSH(q->stack_enters, n->site);
+    }
     return 0;
 }
 
@@ -858,6 +864,8 @@ static int note_calls(void *ctx, const ir_node *n)
         timed |= q->timeouts.v[k].start <= n->site.start && n->site.end <= q->timeouts.v[k].end;
     int entered = 0;
     for (size_t k = 0; k < q->entered.n; k++) entered |= q->entered.v[k] == n;
+    for (size_t k = 0; k < q->stack_enters.n; k++)
+        entered |= q->stack_enters.v[k].start < n->site.start && n->site.end <= q->stack_enters.v[k].end;
     main_edge e = {q->fid, (size_t)g->id, ((n->flags & CALL_AWAITED) || entered) && !timed};
     CA_VEC_PUSH(*q->edges, e);
     return 0;
@@ -868,8 +876,12 @@ static int note_calls(void *ctx, const ir_node *n)
  * module, and g is private or local (a public function may be awaited by
  * code outside the tree, a library's user; and what another module calls
  * is read the same whichever files a scan is given, as shards of one tree
- * are scanned apart and merged). */
-static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const int *total, uint8_t *set)
+ * are scanned apart and merged), or g is a function of an entry module
+ * (entry[file]: one that hands a coroutine of its own to a main runner,
+ * or runs as a root context): a program's entry is not a library's API,
+ * and the module that runs itself is where its callers are. */
+static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const int *total, uint8_t *set,
+                          const uint8_t *entry)
 {
     size_t n = S->nfns;
     int *good = ca_xcalloc(n + 1, sizeof(int));
@@ -886,7 +898,7 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
              * in place; a route's handler, handed by reference, has no
              * call at all) */
             if (set[k] || !total[k] || good[k] != total[k] || !g->is_async) continue;
-            if (!ir_func_private(g)) continue;
+            if (!ir_func_private(g) && !(entry && entry[S->fns[k].file])) continue;
             set[k] = 1;
             changed = 1;
         }
@@ -910,11 +922,12 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             const fn_ref *r = &S->fns[k];
             const ir_module *m = &S->jobs[r->file].m;
             if (m->language && strcmp(m->language, "python") != 0) continue;
-            main_q q = {&fc, m, r->f, k, {0}, {0}, &edges};
+            main_q q = {&fc, m, r->f, k, {0}, {0}, {0}, &edges};
             ir_visit(&r->f->body, note_timeouts, &q);
             ir_visit(&r->f->body, note_calls, &q);
             CA_VEC_FREE(q.timeouts);
             CA_VEC_FREE(q.entered);
+            CA_VEC_FREE(q.stack_enters);
         }
         scan_file_ctx_free(&fc);
         /* every call of g, how many of them are in place in a member: all,
@@ -930,17 +943,24 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
         }
         for (size_t k = 0; k < n; k++) {
             const ir_func *g = S->fns[k].f;
-            /* (a public main the module runs may be awaited, under a
-             * timeout, by code that imports it: a private or local one) */
-            if ((g->fflags & FN_RUNNER_MAIN) && ir_func_private(g) && !other[k] && !(g->fflags & FN_SPAWNED_ELSEWHERE))
+            /* (the module that hands its main to a runner runs itself: a
+             * program's entry, whose main is its own, public or not;
+             * called anywhere else in the tree, it may run under a timeout) */
+            if ((g->fflags & FN_RUNNER_MAIN) && !other[k] && !(g->fflags & FN_SPAWNED_ELSEWHERE))
                 only[k] = 1;
             /* a task of its module that nothing can cancel (FN_UNCANCELLED):
              * what it awaits in place runs in that task */
             if (g->fflags & FN_UNCANCELLED) unc[k] = 1;
         }
         free(other);
-        grow_in_place(S, &edges, total, only);
-        grow_in_place(S, &edges, total, unc);
+        /* (a module that hands a coroutine of its own to a main runner
+         * runs itself: a program's entry, not a library's API) */
+        uint8_t *entry = ca_xcalloc(S->njobs + 1, 1);
+        for (size_t k = 0; k < n; k++)
+            if (S->fns[k].f->fflags & FN_RUNNER_MAIN) entry[S->fns[k].file] = 1;
+        grow_in_place(S, &edges, total, only, entry);
+        grow_in_place(S, &edges, total, unc, entry);
+        free(entry);
         for (size_t k = 0; k < n; k++)
             if (S->fns[k].f->fflags & FN_UNCANCELLED) unc[k] = 0; /* (the frontend's own) */
         free(total);

@@ -68,8 +68,8 @@ async def serve(argv):
 
 
 async def run_controller(argv):
-    # Buggy: run by asyncio.run below, but public: a caller that imports it
-    # may await it under a timeout, and then the task outlives the cancel.
+    # Buggy: run by asyncio.run below, but also awaited under a timeout by
+    # the evaluation below, and then the task outlives the cancel.
     agent = asyncio.create_task(serve_forever(argv))
     await asyncio.sleep(1)  # expect: CAN102
     agent.cancel()
@@ -77,3 +77,19 @@ async def run_controller(argv):
 
 def cli(argv):
     asyncio.run(run_controller(argv))
+
+
+async def evaluate(argv):
+    await asyncio.wait_for(run_controller(argv), 60)
+
+
+async def run_session(argv):
+    # Fine: the module's own main, run by asyncio.run and called nowhere
+    # else: the runner cancels what it leaves running when it ends.
+    agent = asyncio.create_task(serve_forever(argv))
+    await asyncio.sleep(1)
+    agent.cancel()
+
+
+def session_cli(argv):
+    asyncio.run(run_session(argv))

@@ -7728,7 +7728,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     /* `@aiotools.server_context`: the library runs it as the root context of
      * a worker and stops it by ending what it waits for, never by a cancel
      * (catalog root-context) */
-    if (has_decorator(L, def, CAT_ROOT_CONTEXT, NULL)) f->fflags |= FN_UNCANCELLED;
+    if (has_decorator(L, def, CAT_ROOT_CONTEXT, NULL)) f->fflags |= FN_UNCANCELLED | FN_RUNNER_MAIN;
     /* a method of a Protocol, or a stub (`...` or only a docstring), stands
      * for the implementations: nothing is known of what they do */
     if (class_name && stub_body(L, def)) f->fflags |= FN_STUB;

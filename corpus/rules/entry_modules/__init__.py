@@ -1,0 +1,9 @@
+"""Entry modules: a module that runs itself is a program, not an API.
+
+`server.py` hands its worker context to aiotools (a root context, which the
+library stops by ending what it waits for, never by a cancel); the public
+`server_main` it enters in place, and the contexts `server_main` enters on
+its exit stack, run only in that uncancelled task: no window there.
+`library.py` has the same functions but runs nothing itself: a user may
+enter `server_main` under a timeout, so its windows stay.
+"""
