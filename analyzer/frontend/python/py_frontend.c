@@ -8800,6 +8800,16 @@ static int uncancelled_start(lower *L, pn x)
     return 1;
 }
 
+/* Does the module turn on aiohttp's cancellation of handlers whose client
+ * went away (`web.AppRunner(app, handler_cancellation=True)`)? Then its
+ * routes' handlers may be cancelled (an asyncio server's callbacks are
+ * never). */
+static int unheld_cancels(lower *L, const char *dotted_name)
+{
+    if (strncmp(dotted_name, "asyncio.", 8) == 0) return 0;
+    return bytes_contain(L->src, L->len, "handler_cancellation");
+}
+
 /* The function a callback reference names (`handle`, `self._handle`), or
  * NULL. */
 static const char *callback_name(lower *L, pn r)
@@ -9139,25 +9149,28 @@ static void collect_own_tasks(lower *L, pn root)
     for (size_t w = 0; w < sizeof(words) / sizeof(words[0]) && !any; w++)
         any = bytes_contain(L->src, L->len, words[w]);
     /* nor a spawner the catalog names (`background_tasks.create(...)` of
-     * `*background_task*`, a configured one): the last literal part of
-     * each task-entry pattern */
-    size_t ne = 0;
-    const ca_cat_entry *te = ca_catalog_entries(L->cat, CAT_TASK_ENTRY, &ne);
-    for (size_t i = 0; i < ne && !any; i++) {
-        const char *p = te[i].pattern, *best = NULL;
-        size_t bl = 0;
-        for (const char *q = p; *q;) {
-            size_t run = strcspn(q, "*?[.");
-            if (run > 0) best = q, bl = run;
-            q += run;
-            if (*q) q++;
-        }
-        if (best && bl >= 4) {
-            char w[128];
-            if (bl >= sizeof(w)) bl = sizeof(w) - 1;
-            memcpy(w, best, bl);
-            w[bl] = 0;
-            any = bytes_contain(L->src, L->len, w);
+     * `*background_task*`, a configured one), nor a server that runs the
+     * handlers handed to it (`web.post(path, handle)`): the last literal
+     * part of each task-entry and unheld-server pattern */
+    for (int pass = 0; pass < 2 && !any; pass++) {
+        size_t ne = 0;
+        const ca_cat_entry *te = ca_catalog_entries(L->cat, pass ? CAT_UNHELD_SERVER : CAT_TASK_ENTRY, &ne);
+        for (size_t i = 0; i < ne && !any; i++) {
+            const char *p = te[i].pattern, *best = NULL;
+            size_t bl = 0;
+            for (const char *q = p; *q;) {
+                size_t run = strcspn(q, "*?[.");
+                if (run > 0) best = q, bl = run;
+                q += run;
+                if (*q) q++;
+            }
+            if (best && bl >= 4) {
+                char w[128];
+                if (bl >= sizeof(w)) bl = sizeof(w) - 1;
+                memcpy(w, best, bl);
+                w[bl] = 0;
+                any = bytes_contain(L->src, L->len, w);
+            }
         }
     }
     if (!any) return;
@@ -9238,7 +9251,7 @@ static void collect_own_tasks(lower *L, pn root)
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
         if (!ci.name) continue;
-        if (ci.dotted && cat(L, CAT_UNHELD_SERVER, ci.dotted)) {
+        if (ci.dotted && cat(L, CAT_UNHELD_SERVER, ci.dotted) && !unheld_cancels(L, ci.dotted)) {
             /* `asyncio.start_server(self._handle, host, port)`: the server
              * runs each connection's handler in a task nobody holds */
             pn args = pn_field(x, PF_arguments);
