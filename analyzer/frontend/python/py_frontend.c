@@ -1638,11 +1638,15 @@ static const char *element_class(lower *L, pn t)
     const char *h = last_component(dotted_raw(L, head));
     int seq = 0;
     for (size_t i = 0; h && i < sizeof(seqs) / sizeof(seqs[0]); i++) seq |= strcmp(h, seqs[i]) == 0;
-    if (!seq) return NULL;
+    /* (`Tuple[App, ...]`: a tuple of any length of one class) */
+    int tup = h && (strcmp(h, "tuple") == 0 || strcmp(h, "Tuple") == 0);
+    if (!seq && !tup) return NULL;
     pn only = &pt_null;
     int n = 0;
     PN_FOR_NAMED(x, args) {
         if (x == head) continue;
+        if (tup && n == 1 && pn_is(x, PT_ellipsis)) continue;
+        if (tup && n == 1 && pn_is(x, PT_type) && pn_is(pn_first_named(x), PT_ellipsis)) continue;
         only = x;
         n++;
     }
@@ -1679,6 +1683,32 @@ static void note_element_classes(lower *L, pn def)
     }
 }
 
+static const char *self_attr_ctor_of(lower *L, pn e, const char *suffix);
+
+/* `{create_task(conn.receive()): conn for conn in self.connections}`: the
+ * one class of the elements a comprehension around name r binds it to,
+ * when it iterates an attribute of self the class annotates with one
+ * (`self._conns: list[Connection]`, a property `-> tuple[Connection,
+ * ...]`), or a parameter or local so annotated. */
+static const char *comprehension_class(lower *L, pn r)
+{
+    const char *rn = text(L, r);
+    for (pn up = pn_parent(r); !pn_isnull(up) && !pn_is(up, PT_function_definition); up = pn_parent(up)) {
+        if (!pn_is(up, PT_list_comprehension) && !pn_is(up, PT_set_comprehension) &&
+            !pn_is(up, PT_dictionary_comprehension) && !pn_is(up, PT_generator_expression))
+            continue;
+        PN_FOR_NAMED(c, up) {
+            if (!pn_is(c, PT_for_in_clause)) continue;
+            pn lv = unparen(pn_field(c, PF_left)), rt = unparen(pn_field(c, PF_right));
+            if (!pn_is(lv, PT_identifier) || strcmp(text(L, lv), rn) != 0) continue;
+            if (pn_is(rt, PT_identifier)) return map_get(L->elem_class.v, L->elem_class.n, text(L, rt));
+            const char *c2 = self_attr_ctor_of(L, rt, "[]");
+            return c2 && *c2 ? c2 : NULL;
+        }
+    }
+    return NULL;
+}
+
 /* The one class of the tree a receiver was made from, for its methods to
  * resolve to that class's: a local made by a constructor (`server =
  * ControlServer(...)`), a parameter annotated with a class (`application:
@@ -1699,6 +1729,7 @@ static const char *receiver_class(lower *L, pn recv)
             rc = map_get(L->param_class.v, L->param_class.n, rn);
         if (!rc && rv >= 0 && (vf & VAR_ELEMENT)) rc = map_get(L->elem_class.v, L->elem_class.n, rn);
         if (rc && !*rc) rc = NULL; /* rebound to something unknown */
+        if (!rc && rv < 0) rc = comprehension_class(L, r);
     }
     return rc ? rc : self_attr_class(L, recv);
 }
@@ -8183,6 +8214,19 @@ static int tests_cancel_flag(lower *L, pn cond)
     return hit;
 }
 
+/* "Cls.attr[]" → the one class of the elements annotation t names
+ * (`list[Connection]`, `tuple[Connection, ...]`), when it names one. */
+static void note_element_attr(lower *L, const char *class_name, const char *attr, pn t)
+{
+    const char *c = pn_isnull(t) ? NULL : element_class(L, t);
+    if (!c) return;
+    ca_sb key = {0};
+    ca_sb_addf(&key, "%s.%s[]", class_name, attr);
+    name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), c, 0, 0};
+    CA_VEC_PUSH(L->class_attrs, e);
+    ca_sb_release(&key);
+}
+
 static void collect_class_attrs(lower *L, pn cls, const char *class_name)
 {
     collect_options(L, cls, class_name);
@@ -8210,6 +8254,8 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
                 CA_VEC_PUSH(L->attr_types, e);
                 ca_sb_release(&key);
             }
+            /* (`-> tuple[Connection, ...]`: what a loop over it binds) */
+            note_element_attr(L, class_name, text(L, pn_field(s, PF_name)), ty);
         }
         if (pn_is(s, PT_function_definition)) {
             PN_FOR_NAMED(x, pn_field(s, PF_body)) {
@@ -8267,6 +8313,8 @@ static void collect_class_attrs(lower *L, pn cls, const char *class_name)
                 local = pn_is(up, PT_function_definition) || pn_is(up, PT_lambda);
             if (!local) attr = text(L, left);
         }
+        /* `self._conns: list[Connection] = []`: what a loop over it binds */
+        if (attr && pn_is(left, PT_attribute)) note_element_attr(L, class_name, attr, pn_field(a, PF_type));
         if (attr && pn_is(right, PT_identifier) && pn_is(left, PT_attribute)) {
             /* `self.manager = manager`: the class its parameter's annotation names */
             pn def = pn_parent(a);
