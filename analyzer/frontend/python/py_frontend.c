@@ -1702,7 +1702,7 @@ static const char *comprehension_class(lower *L, pn r)
             pn lv = unparen(pn_field(c, PF_left)), rt = unparen(pn_field(c, PF_right));
             if (!pn_is(lv, PT_identifier) || strcmp(text(L, lv), rn) != 0) continue;
             if (pn_is(rt, PT_identifier)) return map_get(L->elem_class.v, L->elem_class.n, text(L, rt));
-            const char *c2 = self_attr_ctor_of(L, rt, "[]");
+            const char *c2 = self_attr_ctor_of(L, rt, "[*]");
             return c2 && *c2 ? c2 : NULL;
         }
     }
@@ -8214,14 +8214,15 @@ static int tests_cancel_flag(lower *L, pn cond)
     return hit;
 }
 
-/* "Cls.attr[]" → the one class of the elements annotation t names
- * (`list[Connection]`, `tuple[Connection, ...]`), when it names one. */
+/* "Cls.attr[*]" → the one class of the elements annotation t names
+ * (`list[Connection]`, `tuple[Connection, ...]`), when it names one (what
+ * a loop over the attribute binds; "Cls.attr[]" is a mapping's entry). */
 static void note_element_attr(lower *L, const char *class_name, const char *attr, pn t)
 {
     const char *c = pn_isnull(t) ? NULL : element_class(L, t);
     if (!c) return;
     ca_sb key = {0};
-    ca_sb_addf(&key, "%s.%s[]", class_name, attr);
+    ca_sb_addf(&key, "%s.%s[*]", class_name, attr);
     name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), c, 0, 0};
     CA_VEC_PUSH(L->class_attrs, e);
     ca_sb_release(&key);
