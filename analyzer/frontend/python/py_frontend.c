@@ -9300,7 +9300,16 @@ static void collect_own_tasks(lower *L, pn root)
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
         if (!ci.name) continue;
-        if (ci.dotted && cat(L, CAT_UNHELD_SERVER, ci.dotted) && !unheld_cancels(L, ci.dotted)) {
+        /* (or through a local bound once to the registration's bound
+         * method: `r = app.router.add_route; r("GET", "/", handle)`) */
+        const char *unheld = ci.dotted;
+        {
+            pn cf = unparen(pn_field(x, PF_function));
+            pn b = pn_is(cf, PT_identifier) ? bound_once_before(L, cf, x) : &pt_null;
+            char *bd = pn_is(b, PT_attribute) ? dotted(L, b) : NULL;
+            if (bd && cat(L, CAT_UNHELD_SERVER, bd)) unheld = bd;
+        }
+        if (unheld && cat(L, CAT_UNHELD_SERVER, unheld) && !unheld_cancels(L, unheld)) {
             /* `asyncio.start_server(self._handle, host, port)`: the server
              * runs each connection's handler in a task nobody holds */
             pn args = pn_field(x, PF_arguments);
