@@ -334,7 +334,8 @@ typedef struct ir_var {
 #define FN_OWN_TASK       0x40u /* the module starts it as a task: its outermost frame is the task (a
                                    cancellation caught there is the task's own shutdown) */
 #define FN_UNCANCELLED    0x80u /* runs only as a task of the module that nothing can cancel (held where it is
-                                   only tested, shielded or waited for) */
+                                   only tested, shielded or waited for, or by nothing: a dropped start, a
+                                   server's connection or request handler, catalog unheld-server) */
 #define FN_CANCEL_RELEASES_SELF 0x100u /* a handler of it that catches cancellation releases self or what
                                          self holds (`except CancelledError: await self.kill(); raise`) */
 #define FN_STUB           0x200u /* a method whose body is only `...`, a docstring or `raise NotImplementedError`:
@@ -380,17 +381,20 @@ typedef struct ir_var {
                                        (set_result / set_exception) and returns it, handing it nowhere
                                        else: awaiting what it returns does not suspend */
 #define FN_RUNNER_MAIN    0x10000000u /* handed by name to a main runner of its module (`asyncio.run(main())`),
-                                        and named nowhere else there: public or not (FN_MAIN_TASK only a
-                                        private or local one); the scan decides (FN_MAIN_ONLY) */
-#define FN_MAIN_ONLY      0x20000000u /* set by the scan: runs only in the main task of a runner, as that private
-                                        main coroutine (FN_RUNNER_MAIN), or, private or local, awaited in
-                                        place, outside any timeout, only by functions of its module that do,
-                                        at every call of it in the tree: the runner cancels what it leaves
-                                        running, as for FN_MAIN_TASK */
-#define FN_UNCANCELLED_VIA 0x40000000u /* set by the scan: private or local, awaited in place, outside any
-                                        timeout, at every call of it in the tree, by coroutines of its module
-                                        that run only in a task nothing can cancel (FN_UNCANCELLED): its
-                                        awaits meet no cancellation either */
+                                        and named nowhere else there, or run as a root context
+                                        (`@aiotools.server_context`): public or not (FN_MAIN_TASK only a
+                                        private or local one); its module is a program's entry, and the scan
+                                        decides (FN_MAIN_ONLY) */
+#define FN_MAIN_ONLY      0x20000000u /* set by the scan: runs only in the main task of a runner, as that main
+                                        coroutine (FN_RUNNER_MAIN) called nowhere else in the tree, or awaited
+                                        in place, outside any timeout, only by functions of its module that
+                                        do, at every call of it in the tree (private or local ones, or any
+                                        of an entry module): the runner cancels what it leaves running, as
+                                        for FN_MAIN_TASK */
+#define FN_UNCANCELLED_VIA 0x40000000u /* set by the scan: private or local (or of an entry module), awaited
+                                        in place, outside any timeout, at every call of it in the tree, by
+                                        coroutines of its module that run only in a task nothing can cancel
+                                        (FN_UNCANCELLED): its awaits meet no cancellation either */
 #define FN_PLAIN_INIT     0x80000000u /* an __init__ that only stores its parameters or literals on self (docstring,
                                         `self.x = x`, `self.n = 0`): calling the class does not raise */
 #define FN_AWAITED_ANY    0x8000000u /* a method whose module awaits a method of that name on some receiver
