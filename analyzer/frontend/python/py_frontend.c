@@ -9200,7 +9200,8 @@ static void collect_own_tasks(lower *L, pn root)
     /* nor a spawner the catalog names (`background_tasks.create(...)` of
      * `*background_task*`, a configured one), nor a server that runs the
      * handlers handed to it (`web.post(path, handle)`): the last literal
-     * part of each task-entry and unheld-server pattern */
+     * part of each task-entry pattern, and of each unheld-server pattern
+     * called (`post(`: a bare `post` is a common word) */
     for (int pass = 0; pass < 2 && !any; pass++) {
         size_t ne = 0;
         const ca_cat_entry *te = ca_catalog_entries(L->cat, pass ? CAT_UNHELD_SERVER : CAT_TASK_ENTRY, &ne);
@@ -9215,9 +9216,10 @@ static void collect_own_tasks(lower *L, pn root)
             }
             if (best && bl >= 4) {
                 char w[128];
-                if (bl >= sizeof(w)) bl = sizeof(w) - 1;
+                if (bl >= sizeof(w) - 1) bl = sizeof(w) - 2;
                 memcpy(w, best, bl);
                 w[bl] = 0;
+                if (pass && !best[bl]) strcat(w, "(");
                 any = bytes_contain(L->src, L->len, w);
             }
         }
