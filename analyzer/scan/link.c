@@ -825,6 +825,35 @@ typedef struct main_edge {
 
 typedef CA_VEC(main_edge) main_edge_vec;
 
+/* A call of a method of self, its name hashed, and the file it is in. */
+typedef struct named_call {
+    uint64_t h;
+    int file;
+} named_call;
+
+typedef CA_VEC(named_call) named_call_vec;
+
+static int cmp_named_call(const void *a, const void *b)
+{
+    uint64_t x = ((const named_call *)a)->h, y = ((const named_call *)b)->h;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether a file other than `file` calls a method of self by the name
+ * whose hash is h (sorted vec). */
+static int called_elsewhere(const named_call_vec *v, uint64_t h, int file)
+{
+    size_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->v[mid].h < h) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < v->n && v->v[lo].h == h; lo++)
+        if (v->v[lo].file != file) return 1;
+    return 0;
+}
+
 typedef struct main_q {
     file_ctx *fc;
     const ir_module *m;
@@ -834,6 +863,8 @@ typedef struct main_q {
     CA_VEC(const ir_node *) entered; /* the calls that make what an `async with` of f enters */
     CA_VEC(ir_site) stack_enters; /* `await stack.enter_async_context(...)` calls of f */
     main_edge_vec *edges;
+    named_call_vec *names; /* every call of a method of self, in any module */
+    int file;
 } main_q;
 
 static int note_timeouts(void *ctx, const ir_node *n)
@@ -854,6 +885,10 @@ static int note_timeouts(void *ctx, const ir_node *n)
 static int note_calls(void *ctx, const ir_node *n)
 {
     main_q *q = ctx;
+    if (n->kind == IR_CALL && n->text && (n->flags & CALL_ON_SELF) && !strchr(n->text, '.')) {
+        named_call c = {scan_hash_str(CA_HASH_SEED, n->text), q->file};
+        CA_VEC_PUSH(*q->names, c);
+    }
     if (n->kind != IR_CALL || (n->flags & CALL_VALUE_ONLY) || !n->text) return 0;
     const eng_summary *sum = NULL;
     int off = 0;
@@ -874,14 +909,19 @@ static int note_calls(void *ctx, const ir_node *n)
 /* Grows set (seeded) to a fixed point: g joins when every call of it in
  * the tree (total, at least one) is in place in a member of its own
  * module, and g is private or local (a public function may be awaited by
- * code outside the tree, a library's user; and what another module calls
- * is read the same whichever files a scan is given, as shards of one tree
- * are scanned apart and merged), or g is a function of an entry module
- * (entry[file]: one that hands a coroutine of its own to a main runner,
- * or runs as a root context): a program's entry is not a library's API,
- * and the module that runs itself is where its callers are. */
+ * code outside the tree, a library's user), or g is a function of an
+ * entry module (entry[file]: one that hands a coroutine of its own to a
+ * main runner, or runs as a root context): a program's entry is not a
+ * library's API, and the module that runs itself is where its callers
+ * are. With across, the members may be of any module and g public: what
+ * a task nothing cancels awaits, wherever it is written, meets no
+ * cancellation either, and a library's user has no way into such a task
+ * (a public function every call of which in the tree runs there is that
+ * task's code; the user who calls it elsewhere is no caller the tree
+ * shows, a risk taken for the server handlers and dropped starts whose
+ * code is reached only so). */
 static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const int *total, uint8_t *set,
-                          const uint8_t *entry)
+                          const uint8_t *entry, int across)
 {
     size_t n = S->nfns;
     int *good = ca_xcalloc(n + 1, sizeof(int));
@@ -890,7 +930,7 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
         memset(good, 0, sizeof(int) * (n + 1));
         for (size_t i = 0; i < edges->n; i++)
             if (edges->v[i].in_place && set[edges->v[i].caller] &&
-                S->fns[edges->v[i].caller].file == S->fns[edges->v[i].callee].file)
+                (across || S->fns[edges->v[i].caller].file == S->fns[edges->v[i].callee].file))
                 good[edges->v[i].callee]++;
         for (size_t k = 0; k < n; k++) {
             const ir_func *g = S->fns[k].f;
@@ -898,7 +938,7 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
              * in place; a route's handler, handed by reference, has no
              * call at all) */
             if (set[k] || !total[k] || good[k] != total[k] || !g->is_async) continue;
-            if (!ir_func_private(g) && !(entry && entry[S->fns[k].file])) continue;
+            if (!across && !ir_func_private(g) && !(entry && entry[S->fns[k].file])) continue;
             set[k] = 1;
             changed = 1;
         }
@@ -912,6 +952,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     uint8_t *only = ca_xcalloc(n + 1, 1);
     uint8_t *unc = ca_xcalloc(n + 1, 1);
     main_edge_vec edges = {0};
+    named_call_vec names = {0};
     int any = 0;
     for (size_t k = 0; k < n && !any; k++) any = (S->fns[k].f->fflags & (FN_RUNNER_MAIN | FN_UNCANCELLED)) != 0;
     if (any) {
@@ -922,7 +963,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             const fn_ref *r = &S->fns[k];
             const ir_module *m = &S->jobs[r->file].m;
             if (m->language && strcmp(m->language, "python") != 0) continue;
-            main_q q = {&fc, m, r->f, k, {0}, {0}, {0}, &edges};
+            main_q q = {&fc, m, r->f, k, {0}, {0}, {0}, &edges, &names, r->file};
             ir_visit(&r->f->body, note_timeouts, &q);
             ir_visit(&r->f->body, note_calls, &q);
             CA_VEC_FREE(q.timeouts);
@@ -952,25 +993,36 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
              * what it awaits in place runs in that task */
             if (g->fflags & FN_UNCANCELLED) unc[k] = 1;
         }
+        /* (unless another module calls it or starts it as a task, which
+         * its own module's starts, deciding FN_UNCANCELLED, did not see) */
+        for (size_t i = 0; i < edges.n; i++)
+            if (S->fns[edges.v[i].caller].file != S->fns[edges.v[i].callee].file) unc[edges.v[i].callee] = 0;
+        /* (or calls a method of its name on self: a base class's `await
+         * self._arun()` in another module runs the override) */
+        if (names.n) qsort(names.v, names.n, sizeof(names.v[0]), cmp_named_call);
+        for (size_t k = 0; k < n; k++)
+            if (unc[k] && S->fns[k].f->class_name &&
+                called_elsewhere(&names, scan_hash_str(CA_HASH_SEED, S->fns[k].f->name), S->fns[k].file))
+                unc[k] = 0;
         free(other);
         /* (a module that hands a coroutine of its own to a main runner
          * runs itself: a program's entry, not a library's API) */
         uint8_t *entry = ca_xcalloc(S->njobs + 1, 1);
         for (size_t k = 0; k < n; k++)
             if (S->fns[k].f->fflags & FN_RUNNER_MAIN) entry[S->fns[k].file] = 1;
-        grow_in_place(S, &edges, total, only, entry);
-        grow_in_place(S, &edges, total, unc, entry);
+        grow_in_place(S, &edges, total, only, entry, 0);
+        grow_in_place(S, &edges, total, unc, entry, 1);
         free(entry);
         for (size_t k = 0; k < n; k++)
             if (S->fns[k].f->fflags & FN_UNCANCELLED) unc[k] = 0; /* (the frontend's own) */
         free(total);
     }
     CA_VEC_FREE(edges);
-    /* (what decides them is each module's own calls, and a reused file
-     * was analysed with them as they are) */
-    (void)stale;
-    apply_scan_flag(S, only, FN_MAIN_ONLY, NULL);
-    apply_scan_flag(S, unc, FN_UNCANCELLED_VIA, NULL);
+    CA_VEC_FREE(names);
+    /* (calls in other modules decide them: a reused file whose functions
+     * they change is analysed again) */
+    apply_scan_flag(S, only, FN_MAIN_ONLY, stale);
+    apply_scan_flag(S, unc, FN_UNCANCELLED_VIA, stale);
     free(only);
     free(unc);
 }

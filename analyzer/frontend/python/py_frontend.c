@@ -115,6 +115,7 @@ typedef struct lower {
     const char *class_name;
     CA_VEC(name_map) locals_ctor; /* local var → dotted of the call it was assigned */
     CA_VEC(name_map) param_class; /* parameter → the one class its annotation names (`app: Application`) */
+    CA_VEC(name_map) local_class; /* local → the one class its annotation names (`b: Optional[Backend] = ...`) */
     CA_VEC(name_map) elem_class;  /* container or loop element → the one class of its elements
                                      (`apps: list[App]`, `for app in apps`) */
     CA_VEC(const char *) global_decl;
@@ -1680,6 +1681,14 @@ static void note_element_classes(lower *L, pn def)
             name_map e = {text(L, left), c, 0, 0};
             CA_VEC_PUSH(L->elem_class, e);
         }
+        /* (and the one class of the local itself: an annotation declares
+         * the variable's type for the whole function) */
+        pn ty = pn_field(y, PF_type);
+        const char *one = NULL;
+        if (pn_is(left, PT_identifier) && !pn_isnull(ty) && !annot_plain(L, ty, &one) && one) {
+            name_map e = {text(L, left), one, 0, 0};
+            CA_VEC_PUSH(L->local_class, e);
+        }
     }
 }
 
@@ -1723,7 +1732,11 @@ static const char *receiver_class(lower *L, pn recv)
         const char *rn = text(L, r);
         int rv = ir_var_find(L->f, rn);
         unsigned vf = rv >= 0 ? L->f->vars[rv].flags : 0;
+        /* (a local annotated with one class, whatever call made it:
+         * `backend: Optional[Backend] = self.backends.get(key)`) */
         if (rv >= 0 && !(vf & (VAR_PARAM | VAR_ELEMENT | VAR_EXC)))
+            rc = map_get(L->local_class.v, L->local_class.n, rn);
+        if (!rc && rv >= 0 && !(vf & (VAR_PARAM | VAR_ELEMENT | VAR_EXC)))
             rc = map_get(L->locals_ctor.v, L->locals_ctor.n, rn);
         else if (rv >= 0 && (vf & VAR_PARAM) && !(vf & VAR_SELF) && !map_get(L->locals_ctor.v, L->locals_ctor.n, rn))
             rc = map_get(L->param_class.v, L->param_class.n, rn);
@@ -7808,6 +7821,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     L->class_name = class_name;
     L->locals_ctor.n = 0;
     L->param_class.n = 0;
+    L->local_class.n = 0;
     L->elem_class.n = 0;
     L->global_decl.n = 0;
     L->plain_decl.n = 0;
@@ -10216,6 +10230,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.locals_ctor);
     CA_VEC_FREE(L.param_class);
     CA_VEC_FREE(L.elem_class);
+    CA_VEC_FREE(L.local_class);
     CA_VEC_FREE(L.global_decl);
     CA_VEC_FREE(L.plain_decl);
     CA_VEC_FREE(L.global_views);
