@@ -825,10 +825,12 @@ typedef struct main_edge {
 
 typedef CA_VEC(main_edge) main_edge_vec;
 
-/* A call of a method of self, its name hashed, and the file it is in. */
+/* A call of a method of self, its name hashed, the file it is in and
+ * the class of the method that makes it. */
 typedef struct named_call {
     uint64_t h;
     int file;
+    const char *cls;
 } named_call;
 
 typedef CA_VEC(named_call) named_call_vec;
@@ -839,9 +841,11 @@ static int cmp_named_call(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Whether a file other than `file` calls a method of self by the name
- * whose hash is h (sorted vec). */
-static int called_elsewhere(const named_call_vec *v, uint64_t h, int file)
+/* Whether a class of another file than `file`, one that class c inherits,
+ * calls a method of self by the name whose hash is h (sorted vec): c's
+ * override of it runs there. With c NULL: whether any other file calls
+ * something by that name (unres). */
+static int called_elsewhere(const scan_state *S, const named_call_vec *v, uint64_t h, int file, const cls_ref *c)
 {
     size_t lo = 0, hi = v->n;
     while (lo < hi) {
@@ -849,8 +853,11 @@ static int called_elsewhere(const named_call_vec *v, uint64_t h, int file)
         if (v->v[mid].h < h) lo = mid + 1;
         else hi = mid;
     }
-    for (; lo < v->n && v->v[lo].h == h; lo++)
-        if (v->v[lo].file != file) return 1;
+    for (; lo < v->n && v->v[lo].h == h; lo++) {
+        if (v->v[lo].file == file) continue;
+        if (!c) return 1;
+        if (v->v[lo].cls && inherits(S, c, v->v[lo].cls)) return 1;
+    }
     return 0;
 }
 
@@ -865,6 +872,7 @@ typedef struct main_q {
     main_edge_vec *edges;
     named_call_vec *names; /* every call of a method of self, in any module */
     int file;
+    named_call_vec *unres;
 } main_q;
 
 static int note_timeouts(void *ctx, const ir_node *n)
@@ -885,14 +893,19 @@ static int note_timeouts(void *ctx, const ir_node *n)
 static int note_calls(void *ctx, const ir_node *n)
 {
     main_q *q = ctx;
-    if (n->kind == IR_CALL && n->text && (n->flags & CALL_ON_SELF) && !strchr(n->text, '.')) {
-        named_call c = {scan_hash_str(CA_HASH_SEED, n->text), q->file};
+    if (n->kind == IR_CALL && n->text && (n->flags & CALL_ON_SELF) && !strchr(n->text, '.') && q->f->class_name) {
+        named_call c = {scan_hash_str(CA_HASH_SEED, n->text), q->file, last_part(q->f->class_name)};
         CA_VEC_PUSH(*q->names, c);
     }
     if (n->kind != IR_CALL || (n->flags & CALL_VALUE_ONLY) || !n->text) return 0;
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *g = scan_resolve(q->fc, q->m, q->f, n, &sum, &off);
+    if (!g && (n->flags & CALL_AWAITED)) {
+        const char *dot = strrchr(n->text, '.');
+        named_call c = {scan_hash_str(CA_HASH_SEED, dot ? dot + 1 : n->text), q->file, NULL};
+        CA_VEC_PUSH(*q->unres, c);
+    }
     if (!g || g == q->f || g->id < 0 || (size_t)g->id >= q->fc->S->nfns || !g->is_async) return 0;
     int timed = 0;
     for (size_t k = 0; k < q->timeouts.n; k++)
@@ -921,7 +934,7 @@ static int note_calls(void *ctx, const ir_node *n)
  * shows, a risk taken for the server handlers and dropped starts whose
  * code is reached only so). */
 static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const int *total, uint8_t *set,
-                          const uint8_t *entry, int across)
+                          const uint8_t *entry, int across, const named_call_vec *unres)
 {
     size_t n = S->nfns;
     int *good = ca_xcalloc(n + 1, sizeof(int));
@@ -939,6 +952,7 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
              * call at all) */
             if (set[k] || !total[k] || good[k] != total[k] || !g->is_async) continue;
             if (!across && !ir_func_private(g) && !(entry && entry[S->fns[k].file])) continue;
+            if (getenv("XG") && across && !ir_func_private(g) && called_elsewhere(S, unres, scan_hash_str(CA_HASH_SEED, g->name), -1, NULL)) continue;
             set[k] = 1;
             changed = 1;
         }
@@ -953,6 +967,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     uint8_t *unc = ca_xcalloc(n + 1, 1);
     main_edge_vec edges = {0};
     named_call_vec names = {0};
+    named_call_vec unres = {0};
     int any = 0;
     for (size_t k = 0; k < n && !any; k++) any = (S->fns[k].f->fflags & (FN_RUNNER_MAIN | FN_UNCANCELLED)) != 0;
     if (any) {
@@ -963,7 +978,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             const fn_ref *r = &S->fns[k];
             const ir_module *m = &S->jobs[r->file].m;
             if (m->language && strcmp(m->language, "python") != 0) continue;
-            main_q q = {&fc, m, r->f, k, {0}, {0}, {0}, &edges, &names, r->file};
+            main_q q = {&fc, m, r->f, k, {0}, {0}, {0}, &edges, &names, r->file, &unres};
             ir_visit(&r->f->body, note_timeouts, &q);
             ir_visit(&r->f->body, note_calls, &q);
             CA_VEC_FREE(q.timeouts);
@@ -997,21 +1012,24 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
          * its own module's starts, deciding FN_UNCANCELLED, did not see) */
         for (size_t i = 0; i < edges.n; i++)
             if (S->fns[edges.v[i].caller].file != S->fns[edges.v[i].callee].file) unc[edges.v[i].callee] = 0;
-        /* (or calls a method of its name on self: a base class's `await
-         * self._arun()` in another module runs the override) */
+        /* (or a base class of its class in another module calls a method
+         * of its name on self: `await self._arun()` runs the override) */
         if (names.n) qsort(names.v, names.n, sizeof(names.v[0]), cmp_named_call);
-        for (size_t k = 0; k < n; k++)
-            if (unc[k] && S->fns[k].f->class_name &&
-                called_elsewhere(&names, scan_hash_str(CA_HASH_SEED, S->fns[k].f->name), S->fns[k].file))
-                unc[k] = 0;
+        for (size_t k = 0; k < n; k++) {
+            const ir_func *g = S->fns[k].f;
+            if (!unc[k] || !g->class_name || !g->name) continue;
+            const cls_ref *gc = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
+            if (gc && called_elsewhere(S, &names, scan_hash_str(CA_HASH_SEED, g->name), S->fns[k].file, gc)) unc[k] = 0;
+        }
         free(other);
         /* (a module that hands a coroutine of its own to a main runner
          * runs itself: a program's entry, not a library's API) */
         uint8_t *entry = ca_xcalloc(S->njobs + 1, 1);
         for (size_t k = 0; k < n; k++)
             if (S->fns[k].f->fflags & FN_RUNNER_MAIN) entry[S->fns[k].file] = 1;
-        grow_in_place(S, &edges, total, only, entry, 0);
-        grow_in_place(S, &edges, total, unc, entry, 1);
+        if (unres.n) qsort(unres.v, unres.n, sizeof(unres.v[0]), cmp_named_call);
+        grow_in_place(S, &edges, total, only, entry, getenv("XPM") != NULL, &unres);
+        grow_in_place(S, &edges, total, unc, entry, 1, &unres);
         free(entry);
         for (size_t k = 0; k < n; k++)
             if (S->fns[k].f->fflags & FN_UNCANCELLED) unc[k] = 0; /* (the frontend's own) */
@@ -1019,10 +1037,13 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     }
     CA_VEC_FREE(edges);
     CA_VEC_FREE(names);
-    /* (calls in other modules decide them: a reused file whose functions
-     * they change is analysed again) */
-    apply_scan_flag(S, only, FN_MAIN_ONLY, stale);
-    apply_scan_flag(S, unc, FN_UNCANCELLED_VIA, stale);
+    CA_VEC_FREE(unres);
+    /* (a reused file keeps them as it was analysed with them: its bodies
+     * are not loaded, so the calls it makes are not seen here, and what
+     * they decide can only be read again by analysing it again) */
+    (void)stale;
+    apply_scan_flag(S, only, FN_MAIN_ONLY, NULL);
+    apply_scan_flag(S, unc, FN_UNCANCELLED_VIA, NULL);
     free(only);
     free(unc);
 }
