@@ -843,8 +843,7 @@ static int cmp_named_call(const void *a, const void *b)
 
 /* Whether a class of another file than `file`, one that class c inherits,
  * calls a method of self by the name whose hash is h (sorted vec): c's
- * override of it runs there. With c NULL: whether any other file calls
- * something by that name (unres). */
+ * override of it runs there. */
 static int called_elsewhere(const scan_state *S, const named_call_vec *v, uint64_t h, int file, const cls_ref *c)
 {
     size_t lo = 0, hi = v->n;
@@ -855,7 +854,6 @@ static int called_elsewhere(const scan_state *S, const named_call_vec *v, uint64
     }
     for (; lo < v->n && v->v[lo].h == h; lo++) {
         if (v->v[lo].file == file) continue;
-        if (!c) return 1;
         if (v->v[lo].cls && inherits(S, c, v->v[lo].cls)) return 1;
     }
     return 0;
@@ -872,7 +870,6 @@ typedef struct main_q {
     main_edge_vec *edges;
     named_call_vec *names; /* every call of a method of self, in any module */
     int file;
-    named_call_vec *unres;
 } main_q;
 
 static int note_timeouts(void *ctx, const ir_node *n)
@@ -901,11 +898,6 @@ static int note_calls(void *ctx, const ir_node *n)
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *g = scan_resolve(q->fc, q->m, q->f, n, &sum, &off);
-    if (!g && (n->flags & CALL_AWAITED)) {
-        const char *dot = strrchr(n->text, '.');
-        named_call c = {scan_hash_str(CA_HASH_SEED, dot ? dot + 1 : n->text), q->file, NULL};
-        CA_VEC_PUSH(*q->unres, c);
-    }
     if (!g || g == q->f || g->id < 0 || (size_t)g->id >= q->fc->S->nfns || !g->is_async) return 0;
     int timed = 0;
     for (size_t k = 0; k < q->timeouts.n; k++)
@@ -934,7 +926,7 @@ static int note_calls(void *ctx, const ir_node *n)
  * shows, a risk taken for the server handlers and dropped starts whose
  * code is reached only so). */
 static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const int *total, uint8_t *set,
-                          const uint8_t *entry, int across, const named_call_vec *unres)
+                          const uint8_t *entry, int across)
 {
     size_t n = S->nfns;
     int *good = ca_xcalloc(n + 1, sizeof(int));
@@ -952,7 +944,6 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
              * call at all) */
             if (set[k] || !total[k] || good[k] != total[k] || !g->is_async) continue;
             if (!across && !ir_func_private(g) && !(entry && entry[S->fns[k].file])) continue;
-            if (getenv("XG") && across && !ir_func_private(g) && called_elsewhere(S, unres, scan_hash_str(CA_HASH_SEED, g->name), -1, NULL)) continue;
             set[k] = 1;
             changed = 1;
         }
@@ -967,7 +958,6 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     uint8_t *unc = ca_xcalloc(n + 1, 1);
     main_edge_vec edges = {0};
     named_call_vec names = {0};
-    named_call_vec unres = {0};
     int any = 0;
     for (size_t k = 0; k < n && !any; k++) any = (S->fns[k].f->fflags & (FN_RUNNER_MAIN | FN_UNCANCELLED)) != 0;
     if (any) {
@@ -978,7 +968,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             const fn_ref *r = &S->fns[k];
             const ir_module *m = &S->jobs[r->file].m;
             if (m->language && strcmp(m->language, "python") != 0) continue;
-            main_q q = {&fc, m, r->f, k, {0}, {0}, {0}, &edges, &names, r->file, &unres};
+            main_q q = {&fc, m, r->f, k, {0}, {0}, {0}, &edges, &names, r->file};
             ir_visit(&r->f->body, note_timeouts, &q);
             ir_visit(&r->f->body, note_calls, &q);
             CA_VEC_FREE(q.timeouts);
@@ -1027,9 +1017,8 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
         uint8_t *entry = ca_xcalloc(S->njobs + 1, 1);
         for (size_t k = 0; k < n; k++)
             if (S->fns[k].f->fflags & FN_RUNNER_MAIN) entry[S->fns[k].file] = 1;
-        if (unres.n) qsort(unres.v, unres.n, sizeof(unres.v[0]), cmp_named_call);
-        grow_in_place(S, &edges, total, only, entry, getenv("XPM") != NULL, &unres);
-        grow_in_place(S, &edges, total, unc, entry, 1, &unres);
+        grow_in_place(S, &edges, total, only, entry, 0);
+        grow_in_place(S, &edges, total, unc, entry, 1);
         free(entry);
         for (size_t k = 0; k < n; k++)
             if (S->fns[k].f->fflags & FN_UNCANCELLED) unc[k] = 0; /* (the frontend's own) */
@@ -1037,7 +1026,6 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     }
     CA_VEC_FREE(edges);
     CA_VEC_FREE(names);
-    CA_VEC_FREE(unres);
     /* (a reused file keeps them as it was analysed with them: its bodies
      * are not loaded, so the calls it makes are not seen here, and what
      * they decide can only be read again by analysing it again) */
