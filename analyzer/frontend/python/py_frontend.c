@@ -5670,7 +5670,8 @@ static pn module_def(lower *L, const char *name)
 /* Does a handler's block ask whether its task is being cancelled
  * (`current_task().cancelling()`, `task.uncancel()`), itself or through a
  * function of this module that does (`if _host_is_cancelling(): raise`,
- * `if _cancellation_count() > before: raise`, one level deep)? */
+ * `if _cancellation_count() > before: raise`, one level deep), or one
+ * named for the question wherever it is defined (`task_is_cancelling()`)? */
 static int asks_cancelling_in(lower *L, pn block, int depth)
 {
     const pt_node *endp = L->T->v + L->T->n;
@@ -5678,6 +5679,9 @@ static int asks_cancelling_in(lower *L, pn block, int depth)
         if (x->type != PT_call) continue;
         pn fn = unparen(pn_field(x, PF_function));
         if (pn_is(fn, PT_attribute) && cat(L, CAT_CANCELLING_TEST, text(L, pn_field(fn, PF_attribute)))) return 1;
+        /* (an imported function named for the question, `if
+         * task_is_cancelling(): raise`: catalog cancelling-test) */
+        if (pn_is(fn, PT_identifier) && cat(L, CAT_CANCELLING_TEST, text(L, fn))) return 1;
         if (depth == 0 && pn_is(fn, PT_identifier)) {
             pn d = module_def(L, text(L, fn));
             pn body = pn_isnull(d) ? d : pn_field(d, PF_body);
