@@ -484,6 +484,11 @@ typedef struct ir_spawn {
  * a base's stub, its implementations run as gather's tasks unless some
  * module also awaits a method of that name in place (SPAWN_AWAITED). */
 #define SPAWN_GATHER      0x2000000u
+/* ir_spawn.flags: no spawn but a coroutine function of another module handed
+ * to a main runner (catalog main-runner: `asyncio.run(handle_command(args))`
+ * of an imported `handle_command`): the program's main, run in the runner's
+ * main task, which the scan reads as the module's own (FN_RUNNER_MAIN). */
+#define SPAWN_MAIN        0x4000000u
 
 typedef struct ir_suppress {
     int line;

@@ -761,7 +761,7 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
         const ir_module *m = &S->jobs[i].m;
         for (int k = 0; k < m->nspawns; k++) {
             const ir_spawn *sp = &m->spawns[k];
-            if (sp->func < 0 || sp->func >= m->nfuncs || (sp->flags & SPAWN_AWAITED)) continue;
+            if (sp->func < 0 || sp->func >= m->nfuncs || (sp->flags & (SPAWN_AWAITED | SPAWN_MAIN))) continue;
             ir_site nowhere;
             memset(&nowhere, 0, sizeof(nowhere));
             const eng_summary *sum = NULL;
@@ -960,10 +960,29 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     named_call_vec names = {0};
     int any = 0;
     for (size_t k = 0; k < n && !any; k++) any = (S->fns[k].f->fflags & (FN_RUNNER_MAIN | FN_UNCANCELLED)) != 0;
+    for (size_t i = 0; i < S->njobs && !any; i++)
+        for (int k = 0; k < S->jobs[i].m.nspawns && !any; k++) any = (S->jobs[i].m.spawns[k].flags & SPAWN_MAIN) != 0;
     if (any) {
         file_ctx fc;
         memset(&fc, 0, sizeof(fc));
         fc.S = S;
+        /* a coroutine of another module handed to a main runner (SPAWN_MAIN:
+         * `asyncio.run(handle_command(args))`): how many such hand-offs */
+        int *handed = ca_xcalloc(n + 1, sizeof(int));
+        for (size_t i = 0; i < S->njobs; i++) {
+            const ir_module *m = &S->jobs[i].m;
+            for (int k = 0; k < m->nspawns; k++) {
+                const ir_spawn *sp = &m->spawns[k];
+                if (!(sp->flags & SPAWN_MAIN) || sp->func < 0 || sp->func >= m->nfuncs) continue;
+                ir_site nowhere;
+                memset(&nowhere, 0, sizeof(nowhere));
+                const eng_summary *sum = NULL;
+                int off = 0;
+                ir_node call = ir_call_stub(sp->text, sp->flags & ~SPAWN_MAIN, nowhere);
+                const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
+                if (g && g->is_async && g->id >= 0 && (size_t)g->id < n && S->fns[g->id].file != (int)i) handed[g->id]++;
+            }
+        }
         for (size_t k = 0; k < n; k++) {
             const fn_ref *r = &S->fns[k];
             const ir_module *m = &S->jobs[r->file].m;
@@ -980,9 +999,11 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
          * and at least one, or g is a runner's main never called elsewhere */
         int *total = ca_xcalloc(n + 1, sizeof(int));
         int *other = ca_xcalloc(n + 1, sizeof(int)); /* calls but the runner's own (FN_RUNNER_MAIN) */
+        int *placed = ca_xcalloc(n + 1, sizeof(int)); /* calls awaited in place */
         for (size_t i = 0; i < edges.n; i++) {
             const main_edge *e = &edges.v[i];
             total[e->callee]++;
+            placed[e->callee] += e->in_place != 0;
             /* (the call handed to the runner, in the main's module: its
              * module names it nowhere else) */
             if (e->in_place || S->fns[e->caller].file != S->fns[e->callee].file) other[e->callee]++;
@@ -994,6 +1015,10 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
              * called anywhere else in the tree, it may run under a timeout) */
             if ((g->fflags & FN_RUNNER_MAIN) && !other[k] && !(g->fflags & FN_SPAWNED_ELSEWHERE))
                 only[k] = 1;
+            /* (so is one another module hands to its runner, awaited nowhere
+             * and called only at those hand-offs, which also read as task
+             * starts: FN_SPAWNED_ELSEWHERE is the runner's main task) */
+            if (handed[k] && !placed[k] && total[k] <= handed[k]) only[k] = 1;
             /* a task of its module that nothing can cancel (FN_UNCANCELLED):
              * what it awaits in place runs in that task */
             if (g->fflags & FN_UNCANCELLED) unc[k] = 1;
@@ -1016,13 +1041,15 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
          * runs itself: a program's entry, not a library's API) */
         uint8_t *entry = ca_xcalloc(S->njobs + 1, 1);
         for (size_t k = 0; k < n; k++)
-            if (S->fns[k].f->fflags & FN_RUNNER_MAIN) entry[S->fns[k].file] = 1;
+            if ((S->fns[k].f->fflags & FN_RUNNER_MAIN) || (handed[k] && only[k])) entry[S->fns[k].file] = 1;
         grow_in_place(S, &edges, total, only, entry, 0);
         grow_in_place(S, &edges, total, unc, entry, 1);
         free(entry);
         for (size_t k = 0; k < n; k++)
             if (S->fns[k].f->fflags & FN_UNCANCELLED) unc[k] = 0; /* (the frontend's own) */
         free(total);
+        free(placed);
+        free(handed);
     }
     CA_VEC_FREE(edges);
     CA_VEC_FREE(names);
