@@ -2085,36 +2085,24 @@ static void note_entries(lower *L, pn call)
 
 static pn bound_once_before(lower *L, pn name, pn at);
 
-/* `asyncio.run(handle_command(args))` of a coroutine function of another
- * module (catalog main-runner): that function is the program's main, for
- * the scan to resolve (SPAWN_MAIN). A main of this module is the
- * frontend's (FN_RUNNER_MAIN). */
-static void note_main_runner(lower *L, pn call)
+/* A coroutine function of another module whose call is handed, as the
+ * call's first argument, to a runner the catalog names (or a method of a
+ * class the receiver names), for the scan to resolve (flag):
+ * `StreamingResponse(service.stream_events(last_id))` of a scope runner,
+ * which iterates the async generator in a task of its own group
+ * (SPAWN_SCOPE; also through a local bound once to the call), or
+ * `asyncio.run(handle_command(args))` of a main runner, the program's
+ * main (SPAWN_MAIN). The module's own are the frontend's
+ * (collect_scope_driven, FN_RUNNER_MAIN). */
+static void note_handed_call(lower *L, pn call, unsigned flag)
 {
     int fi = func_index(L);
     pn a0 = unparen(first_pos_arg(call, 0));
+    if (pn_is(a0, PT_identifier) && flag == SPAWN_SCOPE) a0 = bound_once_before(L, a0, call);
     if (fi < 0 || !pn_is(a0, PT_call)) return;
     pn fn = unparen(pn_field(a0, PF_function));
     if (pn_is(fn, PT_identifier) && defined_here(L, text(L, fn))) return;
-    unsigned fl = SPAWN_MAIN;
-    const char *t = ref_text(L, fn, &fl);
-    if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
-}
-
-/* `StreamingResponse(service.stream_events(last_id))` of an async generator
- * of another module (or a method of a class the receiver names): the scope
- * runner iterates it in a task of its own, for the scan to resolve
- * (SPAWN_SCOPE). The module's own generators are the frontend's
- * (collect_scope_driven). */
-static void note_scope_runner(lower *L, pn call)
-{
-    int fi = func_index(L);
-    pn a0 = unparen(first_pos_arg(call, 0));
-    if (pn_is(a0, PT_identifier)) a0 = bound_once_before(L, a0, call);
-    if (fi < 0 || !pn_is(a0, PT_call)) return;
-    pn fn = unparen(pn_field(a0, PF_function));
-    if (pn_is(fn, PT_identifier) && defined_here(L, text(L, fn))) return;
-    unsigned fl = SPAWN_SCOPE;
+    unsigned fl = flag;
     const char *t = ref_text(L, fn, &fl);
     if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
 }
@@ -2472,8 +2460,8 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     }
     if (ci.dotted && cat(L, CAT_CHILD_TASKS, ci.dotted)) note_gathered(L, call);
     if (ci.dotted && cat(L, CAT_ROUTE_ENTRY, ci.dotted)) note_entries(L, call);
-    if (ci.dotted && cat(L, CAT_SCOPE_RUNNER, ci.dotted)) note_scope_runner(L, call);
-    if (ci.dotted && cat(L, CAT_MAIN_RUNNER, ci.dotted)) note_main_runner(L, call);
+    if (ci.dotted && cat(L, CAT_SCOPE_RUNNER, ci.dotted)) note_handed_call(L, call, SPAWN_SCOPE);
+    if (ci.dotted && cat(L, CAT_MAIN_RUNNER, ci.dotted)) note_handed_call(L, call, SPAWN_MAIN);
     note_deferred_cancels(L, call);
     if (awaited && L->f && (L->f->fflags & FN_OWN_TASK) && L->loop_depth == 0) note_tail(L, call);
     ci.awaited = awaited;
