@@ -121,6 +121,11 @@ void ir_spawn_add_via(ir_module *m, int func, const char *text, unsigned flags, 
         if (m->spawns[i].func == func && m->spawns[i].flags == flags && strcmp(m->spawns[i].text, text) == 0 &&
             (m->spawns[i].via == via || (m->spawns[i].via && via && strcmp(m->spawns[i].via, via) == 0)))
             return;
+    ir_spawn_append(m, func, text, flags, via);
+}
+
+void ir_spawn_append(ir_module *m, int func, const char *text, unsigned flags, const char *via)
+{
     if (m->nspawns == m->cap_spawns) {
         int cap = m->cap_spawns ? m->cap_spawns * 2 : 4;
         ir_spawn *v = ca_arena_alloc(&m->arena, sizeof(*v) * (size_t)cap);

@@ -489,6 +489,16 @@ typedef struct ir_spawn {
  * of an imported `handle_command`): the program's main, run in the runner's
  * main task, which the scan reads as the module's own (FN_RUNNER_MAIN). */
 #define SPAWN_MAIN        0x4000000u
+/* ir_spawn.flags: no spawn but a call the scan resolved, kept with the file
+ * for a later scan that reuses it without its bodies (scan_mark_main_only):
+ * a call of function `func` of a coroutine of the tree, text "PATH:ORDINAL"
+ * (PATH empty for this file), in place outside any timeout with
+ * SPAWN_IN_PLACE; or (SPAWN_SELF_CALL) a call of a method of self, text
+ * "CLASS.NAME" of the caller's class. Written by the scan, not the
+ * frontend. */
+#define SPAWN_EDGE        0x8000000u
+#define SPAWN_IN_PLACE    0x10000000u
+#define SPAWN_SELF_CALL   0x20000000u
 
 typedef struct ir_suppress {
     int line;
@@ -542,6 +552,8 @@ ir_class *ir_class_new(ir_module *m);
 /* Record a spawn (once each). */
 void ir_spawn_add(ir_module *m, int func, const char *text, unsigned flags);
 void ir_spawn_add_via(ir_module *m, int func, const char *text, unsigned flags, const char *via);
+/* The same, without looking for an equal record first (the caller knows). */
+void ir_spawn_append(ir_module *m, int func, const char *text, unsigned flags, const char *via);
 /* Record that c's methods release an attribute made by `ctor` (once each). */
 void ir_class_hold(ir_module *m, ir_class *c, const char *ctor);
 void ir_module_free(ir_module *m);

@@ -167,7 +167,9 @@ char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n, const 
         for (int i = 0; i < c->nbases; i++) put_str(&sb, c->bases[i]);
     }
     /* the tasks it starts on functions by name (ir_spawn), which the scan
-     * resolves for every module, reused ones too */
+     * resolves for every module, reused ones too; and the calls of its
+     * coroutines the scan resolved (SPAWN_EDGE, SPAWN_SELF_CALL), which
+     * decide flags of functions in other files */
     int ns = m ? m->nspawns : 0;
     ca_sb_addf(&sb, " %d", ns);
     for (int k = 0; k < ns; k++) {

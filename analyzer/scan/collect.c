@@ -19,7 +19,7 @@
 
 #include "coverage/matrix.h"
 
-static size_t job_by_path(const scan_state *S, const char *path)
+size_t scan_job_by_path(const scan_state *S, const char *path)
 {
     size_t lo = 0, hi = S->njobs;
     while (lo < hi) {
@@ -37,7 +37,7 @@ static void reused_callees(scan_state *S, fn_ref *r)
     if (!fa->ncallees) return;
     r->callees = ca_xmalloc(sizeof(int) * (size_t)fa->ncallees);
     for (int k = 0; k < fa->ncallees; k++) {
-        size_t fi = fa->callee_path[k] ? job_by_path(S, fa->callee_path[k]) : (size_t)r->file;
+        size_t fi = fa->callee_path[k] ? scan_job_by_path(S, fa->callee_path[k]) : (size_t)r->file;
         if (fi == SIZE_MAX || fa->callee_ordinal[k] >= S->jobs[fi].m.nfuncs) continue;
         r->callees[r->ncallees++] = S->jobs[fi].m.funcs[fa->callee_ordinal[k]]->id;
     }

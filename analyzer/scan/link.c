@@ -761,7 +761,9 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
         const ir_module *m = &S->jobs[i].m;
         for (int k = 0; k < m->nspawns; k++) {
             const ir_spawn *sp = &m->spawns[k];
-            if (sp->func < 0 || sp->func >= m->nfuncs || (sp->flags & (SPAWN_AWAITED | SPAWN_MAIN))) continue;
+            if (sp->func < 0 || sp->func >= m->nfuncs ||
+                (sp->flags & (SPAWN_AWAITED | SPAWN_MAIN | SPAWN_EDGE | SPAWN_SELF_CALL)))
+                continue;
             ir_site nowhere;
             memset(&nowhere, 0, sizeof(nowhere));
             const eng_summary *sum = NULL;
@@ -831,6 +833,7 @@ typedef struct named_call {
     uint64_t h;
     int file;
     const char *cls;
+    const char *name; /* (the method's, to keep with the file) */
 } named_call;
 
 typedef CA_VEC(named_call) named_call_vec;
@@ -891,7 +894,7 @@ static int note_calls(void *ctx, const ir_node *n)
 {
     main_q *q = ctx;
     if (n->kind == IR_CALL && n->text && (n->flags & CALL_ON_SELF) && !strchr(n->text, '.') && q->f->class_name) {
-        named_call c = {scan_hash_str(CA_HASH_SEED, n->text), q->file, last_part(q->f->class_name)};
+        named_call c = {scan_hash_str(CA_HASH_SEED, n->text), q->file, last_part(q->f->class_name), n->text};
         CA_VEC_PUSH(*q->names, c);
     }
     if (n->kind != IR_CALL || (n->flags & CALL_VALUE_ONLY) || !n->text) return 0;
@@ -951,6 +954,72 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
     free(good);
 }
 
+/* The calls a lowered file's coroutines make, as the scan resolved them,
+ * kept with the file (SPAWN_EDGE, SPAWN_SELF_CALL) for a rescan that
+ * reuses it without its bodies: edges v[e0..] and self calls c[c0..] of
+ * function k. */
+static void keep_calls(scan_state *S, size_t k, const main_edge_vec *edges, size_t e0, const named_call_vec *calls,
+                       size_t c0)
+{
+    const fn_ref *r = &S->fns[k];
+    ir_module *m = &S->jobs[r->file].m;
+    ca_sb q = {0};
+    for (size_t i = e0; i < edges->n; i++) {
+        const fn_ref *g = &S->fns[edges->v[i].callee];
+        ca_sb_reset(&q);
+        ca_sb_addf(&q, "%s:%d", g->file == r->file ? "" : S->jobs[g->file].df->path, g->ordinal);
+        ir_spawn_append(m, r->ordinal, ca_arena_strdup(&m->arena, ca_sb_str(&q)),
+                        SPAWN_EDGE | (edges->v[i].in_place ? SPAWN_IN_PLACE : 0), NULL);
+    }
+    for (size_t i = c0; i < calls->n; i++) {
+        ca_sb_reset(&q);
+        ca_sb_addf(&q, "%s.%s", calls->v[i].cls, calls->v[i].name);
+        ir_spawn_append(m, r->ordinal, ca_arena_strdup(&m->arena, ca_sb_str(&q)), SPAWN_SELF_CALL, NULL);
+    }
+    ca_sb_release(&q);
+}
+
+/* What a reused file kept of its calls (keep_calls), back as edges and
+ * self calls. */
+static void recall_calls(scan_state *S, size_t file, main_edge_vec *edges, named_call_vec *calls)
+{
+    ir_module *m = &S->jobs[file].m;
+    for (int k = 0; k < m->nspawns; k++) {
+        const ir_spawn *sp = &m->spawns[k];
+        if (!(sp->flags & (SPAWN_EDGE | SPAWN_SELF_CALL)) || sp->func < 0 || sp->func >= m->nfuncs) continue;
+        const char *sep = strrchr(sp->text, sp->flags & SPAWN_EDGE ? ':' : '.');
+        if (!sep || m->funcs[sp->func]->id < 0) continue;
+        if (sp->flags & SPAWN_SELF_CALL) {
+            named_call c = {scan_hash_str(CA_HASH_SEED, sep + 1), (int)file,
+                            ca_arena_strndup(&m->arena, sp->text, (size_t)(sep - sp->text)), sep + 1};
+            CA_VEC_PUSH(*calls, c);
+            continue;
+        }
+        size_t fi = file;
+        if (sep > sp->text) {
+            char *path = ca_xstrndup(sp->text, (size_t)(sep - sp->text));
+            fi = scan_job_by_path(S, path);
+            free(path);
+        }
+        long ord = strtol(sep + 1, NULL, 10);
+        if (fi == SIZE_MAX || ord < 0 || ord >= S->jobs[fi].m.nfuncs) continue;
+        const ir_func *g = S->jobs[fi].m.funcs[ord];
+        if (g->id < 0 || (size_t)g->id >= S->nfns || !g->is_async) continue;
+        main_edge e = {(size_t)m->funcs[sp->func]->id, (size_t)g->id, (sp->flags & SPAWN_IN_PLACE) != 0};
+        CA_VEC_PUSH(*edges, e);
+    }
+}
+
+/* Drops what keep_calls put in a file's module (lowered again, or read
+ * again by another pass). */
+static void forget_calls(ir_module *m)
+{
+    int w = 0;
+    for (int i = 0; i < m->nspawns; i++)
+        if (!(m->spawns[i].flags & (SPAWN_EDGE | SPAWN_SELF_CALL))) m->spawns[w++] = m->spawns[i];
+    m->nspawns = w;
+}
+
 void scan_mark_main_only(scan_state *S, uint8_t *stale)
 {
     size_t n = S->nfns;
@@ -958,11 +1027,10 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     uint8_t *unc = ca_xcalloc(n + 1, 1);
     main_edge_vec edges = {0};
     named_call_vec names = {0};
-    int any = 0;
-    for (size_t k = 0; k < n && !any; k++) any = (S->fns[k].f->fflags & (FN_RUNNER_MAIN | FN_UNCANCELLED)) != 0;
-    for (size_t i = 0; i < S->njobs && !any; i++)
-        for (int k = 0; k < S->jobs[i].m.nspawns && !any; k++) any = (S->jobs[i].m.spawns[k].flags & SPAWN_MAIN) != 0;
-    if (any) {
+    /* (the calls are read, and kept with each file, whether or not this
+     * tree has a main or an uncancelled task yet: a later scan that adds
+     * one reuses the rest) */
+    {
         file_ctx fc;
         memset(&fc, 0, sizeof(fc));
         fc.S = S;
@@ -983,13 +1051,19 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
                 if (g && g->is_async && g->id >= 0 && (size_t)g->id < n && S->fns[g->id].file != (int)i) handed[g->id]++;
             }
         }
+        for (size_t i = 0; i < S->njobs; i++) {
+            if (S->jobs[i].reused) recall_calls(S, i, &edges, &names);
+            else forget_calls(&S->jobs[i].m);
+        }
         for (size_t k = 0; k < n; k++) {
             const fn_ref *r = &S->fns[k];
             const ir_module *m = &S->jobs[r->file].m;
-            if (m->language && strcmp(m->language, "python") != 0) continue;
+            if ((m->language && strcmp(m->language, "python") != 0) || S->jobs[r->file].reused) continue;
             main_q q = {&fc, m, r->f, k, {0}, {0}, {0}, &edges, &names, r->file};
+            size_t e0 = edges.n, c0 = names.n;
             ir_visit(&r->f->body, note_timeouts, &q);
             ir_visit(&r->f->body, note_calls, &q);
+            keep_calls(S, k, &edges, e0, &names, c0);
             CA_VEC_FREE(q.timeouts);
             CA_VEC_FREE(q.entered);
             CA_VEC_FREE(q.stack_enters);
@@ -1053,12 +1127,10 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     }
     CA_VEC_FREE(edges);
     CA_VEC_FREE(names);
-    /* (a reused file keeps them as it was analysed with them: its bodies
-     * are not loaded, so the calls it makes are not seen here, and what
-     * they decide can only be read again by analysing it again) */
-    (void)stale;
-    apply_scan_flag(S, only, FN_MAIN_ONLY, NULL);
-    apply_scan_flag(S, unc, FN_UNCANCELLED_VIA, NULL);
+    /* (calls in other files decide them: a reused file whose functions
+     * they change is analysed again) */
+    apply_scan_flag(S, only, FN_MAIN_ONLY, stale);
+    apply_scan_flag(S, unc, FN_UNCANCELLED_VIA, stale);
     free(only);
     free(unc);
 }

@@ -240,14 +240,17 @@ size_t scan_classes_wanted(scan_state *S);
  * on lowered functions; stale[file] = 1 (when stale is given) for a reused
  * file whose stored flag no longer holds. */
 void scan_mark_spawns(scan_state *S, uint8_t *stale);
-/* FN_MAIN_ONLY and FN_UNCANCELLED_VIA: the private or local coroutines (any,
- * in a module that runs itself) that run only in a runner's main task, or
- * in a task nothing can cancel (as that task's coroutine, or awaited or
- * entered in place, outside any timeout, at every call of them in the
- * tree, by coroutines of their own module that do). A reused file keeps
- * the flags it was analysed with: they are read from function bodies,
- * which a reused file does not bring back. */
+/* FN_MAIN_ONLY and FN_UNCANCELLED_VIA: the coroutines that run only in a
+ * runner's main task (private or local ones, any in a module that runs
+ * itself), or in a task nothing can cancel (any, in any module), as that
+ * task's coroutine or awaited or entered in place, outside any timeout, at
+ * every call of them in the tree, by coroutines that do. The calls are read
+ * from lowered bodies and kept with each file (SPAWN_EDGE, SPAWN_SELF_CALL)
+ * for a rescan that reuses it; stale[file] = 1 for a reused file whose
+ * stored flag no longer holds. */
 void scan_mark_main_only(scan_state *S, uint8_t *stale);
+/* The job of the file at path (jobs are sorted by path), SIZE_MAX if none. */
+size_t scan_job_by_path(const scan_state *S, const char *path);
 /* Does every implementation in the tree of the abstract method (or stub) at
  * S->fns[stub_index] suspend nowhere (and is there one)? */
 int scan_stub_quiet(const scan_state *S, size_t stub_index);

@@ -165,6 +165,35 @@ from loops import pinger
 async def run(send):
     await pinger(send)
 """
+# frontend.py hands its handler to start_server; the handler awaits the
+# public bind of backend.py in place: bind runs in a task nothing cancels
+# (FN_UNCANCELLED_VIA), decided by a call in another file.
+BACKEND = """\
+import asyncio
+
+
+class Backend:
+    async def bind(self, reader, writer):
+        proc = await asyncio.create_subprocess_exec("cat")
+        await writer.drain()
+        proc.kill()
+"""
+FRONTEND_SERVES = """\
+import asyncio
+
+from backend import Backend
+
+
+class Frontend:
+    async def start(self, port):
+        self.server = await asyncio.start_server(self._pipe, port=port)
+
+    async def _pipe(self, reader, writer):
+        backend = Backend()
+        await backend.bind(reader, writer)
+"""
+FRONTEND_TIMES = FRONTEND_SERVES.replace(
+    "await backend.bind(reader, writer)", "await asyncio.wait_for(backend.bind(reader, writer), 5)")
 
 
 def write(path, text):
@@ -321,6 +350,30 @@ class Incremental(unittest.TestCase):
         warm, _ = self.scan(self.db)
         self.assertEqual(self.statuses(self.db, warm["scan"]["id"])["tree/loops.py"], "analyzed")
         self.assertFalse([f for f in warm["findings"] if f["path"] == "tree/loops.py"])
+        self.check_against_cold(warm)
+
+    def test_handler_in_another_file_decides_the_unchanged_callee(self):
+        """What a connection handler awaits in place runs in its uncancelled
+        task, in any file: the callee's file is edited and the handler's
+        reused, or the handler's file is edited (a timeout around the call)
+        and the callee's reused; each rescan says what a cold one does, from
+        the calls each file kept (SPAWN_EDGE)."""
+        write(os.path.join(self.tree, "backend.py"), BACKEND)
+        write(os.path.join(self.tree, "frontend.py"), FRONTEND_SERVES)
+        time.sleep(0.05)
+        first, _ = self.scan(self.db)
+        self.assertFalse([f for f in first["findings"] if f["path"] == "tree/backend.py"])
+        write(os.path.join(self.tree, "backend.py"), BACKEND + "\n# edited\n")
+        warm, _ = self.scan(self.db)
+        st = self.statuses(self.db, warm["scan"]["id"])
+        self.assertEqual(st["tree/frontend.py"], "cached")
+        self.assertFalse([f for f in warm["findings"] if f["path"] == "tree/backend.py"])
+        self.check_against_cold(warm)
+        write(os.path.join(self.tree, "frontend.py"), FRONTEND_TIMES)
+        warm, _ = self.scan(self.db)
+        st = self.statuses(self.db, warm["scan"]["id"])
+        self.assertEqual(st["tree/backend.py"], "analyzed")  # unchanged, but its caller now times it
+        self.assertEqual([f["rule"] for f in warm["findings"] if f["path"] == "tree/backend.py"], ["CAN102"])
         self.check_against_cold(warm)
 
     def test_spawn_through_an_inherited_wrapper_survives_reuse(self):
