@@ -117,3 +117,52 @@ class Bridge:
             await proc.aclose()
             raise
         await proc.aclose()
+
+
+# A synchronous facade over a loop of its own: each call waits on the
+# concurrent future of the task it starts, and never cancels it.
+_capture_loop = asyncio.new_event_loop()
+
+
+def run_in_capture_loop(coro: Any) -> Any:
+    future = asyncio.run_coroutine_threadsafe(coro, _capture_loop)
+    return future.result()
+
+
+def run_in_capture_loop_until(coro: Any, deadline: float) -> Any:
+    future = asyncio.run_coroutine_threadsafe(coro, _capture_loop)
+    try:
+        return future.result(deadline)
+    except TimeoutError:
+        future.cancel()
+        raise
+
+
+class Capture:
+    def __init__(self, spawn: Any) -> None:
+        self._spawn = spawn
+
+    def snapshot(self) -> Any:
+        return run_in_capture_loop(self._snapshot())
+
+    def probe(self, deadline: float) -> Any:
+        return run_in_capture_loop_until(self._probe(), deadline)
+
+    # Fine: it runs only as that facade's task, which nothing cancels.
+    async def _snapshot(self) -> Any:
+        proc = await self._spawn()
+        try:
+            return await proc.capture()
+        except Exception:
+            await proc.aclose()
+            raise
+
+    # Buggy: the other facade cancels the future, and with it the task,
+    # when its deadline passes.
+    async def _probe(self) -> Any:
+        proc = await self._spawn()
+        try:
+            return await proc.capture()  # expect: CAN101
+        except Exception:
+            await proc.aclose()
+            raise

@@ -9289,7 +9289,15 @@ static void collect_own_tasks(lower *L, pn root)
                 /* (`def _run_sync(self, coro): return
                  * self._loop.run_until_complete(coro)`: a synchronous facade
                  * over a loop of its own, whose root task nothing cancels) */
-                CA_VEC_PUSH(wrapper_root, ci.dotted && cat(L, CAT_ROOT_RUNNER, ci.dotted) ? 1 : 0);
+                /* (or `return asyncio.run_coroutine_threadsafe(coro,
+                 * loop).result()`: another loop's task, whose concurrent
+                 * future it only waits on, never cancels) */
+                const ca_cat_entry *fe = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
+                int waited = fe && fe->kind && strcmp(fe->kind, "future") == 0 &&
+                             ((pn_is(pn_parent(y), PT_attribute) &&
+                               text_is(L, pn_field(pn_parent(y), PF_attribute), "result")) ||
+                              uncancelled_start(L, y));
+                CA_VEC_PUSH(wrapper_root, (ci.dotted && cat(L, CAT_ROOT_RUNNER, ci.dotted)) || waited ? 1 : 0);
                 /* a module function starting its first parameter: one
                  * other modules may call (FN_SPAWNS_ARG0); not one that
                  * waits for what it started (`run_coroutine_threadsafe(
