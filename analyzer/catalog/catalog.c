@@ -252,6 +252,22 @@ int ca_name_has_word(const char *s, const char *word)
 
 /* `create_tools_from_connectors`, `create_messages`: is the noun a create
  * names (its last word before a preposition, after the verb) plural? */
+int ca_name_class_method(const char *d)
+{
+    const char *dot = d ? strrchr(d, '.') : NULL;
+    if (!dot || dot == d) return 0;
+    const char *c = dot;
+    while (c > d && c[-1] != '.') c--;
+    if (!isupper((unsigned char)*c)) return 0;
+    /* (a name, not a call: `Path(p).open` opens what the call made) */
+    int lower = 0;
+    for (const char *q = c; q < dot; q++) {
+        if (!isalnum((unsigned char)*q) && *q != '_') return 0;
+        lower |= islower((unsigned char)*q) != 0;
+    }
+    return lower;
+}
+
 int ca_name_plural_create(const char *name)
 {
     static const char *const preps[] = {"from", "for", "in", "of", "with", "by", "on", "to", "at", "into", "per"};

@@ -65,6 +65,11 @@ int ca_name_has_word(const char *s, const char *word);
  * after the verb: `create_tools_from_connectors`, `create_messages`)? A
  * batch, not one handle. */
 int ca_name_plural_create(const char *name);
+/* Does dotted name d call a method on a class by its name (`Credential.create`,
+ * `anoncreds.Credential.create`): the part before the method a CapWords
+ * name, not a constant (`CLIENT.create`), an instance (`client.create`) nor
+ * a call (`Path(p).open`)? */
+int ca_name_class_method(const char *d);
 /* The entries of category k, in file order: *n of them. */
 const ca_cat_entry *ca_catalog_entries(const ca_catalog *c, ca_cat_kind k, size_t *n);
 /* A digest of every entry, so stored results are reused only under the same catalog. */

@@ -4136,6 +4136,7 @@ static int coroutine_makes(lower *L, pn co)
     return delegated_maker(L, cc.name) != NULL;
 }
 
+
 /* Is the receiver of dotted call d (all but its last part) one whose
  * creates are requests answered in the reply, leaving nothing to reap
  * (catalog request-receiver: `client.im.v1.message`, `*.completions`)? */
@@ -4338,6 +4339,11 @@ static rhs_info classify_rhs(lower *L, pn right)
              * the caller owns; by its name alone it needs evidence too) */
             if (fe && fd && !cat(L, CAT_ACQUIRE, fd) && fe->kind && strcmp(fe->kind, "session") == 0)
                 heur = ACQ_HEURISTIC;
+            /* (`run_in_executor(None, Credential.create, offer)`: a class's
+             * alternative constructor, known by its name alone, builds an
+             * object in this process; a client's `create_vpc` makes
+             * something elsewhere) */
+            if (fe && fd && !cat(L, CAT_ACQUIRE, fd) && ca_name_class_method(fd)) fe = NULL;
             if (fe) {
                 ri.acq = ACQ_STRONG | ACQ_EXECUTOR | heur;
                 ri.rkind = fe->kind;
