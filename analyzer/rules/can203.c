@@ -26,13 +26,17 @@ static void begin(rule_run *rr) { rr->data = ca_xcalloc(1, sizeof(node_vec)); }
  * class (`IceCastClient(buffer, url)` built in the thread)? Other thread
  * work (a tool the caller handed in, a user's API function,
  * `block.postprocess`) returns data, whatever a cleanup later does with it. */
+/* `Credential.create`, a class's alternative constructor known by its name
+ * alone: it builds an object of this process (a catalogued one,
+ * `modal.Sandbox.create`, makes something elsewhere). */
+static int class_constructor(const rule_ctx *ctx, const ir_node *n)
+{
+    return n->callee && ca_name_class_method(n->callee) && !rule_cat(ctx, CAT_ACQUIRE, n->callee);
+}
+
 static int names_maker(const rule_ctx *ctx, const ir_node *n)
 {
-    if (!n->callee) return 0;
-    /* (`Credential.create`, a class's alternative constructor known by
-     * its name alone, builds an object in this process; a catalogued one,
-     * `modal.Sandbox.create`, makes something elsewhere) */
-    if (ca_name_class_method(n->callee) && !rule_cat(ctx, CAT_ACQUIRE, n->callee)) return 0;
+    if (!n->callee || class_constructor(ctx, n)) return 0;
     const char *last = rule_last_part(n->callee);
     while (*last == '_') last++;
     if (*last >= 'A' && *last <= 'Z') return 1;
@@ -55,9 +59,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
         (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_KEPT))
         return;
     int remote = rule_remote_create(rr->ctx->cat, n) || (runs && sum && sum->remote && !runs->is_async);
-    /* (`Credential.create` by its name alone: a class's alternative
-     * constructor, an object of this process; names_maker says so too) */
-    if (remote && !runs && ca_name_class_method(n->callee) && !rule_cat(rr->ctx, CAT_ACQUIRE, n->callee)) remote = 0;
+    if (remote && !runs && class_constructor(rr->ctx, n)) remote = 0;
     /* a remote create in a thread under a timeout is CAN201's */
     if (remote && ((n->flags & REM_TIMEOUT) || ev->in_timeout) && !(n->flags & REM_SHIELDED) &&
         rule_on(rr->ctx, "CAN201"))

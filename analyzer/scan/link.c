@@ -751,6 +751,18 @@ static void apply_scan_flag(scan_state *S, const uint8_t *marked, unsigned flag,
     }
 }
 
+/* What a spawn record's name (text, read as a call with flags) resolves
+ * to from function func of module m; NULL when nothing of the tree. */
+static const ir_func *resolve_named(file_ctx *fc, const ir_module *m, int func, const char *text, unsigned flags)
+{
+    ir_site nowhere;
+    memset(&nowhere, 0, sizeof(nowhere));
+    const eng_summary *sum = NULL;
+    int off = 0;
+    ir_node call = ir_call_stub(text, flags, nowhere);
+    return scan_resolve(fc, m, m->funcs[func], &call, &sum, &off);
+}
+
 void scan_mark_spawns(scan_state *S, uint8_t *stale)
 {
     uint8_t *spawned = ca_xcalloc(S->nfns + 1, 1);
@@ -764,23 +776,17 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
             if (sp->func < 0 || sp->func >= m->nfuncs ||
                 (sp->flags & (SPAWN_AWAITED | SPAWN_MAIN | SPAWN_EDGE | SPAWN_SELF_CALL)))
                 continue;
-            ir_site nowhere;
-            memset(&nowhere, 0, sizeof(nowhere));
-            const eng_summary *sum = NULL;
-            int off = 0;
             if (sp->flags & SPAWN_VIA) {
                 /* (a spawn only if what the call hands the coroutine to
                  * starts it: a wrapper of another module) */
                 /* ("self.NAME": a method of the spawning function's class
                  * or of one of its bases) */
-                ir_node wc = ir_call_stub(sp->via, sp->via && strncmp(sp->via, "self.", 5) == 0 ? CALL_ON_SELF : 0,
-                                          nowhere);
-                const ir_func *w = scan_resolve(&fc, m, m->funcs[sp->func], &wc, &sum, &off);
+                const ir_func *w = resolve_named(&fc, m, sp->func, sp->via,
+                                                 sp->via && strncmp(sp->via, "self.", 5) == 0 ? CALL_ON_SELF : 0);
                 if (!w || !(w->fflags & FN_SPAWNS_ARG0)) continue;
             }
-            ir_node call = ir_call_stub(sp->text, sp->flags & ~(SPAWN_ENTRY | SPAWN_TAIL | SPAWN_VIA | SPAWN_SCOPE | SPAWN_GATHER),
-                                        nowhere);
-            const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
+            const ir_func *g = resolve_named(&fc, m, sp->func, sp->text,
+                                             sp->flags & ~(SPAWN_ENTRY | SPAWN_TAIL | SPAWN_VIA | SPAWN_SCOPE | SPAWN_GATHER));
             if (!g && (sp->flags & SPAWN_TAIL)) g = unique_self_held_tail(S, sp->text);
             if (g && (g->fflags & (FN_ABSTRACT | FN_STUB))) mark_implementations(S, g, spawned, (sp->flags & SPAWN_GATHER) != 0);
             /* (a gathered coroutine counts through a stub only) */
@@ -1042,12 +1048,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             for (int k = 0; k < m->nspawns; k++) {
                 const ir_spawn *sp = &m->spawns[k];
                 if (!(sp->flags & SPAWN_MAIN) || sp->func < 0 || sp->func >= m->nfuncs) continue;
-                ir_site nowhere;
-                memset(&nowhere, 0, sizeof(nowhere));
-                const eng_summary *sum = NULL;
-                int off = 0;
-                ir_node call = ir_call_stub(sp->text, sp->flags & ~SPAWN_MAIN, nowhere);
-                const ir_func *g = scan_resolve(&fc, m, m->funcs[sp->func], &call, &sum, &off);
+                const ir_func *g = resolve_named(&fc, m, sp->func, sp->text, sp->flags & ~SPAWN_MAIN);
                 if (g && g->is_async && g->id >= 0 && (size_t)g->id < n && S->fns[g->id].file != (int)i) handed[g->id]++;
             }
         }
