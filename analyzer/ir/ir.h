@@ -499,6 +499,12 @@ typedef struct ir_spawn {
 #define SPAWN_EDGE        0x8000000u
 #define SPAWN_IN_PLACE    0x10000000u
 #define SPAWN_SELF_CALL   0x20000000u
+/* ir_spawn.flags: no spawn but a name the module binds at its top level to
+ * a function of another module, text the name, via the dotted name through
+ * imports: `create_task = context_lib.create_task`, `from .ctx import
+ * create_task`. A call `mod.create_task(...)` of another module reaches that
+ * function (scan_resolve). func is 0 and means nothing. */
+#define SPAWN_EXPORT      0x40000000u
 
 typedef struct ir_suppress {
     int line;

@@ -49,6 +49,15 @@ static int cmp_by_method(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int cmp_export(const void *a, const void *b)
+{
+    const scan_state *S = sort_ctx;
+    const export_ref *x = a, *y = b;
+    int c = strcmp(S->jobs[x->file].m.spawns[x->spawn].text, S->jobs[y->file].m.spawns[y->spawn].text);
+    if (c) return c;
+    return x->file != y->file ? (x->file < y->file ? -1 : 1) : (x->spawn > y->spawn) - (x->spawn < y->spawn);
+}
+
 void scan_build_table(scan_state *S)
 {
     free(S->fns);
@@ -80,6 +89,20 @@ void scan_build_table(scan_state *S)
     sort_ctx = S;
     qsort(S->by_name, S->nby_name, sizeof(size_t), cmp_by_name);
     qsort(S->by_method, S->nby_method, sizeof(size_t), cmp_by_method);
+    /* the names modules bind to functions of other modules, by name */
+    free(S->exports);
+    S->exports = NULL;
+    S->nexports = 0;
+    size_t ne = 0;
+    for (size_t i = 0; i < S->njobs; i++)
+        for (int k = 0; k < S->jobs[i].m.nspawns; k++) ne += (S->jobs[i].m.spawns[k].flags & SPAWN_EXPORT) != 0;
+    if (ne) {
+        S->exports = ca_xmalloc(sizeof(*S->exports) * ne);
+        for (size_t i = 0; i < S->njobs; i++)
+            for (int k = 0; k < S->jobs[i].m.nspawns; k++)
+                if (S->jobs[i].m.spawns[k].flags & SPAWN_EXPORT) S->exports[S->nexports++] = (export_ref){i, k};
+        qsort(S->exports, S->nexports, sizeof(*S->exports), cmp_export);
+    }
 }
 
 static int same_language(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
@@ -90,6 +113,8 @@ static int same_language(const char *a, const char *b) { return a == b || (a && 
 /* ... and a method of a named class, "of:Class.method" */
 #define METHOD_OF_DEP "of:"
 #define MODULE_DEP "in:"
+
+static const fn_ref *lookup_export(const scan_state *S, const char *qual, const char *name, const char *language);
 
 static int under_module(const char *path, const char *text, const char *name);
 static int under_module_path(const char *path, const char *text, const char *name);
@@ -175,7 +200,9 @@ static const fn_ref *lookup_global(const scan_state *S, const char *name, const 
 {
     if (strncmp(name, MODULE_DEP, strlen(MODULE_DEP)) == 0) {
         const char *qual = name + strlen(MODULE_DEP), *f = strrchr(qual, '.');
-        return f ? lookup_unique_in(S, S->by_name, S->nby_name, f + 1, language, qual) : NULL;
+        if (!f) return NULL;
+        const fn_ref *r = lookup_unique_in(S, S->by_name, S->nby_name, f + 1, language, qual);
+        return r ? r : lookup_export(S, qual, f + 1, language);
     }
     if (strncmp(name, METHOD_OF_DEP, strlen(METHOD_OF_DEP)) == 0) {
         /* "Cls.method", or "mod.Cls.method" where Cls alone names several */
@@ -188,6 +215,36 @@ static const fn_ref *lookup_global(const scan_state *S, const char *name, const 
     if (strncmp(name, METHOD_DEP, strlen(METHOD_DEP)) == 0)
         return lookup_unique(S, S->by_method, S->nby_method, name + strlen(METHOD_DEP), language);
     return lookup_unique(S, S->by_name, S->nby_name, name, language);
+}
+
+/* `mod.NAME(...)` where module mod binds NAME to a function of another
+ * module (SPAWN_EXPORT: `create_task = context_lib.create_task`): that
+ * function, when it is the one of its name (as lookup_global finds it) in
+ * the module the binding names. `qual` is the call's text or a MODULE_DEP key's
+ * ("mod.NAME"), name points at NAME in it. */
+static const fn_ref *lookup_export(const scan_state *S, const char *qual, const char *name, const char *language)
+{
+    size_t lo = 0, hi = S->nexports;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const export_ref *e = &S->exports[mid];
+        if (strcmp(S->jobs[e->file].m.spawns[e->spawn].text, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    const fn_ref *hit = NULL;
+    for (size_t k = lo; k < S->nexports; k++) {
+        const export_ref *e = &S->exports[k];
+        const ir_spawn *sp = &S->jobs[e->file].m.spawns[e->spawn];
+        if (strcmp(sp->text, name) != 0) break;
+        if (!same_language(S->jobs[e->file].m.language, language) || !under_module(S->jobs[e->file].df->path, qual, name))
+            continue;
+        const char *to = sp->via, *tn = last_part(to);
+        const fn_ref *r = lookup_global(S, tn, language);
+        if (!r || (int)e->file == r->file || !under_module(S->jobs[r->file].df->path, to, tn)) continue;
+        if (hit && hit != r) return NULL;
+        hit = r;
+    }
+    return hit;
 }
 
 /* What the names resolve to across files: everything of the target that
@@ -560,9 +617,15 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
     }
     CA_VEC_PUSH(fc->deps, name);
     const fn_ref *r = lookup_global(S, name, m->language);
+    /* `mod.f(...)`: only a function that lives under a module or package of
+     * that name (`utils.aio.cancel_and_wait` in `.../aio/utils.py`), not any
+     * function of the tree named f (`asyncio.wait` is no `wait` of the tree) */
+    if (r && name != call->text && !under_module(S->jobs[r->file].df->path, call->text, name)) r = NULL;
     if (!r && name != call->text) {
-        /* several of that name: the one under the module the call names
-         * (`server_main.serve_forever`) */
+        /* none, several or another module's of that name: the one under the
+         * module the call names (`server_main.serve_forever`), or the one
+         * that module binds by that name (`processor.create_task` of
+         * `create_task = context_lib.create_task`) */
         const char *comp = name - 1;
         while (comp > call->text && comp[-1] != '.') comp--;
         ca_sb key = {0};
@@ -573,10 +636,6 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         r = lookup_global(S, k, m->language);
     }
     if (!r) return NULL;
-    /* `mod.f(...)`: only a function that lives under a module or package of
-     * that name (`utils.aio.cancel_and_wait` in `.../aio/utils.py`), not any
-     * function of the tree named f (`asyncio.wait` is no `wait` of the tree) */
-    if (name != call->text && !under_module(S->jobs[r->file].df->path, call->text, name)) return NULL;
     *summary = &r->sum;
     return r->f;
 }
@@ -774,7 +833,7 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
         for (int k = 0; k < m->nspawns; k++) {
             const ir_spawn *sp = &m->spawns[k];
             if (sp->func < 0 || sp->func >= m->nfuncs ||
-                (sp->flags & (SPAWN_AWAITED | SPAWN_MAIN | SPAWN_EDGE | SPAWN_SELF_CALL)))
+                (sp->flags & (SPAWN_AWAITED | SPAWN_MAIN | SPAWN_EDGE | SPAWN_SELF_CALL | SPAWN_EXPORT)))
                 continue;
             if (sp->flags & SPAWN_VIA) {
                 /* (a spawn only if what the call hands the coroutine to

@@ -638,6 +638,7 @@ static void scan_state_free(scan_state *S)
     free(S->fns);
     free(S->by_name);
     free(S->by_method);
+    free(S->exports);
     free(S->classes);
     free(S->cls_by_name);
     free(S->mod_by_stem);

@@ -54,6 +54,12 @@ typedef struct file_job {
     size_t nfindings;
 } file_job;
 
+/* A module's SPAWN_EXPORT record: jobs[file].m.spawns[spawn]. */
+typedef struct export_ref {
+    size_t file;
+    int spawn;
+} export_ref;
+
 typedef struct fn_ref {
     int file;
     int ordinal;          /* index in its module */
@@ -110,6 +116,9 @@ typedef struct scan_state {
      * calls that the caller's own class does not define (a base class) */
     size_t *by_method;
     size_t nby_method;
+    /* SPAWN_EXPORT records of every module, sorted by the name bound */
+    export_ref *exports;
+    size_t nexports;
     /* classes of every module, and sorted by name */
     cls_ref *classes;
     size_t nclasses;

@@ -8411,6 +8411,23 @@ static void add_import(lower *L, const char *alias, const char *dotted_name)
     CA_VEC_PUSH(L->imports, e);
 }
 
+/* A name the module binds at its top level to another module's function,
+ * which a call of another module may name through this one (SPAWN_EXPORT):
+ * `create_task = context_lib.create_task` (through an import), `from .ctx
+ * import create_task` (a function's name: lower case, public; a package's
+ * __init__ is no such module, the scan finds what lies under a package by
+ * its directory). */
+static void note_export(lower *L, const char *name, const char *dotted_name, int from_import)
+{
+    if (!name || !dotted_name || !strchr(dotted_name, '.')) return;
+    if (from_import) {
+        const char *base = L->m->path ? strrchr(L->m->path, '/') : NULL;
+        base = base ? base + 1 : L->m->path;
+        if (!(name[0] >= 'a' && name[0] <= 'z') || (base && strcmp(base, "__init__.py") == 0)) return;
+    }
+    ir_spawn_add_via(L->m, 0, name, SPAWN_EXPORT, dotted_name);
+}
+
 /* A directive opens a comment (`# noqa`, `#noqa: X`, `... # noqa`), never
  * sits inside prose ("# see the noqa docs"). Returns the text after it. */
 static const char *comment_directive(const char *c, const char *word)
@@ -9918,6 +9935,7 @@ static void scan_module(lower *L, pn root)
                 add_import(L, local, full);
                 L->imports.v[L->imports.n - 1].relative = (int)strspn(mname, ".");
                 L->imports.v[L->imports.n - 1].from_import = 1;
+                note_export(L, local, full, 1);
             }
             descend = 0;
         } else if (n->type == PT_comment) {
@@ -9945,7 +9963,9 @@ static void scan_module(lower *L, pn root)
                         descend = 0;
                     }
                 } else if (pn_is(right, PT_attribute) || pn_is(right, PT_identifier)) {
-                    d = resolve(L, dotted_raw(L, right));
+                    char *raw = dotted_raw(L, right);
+                    d = resolve(L, raw);
+                    if (raw && d && d != raw) note_export(L, text(L, left), d, 0);
                 }
                 /* (`_sink = None`, `_client: Client | None = None`: a
                  * module-level name all the same, assigned later) */
