@@ -2,7 +2,7 @@
 
 A handler registered with a router (`web.post("/upload", api.upload)`,
 `app.router.add_route(...)`), a verb method of a handler class
-(tornado's `RequestHandler.get`) and an ASGI application (`__call__(self,
+(tornado's `RequestHandler.get`, Home Assistant's `HomeAssistantView.get`) and an ASGI application (`__call__(self,
 scope, receive, send)`) are each the outermost frame of the task the
 framework runs the request in: a cancellation they end on quietly is that
 request's end, and no caller of theirs goes on as if nothing happened.
