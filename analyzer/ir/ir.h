@@ -172,6 +172,8 @@ typedef enum ir_kind {
 #define CALL_NO_RAISE     0x200u /* the call does not raise in practice (catalog nonraising-call: `str(x)`) */
 #define CALL_READS_ONLY   0x80000u /* it only reads what it is handed (a report call, `isinstance(x, T)`,
                                       `len(x)`): it keeps none of it, in cleanup or not */
+#define CALL_DROPPED      0x80000000u /* a statement of its own (`f(x)`, `await f(x)`): nothing keeps what it
+                                          returns (a task a decorator of the callee starts, FN_SPAWNS_ARG0) */
 /* IR_DONE */
 #define DONE_SETTLED      0x01u /* an await of the task returned: it has finished (not a None test) */
 #define DONE_EXITED       0x02u /* `await v.wait()` returned (catalog exit-wait): finished if v is a process */
@@ -505,6 +507,22 @@ typedef struct ir_spawn {
  * create_task`. A call `mod.create_task(...)` of another module reaches that
  * function (scan_resolve). func is 0 and means nothing. */
 #define SPAWN_EXPORT      0x40000000u
+/* ir_spawn.flags: no spawn but a decorator of coroutine function `func`,
+ * via the decorator's dotted name through imports (`@new_task`): one that
+ * starts its first parameter as a task (FN_SPAWNS_ARG0: `def new_task(f):
+ * async def wrapper(*a): return create_task(f(*a)); return wrapper`)
+ * makes every call of func start a task of its own. text is func's name. */
+#define SPAWN_DECORATION  0x80000000u
+/* ir_spawn.flags of a SPAWN_EDGE only (a bit of the CALL_* part, which an
+ * edge does not use): the call's result is kept (no statement of its own,
+ * CALL_DROPPED) */
+#define SPAWN_KEPT        0x01u
+/* ir_spawn.flags: no spawn but a plain module function `func` (text its
+ * name) whose coroutine wrapper starts a call of its first parameter as a
+ * task and awaits nothing: a decorator that starts what it decorates
+ * (SPAWN_DECORATION). A bit of the CALL_* part, which this record does not
+ * use. */
+#define SPAWN_STARTER     0x02u
 
 typedef struct ir_suppress {
     int line;

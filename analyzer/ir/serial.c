@@ -594,7 +594,7 @@ int ir_decode(const char *buf, size_t len, ir_module *m)
             const char *t = get_s(&d);
             unsigned fl = get_u32(&d);
             const char *via = get_s(&d);
-            if (!t || fi < 0 || (fi >= m->nfuncs && !(fl & SPAWN_EXPORT)) || (!via) != !(fl & (SPAWN_VIA | SPAWN_EXPORT)))
+            if (!t || fi < 0 || (fi >= m->nfuncs && !(fl & SPAWN_EXPORT)) || (!via) != !(fl & (SPAWN_VIA | SPAWN_EXPORT | SPAWN_DECORATION)))
                 d.bad = 1;
             else ir_spawn_add_via(m, fi, t, fl, via);
         }

@@ -176,7 +176,7 @@ char *ca_deps_encode(uint64_t digest, const char *const *names, size_t n, const 
         ca_sb_addf(&sb, " %d %u", m->spawns[k].func, m->spawns[k].flags);
         put_str(&sb, m->spawns[k].text);
         /* (a spawn through a wrapper: what the call hands the coroutine to) */
-        if (m->spawns[k].flags & (SPAWN_VIA | SPAWN_EXPORT)) put_str(&sb, m->spawns[k].via);
+        if (m->spawns[k].flags & (SPAWN_VIA | SPAWN_EXPORT | SPAWN_DECORATION)) put_str(&sb, m->spawns[k].via);
     }
     return ca_sb_detach(&sb);
 }
@@ -386,10 +386,12 @@ int ca_deps_decode(const char *s, uint64_t *digest, const char ***names, size_t 
     int ns = v2 && !c.bad && *c.p ? get_int(&c, MAX_ITEMS) : 0;
     for (int k = 0; k < ns && !c.bad; k++) {
         int fi = get_int(&c, INT32_MAX);
-        unsigned fl = (unsigned)get_int(&c, INT32_MAX);
+        uint64_t fl64 = get_num(&c, 10);
+        if (fl64 > UINT32_MAX) c.bad = 1;
+        unsigned fl = (unsigned)fl64;
         const char *t = get_str(&c, a);
-        const char *via = (fl & (SPAWN_VIA | SPAWN_EXPORT)) && t ? get_str(&c, a) : NULL;
-        if (!t || (!via) != !(fl & (SPAWN_VIA | SPAWN_EXPORT))) c.bad = 1;
+        const char *via = (fl & (SPAWN_VIA | SPAWN_EXPORT | SPAWN_DECORATION)) && t ? get_str(&c, a) : NULL;
+        if (!t || (!via) != !(fl & (SPAWN_VIA | SPAWN_EXPORT | SPAWN_DECORATION))) c.bad = 1;
         else ir_spawn_add_via(m, fi, t, fl, via);
     }
     if (c.bad || *c.p) return -1;

@@ -822,6 +822,28 @@ static const ir_func *resolve_named(file_ctx *fc, const ir_module *m, int func, 
     return scan_resolve(fc, m, m->funcs[func], &call, &sum, &off);
 }
 
+/* A SPAWN_DECORATION record's coroutine function, when the decorator is a
+ * function of the tree whose coroutine wrapper starts a call of its first
+ * parameter as a task and waits on nothing (SPAWN_STARTER: `def
+ * new_task(func): async def wrapper(*a, **k): return
+ * loop.create_task(func(*a, **k)); return wrapper`): each call of it starts
+ * a task of its own, whose outermost frame it is; else NULL. */
+static const ir_func *deco_started(file_ctx *fc, const ir_module *m, const ir_spawn *sp)
+{
+    if (sp->func < 0 || sp->func >= m->nfuncs || !sp->via) return NULL;
+    const ir_func *g = m->funcs[sp->func];
+    if (!g->is_async || g->id < 0 || (size_t)g->id >= fc->S->nfns) return NULL;
+    const ir_func *w = resolve_named(fc, m, sp->func, sp->via, 0);
+    if (!w || w == g || w->is_async || w->id < 0 || (size_t)w->id >= fc->S->nfns) return NULL;
+    const fn_ref *wr = &fc->S->fns[w->id];
+    const ir_module *wm = &fc->S->jobs[wr->file].m;
+    for (int k = 0; k < wm->nspawns; k++)
+        if ((wm->spawns[k].flags & SPAWN_STARTER) && !(wm->spawns[k].flags & (SPAWN_EDGE | SPAWN_DECORATION)) &&
+            wm->spawns[k].func == wr->ordinal)
+            return g;
+    return NULL;
+}
+
 void scan_mark_spawns(scan_state *S, uint8_t *stale)
 {
     uint8_t *spawned = ca_xcalloc(S->nfns + 1, 1);
@@ -832,8 +854,15 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
         const ir_module *m = &S->jobs[i].m;
         for (int k = 0; k < m->nspawns; k++) {
             const ir_spawn *sp = &m->spawns[k];
+            if (sp->flags & SPAWN_DECORATION) {
+                /* (`@new_task async def f`: every call of f starts it) */
+                const ir_func *g = deco_started(&fc, m, sp);
+                if (g) spawned[g->id] = 1;
+                continue;
+            }
             if (sp->func < 0 || sp->func >= m->nfuncs ||
-                (sp->flags & (SPAWN_AWAITED | SPAWN_MAIN | SPAWN_EDGE | SPAWN_SELF_CALL | SPAWN_EXPORT)))
+                (sp->flags & (SPAWN_AWAITED | SPAWN_MAIN | SPAWN_EDGE | SPAWN_SELF_CALL | SPAWN_EXPORT)) ||
+                (sp->flags & SPAWN_STARTER))
                 continue;
             if (sp->flags & SPAWN_VIA) {
                 /* (a spawn only if what the call hands the coroutine to
@@ -888,6 +917,7 @@ void scan_mark_spawns(scan_state *S, uint8_t *stale)
 typedef struct main_edge {
     size_t caller, callee;
     int in_place;
+    int kept; /* what the call returns is kept (not a statement of its own, CALL_DROPPED) */
 } main_edge;
 
 typedef CA_VEC(main_edge) main_edge_vec;
@@ -974,7 +1004,7 @@ static int note_calls(void *ctx, const ir_node *n)
     for (size_t k = 0; k < q->entered.n; k++) entered |= q->entered.v[k] == n;
     for (size_t k = 0; k < q->stack_enters.n; k++)
         entered |= q->stack_enters.v[k].start < n->site.start && n->site.end <= q->stack_enters.v[k].end;
-    main_edge e = {q->fid, (size_t)g->id, ((n->flags & CALL_AWAITED) || entered) && !timed};
+    main_edge e = {q->fid, (size_t)g->id, ((n->flags & CALL_AWAITED) || entered) && !timed, !(n->flags & CALL_DROPPED)};
     CA_VEC_PUSH(*q->edges, e);
     return 0;
 }
@@ -1034,7 +1064,8 @@ static void keep_calls(scan_state *S, size_t k, const main_edge_vec *edges, size
         ca_sb_reset(&q);
         ca_sb_addf(&q, "%s:%d", g->file == r->file ? "" : S->jobs[g->file].df->path, g->ordinal);
         ir_spawn_append(m, r->ordinal, ca_arena_strdup(&m->arena, ca_sb_str(&q)),
-                        SPAWN_EDGE | (edges->v[i].in_place ? SPAWN_IN_PLACE : 0), NULL);
+                        SPAWN_EDGE | (edges->v[i].in_place ? SPAWN_IN_PLACE : 0) | (edges->v[i].kept ? SPAWN_KEPT : 0),
+                        NULL);
     }
     for (size_t i = c0; i < calls->n; i++) {
         ca_sb_reset(&q);
@@ -1070,7 +1101,8 @@ static void recall_calls(scan_state *S, size_t file, main_edge_vec *edges, named
         if (fi == SIZE_MAX || ord < 0 || ord >= S->jobs[fi].m.nfuncs) continue;
         const ir_func *g = S->jobs[fi].m.funcs[ord];
         if (g->id < 0 || (size_t)g->id >= S->nfns || !g->is_async) continue;
-        main_edge e = {(size_t)m->funcs[sp->func]->id, (size_t)g->id, (sp->flags & SPAWN_IN_PLACE) != 0};
+        main_edge e = {(size_t)m->funcs[sp->func]->id, (size_t)g->id, (sp->flags & SPAWN_IN_PLACE) != 0,
+                       (sp->flags & SPAWN_KEPT) != 0};
         CA_VEC_PUSH(*edges, e);
     }
 }
@@ -1111,6 +1143,17 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
                 if (g && g->is_async && g->id >= 0 && (size_t)g->id < n && S->fns[g->id].file != (int)i) handed[g->id]++;
             }
         }
+        /* coroutines a decorator of the tree starts as a task at each call
+         * (SPAWN_DECORATION) */
+        uint8_t *deco = ca_xcalloc(n + 1, 1);
+        for (size_t i = 0; i < S->njobs; i++) {
+            const ir_module *m = &S->jobs[i].m;
+            for (int k = 0; k < m->nspawns; k++) {
+                if (!(m->spawns[k].flags & SPAWN_DECORATION)) continue;
+                const ir_func *g = deco_started(&fc, m, &m->spawns[k]);
+                if (g) deco[g->id] = 1;
+            }
+        }
         for (size_t i = 0; i < S->njobs; i++) {
             if (S->jobs[i].reused) recall_calls(S, i, &edges, &names);
             else forget_calls(&S->jobs[i].m);
@@ -1129,6 +1172,15 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             CA_VEC_FREE(q.stack_enters);
         }
         scan_file_ctx_free(&fc);
+        /* (a call of one a decorator starts runs nothing in place: it starts
+         * the task; one whose task it keeps, `jobs["jd"] = await
+         * listener()`, may cancel it) */
+        uint8_t *kept = ca_xcalloc(n + 1, 1);
+        for (size_t i = 0; i < edges.n; i++)
+            if (deco[edges.v[i].callee]) {
+                edges.v[i].in_place = 0;
+                kept[edges.v[i].callee] |= edges.v[i].kept != 0;
+            }
         /* every call of g, how many of them are in place in a member: all,
          * and at least one, or g is a runner's main never called elsewhere */
         int *total = ca_xcalloc(n + 1, sizeof(int));
@@ -1170,6 +1222,14 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             const cls_ref *gc = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
             if (gc && called_elsewhere(S, &names, scan_hash_str(CA_HASH_SEED, g->name), S->fns[k].file, gc)) unc[k] = 0;
         }
+        /* a coroutine a decorator starts as a task at every call, where no
+         * call in the tree keeps that task (`await confirm(...)` as a
+         * statement, or handed by name to a framework): nothing can cancel
+         * it */
+        for (size_t k = 0; k < n; k++)
+            if (deco[k] && !kept[k]) unc[k] = 1;
+        free(deco);
+        free(kept);
         free(other);
         /* (a module that hands a coroutine of its own to a main runner
          * runs itself: a program's entry, not a library's API) */

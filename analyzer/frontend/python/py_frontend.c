@@ -6770,7 +6770,15 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             } else if (pn_is(e, PT_augmented_assignment)) {
                 lower_expr(L, out, pn_field(e, PF_right), s);
             } else {
+                int n0 = out->n;
                 lower_expr(L, out, e, s);
+                /* `f(x)` / `await f(x)` as a statement: what it returns is
+                 * dropped (CALL_DROPPED) */
+                pn c = unparen(e);
+                if (pn_is(c, PT_await)) c = unparen(pn_first_named(c));
+                for (int k = n0; pn_is(c, PT_call) && k < out->n; k++)
+                    if (out->v[k]->kind == IR_CALL && out->v[k]->site.start == c->start && out->v[k]->site.end == c->end)
+                        out->v[k]->flags |= CALL_DROPPED;
             }
         }
         return;
@@ -7757,6 +7765,79 @@ static int hands_out_current_task(lower *L, pn def)
     return 0;
 }
 
+/* The decorators of coroutine function f (index: the last made) that may
+ * start it as a task of its own, for the scan (SPAWN_DECORATION): a name or
+ * an attribute (`@new_task`, `@utils.new_task`), not a call (`@app.get("/")`
+ * registers) nor one of the language's own (`@staticmethod`, `@property`,
+ * `@abstractmethod`, `@override`, a `functools` wrapper). */
+static void note_decorations(lower *L, pn def, const ir_func *f)
+{
+    static const char *const plain[] = {"staticmethod", "classmethod", "property", "abstractmethod", "override",
+                                        "cached_property", "wraps", "cache", "lru_cache", "final", "setter",
+                                        "getter", "deleter", "asynccontextmanager", "contextmanager"};
+    pn parent = pn_parent(def);
+    if (pn_isnull(parent) || !pn_is(parent, PT_decorated_definition)) return;
+    PN_FOR_NAMED(dec, parent) {
+        if (!pn_is(dec, PT_decorator)) continue;
+        pn e = unparen(pn_first_named(dec));
+        if (!pn_is(e, PT_identifier) && !pn_is(e, PT_attribute)) continue;
+        char *d = dotted(L, e);
+        if (!d) continue;
+        const char *last = last_component(d);
+        int skip = 0;
+        for (size_t k = 0; k < sizeof(plain) / sizeof(plain[0]) && !skip; k++) skip = strcmp(last, plain[k]) == 0;
+        if (!skip) ir_spawn_add_via(L->m, L->m->nfuncs - 1, f->name, SPAWN_DECORATION, d);
+    }
+}
+
+/* `def background(func): @wraps(func) async def wrapper(*a, **k): return
+ * loop.create_task(func(*a, **k)); return wrapper`: a plain function whose
+ * coroutine wrapper (returned) starts a call of its first parameter as a task
+ * and awaits nothing (so it hands the task back, or drops it, and never
+ * waits on it). A function it decorates runs as a task of its own at every
+ * call (SPAWN_STARTER, read by the scan with SPAWN_DECORATION). */
+static int starter_decorator(lower *L, pn def)
+{
+    pn params = pn_field(def, PF_parameters), body = pn_field(def, PF_body);
+    if (has_token(def, PT_async) || pn_isnull(params) || pn_isnull(body)) return 0;
+    pn p0 = pn_first_named(params);
+    pn id0 = pn_isnull(p0) ? p0 : param_ident(p0);
+    if (pn_isnull(id0) || !pn_is(id0, PT_identifier) || L->src[p0->start] == '*') return 0;
+    const char *pname = text(L, id0);
+    pn wrapper = &pt_null;
+    PN_FOR_NAMED(st, body) {
+        pn d = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
+        if (pn_is(d, PT_function_definition) && has_token(d, PT_async)) wrapper = d;
+    }
+    if (pn_isnull(wrapper)) return 0;
+    const char *wname = text(L, pn_field(wrapper, PF_name));
+    int returned = 0;
+    PN_FOR_NAMED(st, body) {
+        pn v = pn_is(st, PT_return_statement) ? unparen(pn_first_named(st)) : &pt_null;
+        if (!pn_isnull(v) && pn_is(v, PT_identifier) && strcmp(text(L, v), wname) == 0) returned = 1;
+    }
+    pn wb = pn_field(wrapper, PF_body);
+    if (!returned || pn_isnull(wb)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    int starts = 0;
+    uint32_t nested_end = 0;
+    for (pn y = wb; y < endp && y->start < wb->end; y++) {
+        if (y->start < nested_end) continue;
+        if (y->type == PT_function_definition || y->type == PT_lambda || y->type == PT_class_definition) {
+            nested_end = y->end;
+            continue;
+        }
+        if (y->type == PT_await) return 0;
+        if (y->type != PT_call) continue;
+        call_info ci = call_of(L, y);
+        pn a0 = unparen(first_pos_arg(y, 0));
+        if (!ci.name || !pn_is(a0, PT_call) || !spawns_task(L, &ci, NULL, 0)) continue;
+        pn f0 = unparen(pn_field(a0, PF_function));
+        if (pn_is(f0, PT_identifier) && strcmp(text(L, f0), pname) == 0) starts = 1;
+    }
+    return starts;
+}
+
 static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
 {
     ir_func *f = ir_func_new(L->m);
@@ -7805,6 +7886,9 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         if (strcmp(L->arg0_spawners.v[k], name) == 0) f->fflags |= FN_SPAWNS_ARG0;
     for (size_t k = 0; k < L->arg0_spawners.n && class_name; k++)
         if (strcmp(L->arg0_spawners.v[k], f->qualname) == 0) f->fflags |= FN_SPAWNS_ARG0;
+    if (f->is_async) note_decorations(L, def, f);
+    else if (!class_name && !*prefix && starter_decorator(L, def))
+        ir_spawn_add(L->m, L->m->nfuncs - 1, name, SPAWN_STARTER);
     /* (by name, or `Class.name` for a method of self a class starts) */
     for (size_t k = 0; k < L->uncancelled.n; k++)
         if (strcmp(L->uncancelled.v[k], name) == 0 ||
