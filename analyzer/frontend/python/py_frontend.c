@@ -9919,10 +9919,11 @@ static void collect_framework_entries(lower *L, pn root)
         pn st = defs.v[di];
         pn def = pn_field(st, PF_definition);
         if (!pn_is(def, PT_function_definition) || !has_token(def, PT_async)) continue;
-        int registered = 0, main = 0;
+        int registered = 0, main = 0, unheld = 0;
         PN_FOR_NAMED(d, st) {
             if (!pn_is(d, PT_decorator)) continue;
             pn e = unparen(pn_first_named(d));
+            int called = pn_is(e, PT_call);
             /* `@asyncio_run async def run_cmd(...)`: a decorator named as a
              * main runner, whose wrapper runs the function with
              * asyncio.run: the program's main coroutine */
@@ -9946,6 +9947,18 @@ static void collect_framework_entries(lower *L, pn root)
                     break;
                 }
             if (object) registered = 1;
+            /* (`@router.post("/x")` of `router = APIRouter()`: a server that
+             * runs its handlers in tasks it never cancels, catalog
+             * unheld-server `fastapi.APIRouter().*`) */
+            for (size_t i = 0; object && called && i < L->globals.n && !unheld; i++) {
+                const char *v = L->globals.v[i].value;
+                size_t vl = v ? strlen(v) : 0;
+                if (strcmp(L->globals.v[i].key, on) != 0 || vl < 3 || strcmp(v + vl - 2, "()") != 0) continue;
+                ca_sb k = {0};
+                ca_sb_addf(&k, "%s.%s", v, text(L, pn_field(e, PF_attribute)));
+                if (cat(L, CAT_UNHELD_SERVER, ca_sb_str(&k))) unheld = 1;
+                ca_sb_release(&k);
+            }
         }
         if (main) {
             const char *fn = text(L, pn_field(def, PF_name));
@@ -9968,6 +9981,7 @@ static void collect_framework_entries(lower *L, pn root)
             uses++;
         }
         if (!uses) CA_VEC_PUSH(L->own_tasks, ca_arena_strdup(&L->m->arena, fn));
+        if (!uses && unheld) CA_VEC_PUSH(L->uncancelled, ca_arena_strdup(&L->m->arena, fn));
     }
     CA_VEC_FREE(defs);
     CA_VEC_FREE(runners);

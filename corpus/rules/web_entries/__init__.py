@@ -12,4 +12,8 @@ them, swallow that caller's cancellation.
 returns `await handler.handle()` of: the request task's last frames.
 `console.interact` is the connection handler a server runs for each
 client (`asyncio.start_server(functools.partial(interact, self), ...)`).
+A FastAPI route (`@router.post(path)` of `router = APIRouter()`) runs in
+the request's task, which FastAPI never cancels when the client goes
+away: what it awaits in place meets no cancellation (a Quart route is
+cancelled on disconnect and stays read as any coroutine).
 """
