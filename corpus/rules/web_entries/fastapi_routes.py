@@ -27,3 +27,29 @@ async def scan():
     proc = await asyncio.create_subprocess_exec("scan")
     await proc.wait()  # expect: CAN102
     return "done"
+
+
+async def _spool(path, data):
+    f = await asyncio.to_thread(open, path, "wb")
+    try:
+        await asyncio.to_thread(f.write, data)
+    finally:
+        f.close()
+
+
+# Fine: the worker thread's file is dropped only if the await is cancelled,
+# and nothing cancels a FastAPI route.
+@router.put("/file")
+async def put_file(path: str, data: bytes):
+    await _spool(path, data)
+
+
+# Buggy: a Quart handler is cancelled when the client goes away, while the
+# thread opens the file.
+@quart_app.route("/upload", methods=["PUT"])
+async def upload():
+    f = await asyncio.to_thread(open, "/tmp/upload", "wb")  # expect: CAN203
+    try:
+        await asyncio.to_thread(f.write, b"x")
+    finally:
+        f.close()
