@@ -15,5 +15,7 @@ client (`asyncio.start_server(functools.partial(interact, self), ...)`).
 A FastAPI route (`@router.post(path)` of `router = APIRouter()`) runs in
 the request's task, which FastAPI never cancels when the client goes
 away: what it awaits in place meets no cancellation (a Quart route is
-cancelled on disconnect and stays read as any coroutine).
+cancelled on disconnect and stays read as any coroutine). So is a
+websockets server's connection handler (`websockets.serve(handle_client,
+...)`): closing the server waits for its handlers, never cancels them.
 """
