@@ -1656,6 +1656,66 @@ static const char *element_class(lower *L, pn t)
     return one;
 }
 
+static const char *self_attr_ctor_of(lower *L, pn e, const char *suffix);
+static const char *value_class(lower *L, pn t);
+
+/* The one class of a mapping's values an annotation names: `dict[str,
+ * Session]`, `Dict[K, Session]`, `Mapping[...]`, `OrderedDict[...]`,
+ * `defaultdict[...]` (NULL otherwise). */
+static const char *value_class(lower *L, pn t)
+{
+    static const char *const maps[] = {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict",
+                                       "DefaultDict", "WeakValueDictionary"};
+    if (pn_isnull(t)) return NULL;
+    if (pn_is(t, PT_type)) t = pn_first_named(t);
+    pn head = &pt_null, args = &pt_null;
+    if (pn_is(t, PT_subscript)) head = pn_field(t, PF_value), args = t;
+    else if (pn_is(t, PT_generic_type)) {
+        head = pn_first_named(t);
+        PN_FOR_NAMED(x, t) if (pn_is(x, PT_type_parameter)) args = x;
+    }
+    if (pn_isnull(head) || pn_isnull(args)) return NULL;
+    const char *h = last_component(dotted_raw(L, head));
+    int map = 0;
+    for (size_t i = 0; h && i < sizeof(maps) / sizeof(maps[0]); i++) map |= strcmp(h, maps[i]) == 0;
+    if (!map) return NULL;
+    pn second = &pt_null;
+    int n = 0;
+    PN_FOR_NAMED(x, args) {
+        if (x == head) continue;
+        if (n++ == 1) second = x;
+    }
+    const char *one = NULL;
+    if (n != 2 || annot_plain(L, second, &one)) return NULL;
+    return one;
+}
+
+/* The one class of what a loop over expression e binds, when e is a
+ * container of self the class annotates: `self._conns` (`list[Conn]`),
+ * `self._sessions.values()` (`dict[str, Session]`), either copied first,
+ * `list(...)`, `tuple(...)`, `sorted(...)`; or NULL. */
+static const char *self_container_class(lower *L, pn e)
+{
+    e = unparen(e);
+    if (pn_is(e, PT_call)) {
+        pn fn = unparen(pn_field(e, PF_function));
+        pn a0 = unparen(first_pos_arg(e, 0));
+        if (pn_is(fn, PT_identifier) && !pn_isnull(a0) && pn_isnull(first_pos_arg(e, 1)) &&
+            (text_is(L, fn, "list") || text_is(L, fn, "tuple") || text_is(L, fn, "sorted") || text_is(L, fn, "set")))
+            e = a0;
+    }
+    if (pn_is(e, PT_call)) {
+        pn fn = unparen(pn_field(e, PF_function));
+        if (!pn_is(fn, PT_attribute) || !text_is(L, pn_field(fn, PF_attribute), "values") ||
+            !pn_isnull(first_pos_arg(e, 0)))
+            return NULL;
+        const char *c = self_attr_ctor_of(L, unparen(pn_field(fn, PF_object)), "[v]");
+        return c && *c ? c : NULL;
+    }
+    const char *c = self_attr_ctor_of(L, e, "[*]");
+    return c && *c ? c : NULL;
+}
+
 /* `apps: list[App] = []` and parameters annotated so: the class of what
  * a loop over them binds (lower_for reads it). */
 static void note_element_classes(lower *L, pn def)
@@ -1677,6 +1737,10 @@ static void note_element_classes(lower *L, pn def)
         if (y->type != PT_assignment) continue;
         pn left = unparen(pn_field(y, PF_left));
         const char *c = pn_is(left, PT_identifier) ? element_class(L, pn_field(y, PF_type)) : NULL;
+        /* (`sessions = list(self._active.values())` of `self._active:
+         * dict[str, Session]`: a copy of a container of self) */
+        if (!c && pn_is(left, PT_identifier) && pn_isnull(pn_field(y, PF_type)))
+            c = self_container_class(L, pn_field(y, PF_right));
         if (c) {
             name_map e = {text(L, left), c, 0, 0};
             CA_VEC_PUSH(L->elem_class, e);
@@ -1691,8 +1755,6 @@ static void note_element_classes(lower *L, pn def)
         }
     }
 }
-
-static const char *self_attr_ctor_of(lower *L, pn e, const char *suffix);
 
 /* `{create_task(conn.receive()): conn for conn in self.connections}`: the
  * one class of the elements a comprehension around name r binds it to,
@@ -3403,6 +3465,17 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                 out->v[i]->site.end == inner->end)
                 cp->ref = out->v[i];
         call_info ci = call_of(L, inner);
+        /* (a call lowered as something else, `await session.close()` as a
+         * release, on a receiver of a class of the tree: a value-only node
+         * naming the method, so the engine can ask it too) */
+        const char *rc = !cp->ref && ci.name && !pn_isnull(ci.recv) ? receiver_class(L, ci.recv) : NULL;
+        if (rc) {
+            ir_node *vc = emit(L, out, IR_CALL, inner, -1);
+            vc->text = ci.dotted ? ci.dotted : text(L, ci.fn);
+            vc->flags = CALL_AWAITED | CALL_VALUE_ONLY | CALL_RECV_CLASS;
+            vc->recv = rc;
+            cp->ref = vc;
+        }
         /* the value the awaited call is the cancellation's way into: a step
          * of a generator (its own cleanup runs), a value's own setup
          * (`await cm.__aenter__()`, `await lock.acquire()`), an argument a
@@ -6077,6 +6150,8 @@ static void lower_for(lower *L, pn s, ir_block *out)
         const char *c = pn_is(lt, PT_identifier) && pn_is(rt, PT_identifier)
                             ? map_get(L->elem_class.v, L->elem_class.n, text(L, rt))
                             : NULL;
+        /* (`for s in self._sessions.values()`, `for c in list(self._conns)`) */
+        if (!c && pn_is(lt, PT_identifier) && !pn_is(rt, PT_identifier)) c = self_container_class(L, rt);
         if (c && *c) {
             name_map e = {text(L, lt), c, 0, 0};
             CA_VEC_PUSH(L->elem_class, e);
@@ -8333,10 +8408,13 @@ static int tests_cancel_flag(lower *L, pn cond)
 static void note_element_attr(lower *L, const char *class_name, const char *attr, pn t)
 {
     const char *c = pn_isnull(t) ? NULL : element_class(L, t);
-    if (!c) return;
+    /* ("Cls.attr[v]": the one class of a mapping's values, `dict[str,
+     * Session]`, what a loop over `.values()` binds) */
+    const char *v = c || pn_isnull(t) ? NULL : value_class(L, t);
+    if (!c && !v) return;
     ca_sb key = {0};
-    ca_sb_addf(&key, "%s.%s[*]", class_name, attr);
-    name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), c, 0, 0};
+    ca_sb_addf(&key, "%s.%s%s", class_name, attr, c ? "[*]" : "[v]");
+    name_map e = {ca_arena_strdup(&L->m->arena, ca_sb_str(&key)), c ? c : v, 0, 0};
     CA_VEC_PUSH(L->class_attrs, e);
     ca_sb_release(&key);
 }
