@@ -1621,22 +1621,31 @@ static void mark_views_of_self(lower *L, pn def, ir_func *f)
 static int annot_plain(lower *L, pn t, const char **one);
 static int ctx_matches(lower *L, pn expr, ca_cat_kind k);
 
+/* `list[App]`, `typing.Dict[str, S]` (a subscript, or a generic type):
+ * the last component of the generic's name (NULL if t is none), its node
+ * in *head and the node holding its arguments in *args. */
+static const char *generic_of(lower *L, pn t, pn *head, pn *args)
+{
+    if (pn_isnull(t)) return NULL;
+    if (pn_is(t, PT_type)) t = pn_first_named(t);
+    if (pn_is(t, PT_subscript)) *head = pn_field(t, PF_value), *args = t;
+    else if (pn_is(t, PT_generic_type)) {
+        *head = pn_first_named(t);
+        PN_FOR_NAMED(x, t) if (pn_is(x, PT_type_parameter)) *args = x;
+    }
+    if (pn_isnull(*head) || pn_isnull(*args)) return NULL;
+    return last_component(dotted_raw(L, *head));
+}
+
 /* The one class of the elements an annotation names: `list[App]`,
  * `Sequence[App]`, `set[App]`, `typing.List[App]` (NULL otherwise). */
 static const char *element_class(lower *L, pn t)
 {
     static const char *const seqs[] = {"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence",
                                        "MutableSequence", "Iterable", "Collection", "deque", "Deque"};
-    if (pn_isnull(t)) return NULL;
-    if (pn_is(t, PT_type)) t = pn_first_named(t);
     pn head = &pt_null, args = &pt_null;
-    if (pn_is(t, PT_subscript)) head = pn_field(t, PF_value), args = t;
-    else if (pn_is(t, PT_generic_type)) {
-        head = pn_first_named(t);
-        PN_FOR_NAMED(x, t) if (pn_is(x, PT_type_parameter)) args = x;
-    }
-    if (pn_isnull(head) || pn_isnull(args)) return NULL;
-    const char *h = last_component(dotted_raw(L, head));
+    const char *h = generic_of(L, t, &head, &args);
+    if (!h) return NULL;
     int seq = 0;
     for (size_t i = 0; h && i < sizeof(seqs) / sizeof(seqs[0]); i++) seq |= strcmp(h, seqs[i]) == 0;
     /* (`Tuple[App, ...]`: a tuple of any length of one class) */
@@ -1666,16 +1675,9 @@ static const char *value_class(lower *L, pn t)
 {
     static const char *const maps[] = {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict",
                                        "DefaultDict", "WeakValueDictionary"};
-    if (pn_isnull(t)) return NULL;
-    if (pn_is(t, PT_type)) t = pn_first_named(t);
     pn head = &pt_null, args = &pt_null;
-    if (pn_is(t, PT_subscript)) head = pn_field(t, PF_value), args = t;
-    else if (pn_is(t, PT_generic_type)) {
-        head = pn_first_named(t);
-        PN_FOR_NAMED(x, t) if (pn_is(x, PT_type_parameter)) args = x;
-    }
-    if (pn_isnull(head) || pn_isnull(args)) return NULL;
-    const char *h = last_component(dotted_raw(L, head));
+    const char *h = generic_of(L, t, &head, &args);
+    if (!h) return NULL;
     int map = 0;
     for (size_t i = 0; h && i < sizeof(maps) / sizeof(maps[0]); i++) map |= strcmp(h, maps[i]) == 0;
     if (!map) return NULL;
