@@ -7873,6 +7873,8 @@ static void note_decorations(lower *L, pn def, const ir_func *f)
  * and awaits nothing (so it hands the task back, or drops it, and never
  * waits on it). A function it decorates runs as a task of its own at every
  * call (SPAWN_STARTER, read by the scan with SPAWN_DECORATION). */
+static pn returned_inner_def(lower *L, pn def);
+
 static int starter_decorator(lower *L, pn def)
 {
     pn params = pn_field(def, PF_parameters), body = pn_field(def, PF_body);
@@ -7881,20 +7883,10 @@ static int starter_decorator(lower *L, pn def)
     pn id0 = pn_isnull(p0) ? p0 : param_ident(p0);
     if (pn_isnull(id0) || !pn_is(id0, PT_identifier) || L->src[p0->start] == '*') return 0;
     const char *pname = text(L, id0);
-    pn wrapper = &pt_null;
-    PN_FOR_NAMED(st, body) {
-        pn d = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
-        if (pn_is(d, PT_function_definition) && has_token(d, PT_async)) wrapper = d;
-    }
-    if (pn_isnull(wrapper)) return 0;
-    const char *wname = text(L, pn_field(wrapper, PF_name));
-    int returned = 0;
-    PN_FOR_NAMED(st, body) {
-        pn v = pn_is(st, PT_return_statement) ? unparen(pn_first_named(st)) : &pt_null;
-        if (!pn_isnull(v) && pn_is(v, PT_identifier) && strcmp(text(L, v), wname) == 0) returned = 1;
-    }
+    pn wrapper = returned_inner_def(L, def);
+    if (pn_isnull(wrapper) || !has_token(wrapper, PT_async)) return 0;
     pn wb = pn_field(wrapper, PF_body);
-    if (!returned || pn_isnull(wb)) return 0;
+    if (pn_isnull(wb)) return 0;
     const pt_node *endp = L->T->v + L->T->n;
     int starts = 0;
     uint32_t nested_end = 0;
@@ -9372,29 +9364,38 @@ static void decorator_task_wrappers(lower *L, pn root, const char *const *found,
     }
 }
 
-/* `def websocket_endpoint(worker): async def _endpoint(ws): ...; return
- * _endpoint`, a module-level function of this module named fname that
- * returns a function it defines itself: that function's name, or NULL. */
+/* The function def defines in its own body and returns, by the one return
+ * statement it has (`def websocket_endpoint(worker): async def
+ * _endpoint(ws): ...; return _endpoint`), or a null node. */
+static pn returned_inner_def(lower *L, pn def)
+{
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body)) return body;
+    const char *ret = NULL;
+    PN_FOR_NAMED(st, body) {
+        if (!pn_is(st, PT_return_statement)) continue;
+        pn v = unparen(pn_first_named(st));
+        if (ret || pn_isnull(v) || !pn_is(v, PT_identifier)) return &pt_null;
+        ret = text(L, v);
+    }
+    if (!ret) return &pt_null;
+    PN_FOR_NAMED(st, body) {
+        pn in = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
+        if (pn_is(in, PT_function_definition) && text_is(L, pn_field(in, PF_name), ret)) return in;
+    }
+    return &pt_null;
+}
+
+/* A module-level function of this module named fname that returns a
+ * function it defines itself (returned_inner_def): that function's name,
+ * or NULL. */
 static const char *factory_inner(lower *L, pn root, const char *fname)
 {
     PN_FOR_NAMED(d, root) {
         pn def = pn_is(d, PT_decorated_definition) ? pn_field(d, PF_definition) : d;
         if (!pn_is(def, PT_function_definition) || !text_is(L, pn_field(def, PF_name), fname)) continue;
-        pn body = pn_field(def, PF_body);
-        if (pn_isnull(body)) return NULL;
-        const char *ret = NULL;
-        PN_FOR_NAMED(st, body) {
-            if (!pn_is(st, PT_return_statement)) continue;
-            pn v = unparen(pn_first_named(st));
-            if (ret || pn_isnull(v) || !pn_is(v, PT_identifier)) return NULL;
-            ret = text(L, v);
-        }
-        if (!ret) return NULL;
-        PN_FOR_NAMED(st, body) {
-            pn in = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
-            if (pn_is(in, PT_function_definition) && text_is(L, pn_field(in, PF_name), ret)) return ret;
-        }
-        return NULL;
+        pn in = returned_inner_def(L, def);
+        return pn_isnull(in) ? NULL : text(L, pn_field(in, PF_name));
     }
     return NULL;
 }
