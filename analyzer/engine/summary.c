@@ -735,6 +735,9 @@ typedef struct susp_ctx {
 
 int eng_checkpoint_suspends(const ir_module *m, const ir_func *f, const eng_resolver *r, const ir_node *cp)
 {
+    /* (an await the catalog knows never suspends: a put on an unbounded
+     * queue; a function whose only awaits are such returns at once too) */
+    if (cp->kind == IR_CHECKPOINT && (cp->flags & CP_NO_SUSPEND)) return 0;
     if (cp->kind != IR_CHECKPOINT || !(cp->flags & CP_CALL) || !cp->ref || !r || !r->resolve) return 1;
     const eng_summary *sum = NULL;
     int off = 0;

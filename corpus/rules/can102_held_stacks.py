@@ -8,6 +8,7 @@ with itself, as a store into self hands it over. A client made and left
 across another await before it is entered is unowned there.
 """
 
+import asyncio
 import contextlib
 from typing import Any
 
@@ -23,7 +24,8 @@ class Server:
         return client
 
     async def handshake(self) -> None:
-        await self._stack.enter_async_context(contextlib.AsyncExitStack())
+        # (waits for the peer: entering a bare exit stack would not suspend)
+        await asyncio.sleep(0.05)
 
     # Fine: entered at once into the stack self holds.
     async def __aenter__(self) -> "Server":
