@@ -578,6 +578,13 @@ static void read_task_tails(site_q *q, const ir_block *b, int in_loop)
             for (int j = i + 1; j < b->n && j <= i + 4 && !awaited; j++)
                 awaited = b->v[j]->kind == IR_AWAIT_CALL && b->v[j]->site.line == n->site.line && b->v[j]->text &&
                           n->text && strcmp(b->v[j]->text, n->text) == 0;
+            /* (or an async generator's call iterated right there: `async for
+             * msg in self._listen():`, the loop lowered after its iterable) */
+            if (!awaited && i + 1 < b->n) {
+                const ir_node *l = b->v[i + 1];
+                awaited = l->kind == IR_LOOP && (l->flags & LOOP_ASYNC_FOR) && l->site.start <= n->site.start &&
+                          n->site.end <= l->site.end && (q->target->fflags & FN_GENERATOR);
+            }
             q->calls++;
             if (in_loop || !(q->g->fflags & (FN_OWN_TASK | FN_SPAWNED_ELSEWHERE)) || !awaited) q->outside = 1;
         }
@@ -592,9 +599,11 @@ static void read_task_tails(site_q *q, const ir_block *b, int in_loop)
 
 /* A private helper awaited only by tasks of the module's own, outside their
  * loops (`async def _run(self): ... await self._consume_peer(origin)` in the
- * task `connect()` starts): it runs in that task, and a cancellation it ends
- * on quietly lets the task finish its own teardown and end, as the task's
- * own frame would. */
+ * task `connect()` starts), or an async generator iterated only there
+ * (`async for msg in self._listen():`): it runs in that task, and a
+ * cancellation it ends on quietly (the generator's iteration ends, and the
+ * loop with it) lets the task finish its own teardown and end, as the
+ * task's own frame would. */
 static int task_tail_helper(const rule_ctx *ctx, const ir_func *f)
 {
     if (!ir_func_private(f) || !f->is_async) return 0;

@@ -2254,11 +2254,22 @@ static int rebound_local(lower *L, pn r)
     return n >= 2;
 }
 
+/* Is call the iterable of an `async for` (`async for msg in
+ * client.listen():`)? An async generator iterated there runs its code in
+ * the loop's task, as an awaited coroutine does. */
+static int iterated_async(pn call)
+{
+    pn up = pn_parent(call);
+    while (pn_is(up, PT_parenthesized_expression)) up = pn_parent(up);
+    return pn_is(up, PT_for_statement) && has_token(up, PT_async) && unparen(pn_field(up, PF_right)) == call;
+}
+
 /* An awaited call, outside any loop, of a task of the module's own
- * (FN_OWN_TASK): when its callee is a coroutine of another module that its
- * own module never awaits, the callee runs as that task's last frames
- * (`await worker.run(params)` in the runner's `_run_worker` task), for the
- * scan to resolve (SPAWN_TAIL). */
+ * (FN_OWN_TASK), or an async generator's call iterated there (`async for
+ * msg in client.listen():`): when its callee is a coroutine of another
+ * module that its own module never awaits, the callee runs as that task's
+ * last frames (`await worker.run(params)` in the runner's `_run_worker`
+ * task), for the scan to resolve (SPAWN_TAIL). */
 static void note_tail(lower *L, pn call)
 {
     int fi = func_index(L);
@@ -2527,7 +2538,8 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     if (ci.dotted && cat(L, CAT_SCOPE_RUNNER, ci.dotted)) note_handed_call(L, call, SPAWN_SCOPE);
     if (ci.dotted && cat(L, CAT_MAIN_RUNNER, ci.dotted)) note_handed_call(L, call, SPAWN_MAIN);
     note_deferred_cancels(L, call);
-    if (awaited && L->f && (L->f->fflags & FN_OWN_TASK) && L->loop_depth == 0) note_tail(L, call);
+    if ((awaited || iterated_async(call)) && L->f && (L->f->fflags & FN_OWN_TASK) && L->loop_depth == 0)
+        note_tail(L, call);
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
     pn args = pn_field(call, PF_arguments);
