@@ -9306,7 +9306,14 @@ static void collect_awaited(lower *L, pn root)
                  (strcmp(text(L, unparen(pn_field(fn, PF_object))), "self") == 0 ||
                   strcmp(text(L, unparen(pn_field(fn, PF_object))), "cls") == 0))
             nm = text(L, pn_field(fn, PF_attribute));
-        if (nm) CA_VEC_PUSH(L->awaited, nm);
+        /* (a function that awaits itself, `return await self._poller()` to
+         * start over after an error, runs that call in its own task: it is
+         * no other caller's) */
+        if (nm) {
+            pn def = pn_parent(x);
+            while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+            if (pn_isnull(def) || !text_is(L, pn_field(def, PF_name), nm)) CA_VEC_PUSH(L->awaited, nm);
+        }
         if (pn_is(fn, PT_attribute)) CA_VEC_PUSH(L->awaited_any, text(L, pn_field(fn, PF_attribute)));
         /* (`await super().m(c)`: self's own base's method, in an override) */
         pn ob = pn_is(fn, PT_attribute) ? unparen(pn_field(fn, PF_object)) : &pt_null;
