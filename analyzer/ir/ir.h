@@ -432,6 +432,9 @@ typedef struct ir_func {
 #define CLASS_ABSTRACT    0x04u /* an abc.ABC (base or metaclass) */
 #define CLASS_ENDPOINT    0x08u /* a web framework's handler class (catalog endpoint-base): the framework
                                    calls its verb methods (catalog endpoint-method) for each request */
+#define CLASS_SERVICE     0x10u /* a service class of a framework (catalog service-base) that runs the
+                                   service-method methods of its subclasses in tasks it never cancels
+                                   before the process ends (launart's `Service.launch`) */
 
 /* A class defined in the module: what the scan's class table is built from. */
 typedef struct ir_class {

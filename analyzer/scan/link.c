@@ -1208,6 +1208,14 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             /* a task of its module that nothing can cancel (FN_UNCANCELLED):
              * what it awaits in place runs in that task */
             if (g->fflags & FN_UNCANCELLED) unc[k] = 1;
+            /* the service method of a framework's service class (launart's
+             * `launch` of a `Service`), called nowhere in the tree: the
+             * framework runs it in a task it never cancels */
+            if (!total[k] && g->is_async && g->class_name && g->name && S->o->cat &&
+                ca_catalog_match(S->o->cat, CAT_SERVICE_METHOD, g->name)) {
+                const cls_ref *c = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
+                if (c && (c->flags & ENG_CLASS_SERVICE)) unc[k] = 1;
+            }
         }
         /* (unless another module calls it or starts it as a task, which
          * its own module's starts, deciding FN_UNCANCELLED, did not see) */
