@@ -8780,10 +8780,63 @@ static const char *spawned_name(lower *L, pn a)
     return NULL;
 }
 
+#define PICKED_MAX 16
+
+static pn method_around(pn x, pn *cls);
+
+/* The name of a function x names: `self.m` or a bare name; NULL otherwise. */
+static const char *named_function(lower *L, pn x)
+{
+    x = unparen(x);
+    if (pn_is(x, PT_attribute) && pn_is(unparen(pn_field(x, PF_object)), PT_identifier) &&
+        text_is(L, unparen(pn_field(x, PF_object)), "self"))
+        return text(L, pn_field(x, PF_attribute));
+    if (pn_is(x, PT_identifier)) return text(L, x);
+    return NULL;
+}
+
+/* The dictionary literal a dispatch expression looks its function up in:
+ * `{"a": self._a, ...}[kind]`, `{...}.get(kind)`, or either on a local
+ * bound to the literal before (`table = {...}; table[kind]`); null
+ * otherwise. */
+static pn dispatch_table(lower *L, pn e, pn at)
+{
+    e = unparen(e);
+    pn t = &pt_null;
+    if (pn_is(e, PT_subscript)) t = unparen(pn_field(e, PF_value));
+    else if (pn_is(e, PT_call)) {
+        pn f = unparen(pn_field(e, PF_function));
+        if (pn_is(f, PT_attribute) && text_is(L, pn_field(f, PF_attribute), "get"))
+            t = unparen(pn_field(f, PF_object));
+    }
+    if (pn_is(t, PT_identifier)) t = bound_value(L, at, text(L, t));
+    return pn_is(t, PT_dictionary) ? t : &pt_null;
+}
+
+/* The one statement that returns in the body of method def, past a
+ * docstring: its value, or null when the body does anything else. */
+static pn sole_return(pn def)
+{
+    pn body = pn_field(def, PF_body);
+    if (pn_isnull(body)) return &pt_null;
+    pn ret = &pt_null;
+    int n = 0;
+    PN_FOR_NAMED(st, body) {
+        if (n == 0 && pn_is(st, PT_expression_statement) && pn_is(pn_first_named(st), PT_string)) continue;
+        if (++n > 1 || !pn_is(st, PT_return_statement)) return &pt_null;
+        ret = pn_first_named(st);
+    }
+    return pn_isnull(ret) ? ret : unparen(ret);
+}
+
 /* `fn = self._run_once if once else self._run_loop` before `spawn(fn())`:
  * the functions such a local picks from (each a name or a self method),
- * at most two; the count found. */
-static int picked_functions(lower *L, pn a, const char *out[2])
+ * at most two; the count found. Or a dispatch table: `fn =
+ * handlers[kind]` of a dictionary literal of such functions, or `fn =
+ * self._handler_for(kind)` of a method of the class whose one statement
+ * returns such a lookup (`return {"a": self._a, ...}[kind]`): each of
+ * its values, at most PICKED_MAX. */
+static int picked_functions(lower *L, pn a, const char *out[PICKED_MAX])
 {
     a = unparen(a);
     /* (or picked in place: `ensure_future(self._loop() if again else
@@ -8795,6 +8848,34 @@ static int picked_functions(lower *L, pn a, const char *out[2])
         pn f = unparen(pn_field(a, PF_function));
         if (!pn_is(f, PT_identifier)) return 0;
         right = bound_value(L, a, text(L, f));
+        /* (a dispatch table, looked up here or by a method of self) */
+        pn table = dispatch_table(L, right, a);
+        if (pn_isnull(table) && pn_is(right, PT_call)) {
+            const char *m = named_function(L, pn_field(right, PF_function));
+            pn rf = unparen(pn_field(right, PF_function));
+            pn cls;
+            method_around(a, &cls);
+            pn body = pn_is(rf, PT_attribute) && !pn_isnull(cls) ? pn_field(cls, PF_body) : &pt_null;
+            if (m && !pn_isnull(body))
+                PN_FOR_NAMED(st, body) {
+                    pn d = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
+                    if (pn_is(d, PT_function_definition) && text_is(L, pn_field(d, PF_name), m)) {
+                        pn rv = sole_return(d);
+                        if (!pn_isnull(rv)) table = dispatch_table(L, rv, rv);
+                        break;
+                    }
+                }
+        }
+        if (!pn_isnull(table)) {
+            int n = 0;
+            PN_FOR_NAMED(pr, table) {
+                if (!pn_is(pr, PT_pair)) return 0;
+                const char *name = named_function(L, pn_field(pr, PF_value));
+                if (!name || n == PICKED_MAX) return 0;
+                out[n++] = name;
+            }
+            return n;
+        }
     }
     if (!pn_is(right, PT_conditional_expression)) return 0;
     int n = 0;
@@ -8937,8 +9018,6 @@ static int use_may_cancel(lower *L, pn u)
     }
     return 1;
 }
-
-static pn method_around(pn x, pn *cls);
 
 /* `create_task(self._run())` in a method of class C: C's name (the task
  * runs C's _run, or an override's); NULL for anything else. */
@@ -9636,7 +9715,7 @@ static void collect_own_tasks(lower *L, pn root)
                         if (!pn_isnull(aw)) a0 = aw;
                         break;
                     }
-            const char *picked[2];
+            const char *picked[PICKED_MAX];
             int np = picked_functions(L, a0, picked);
             for (int i = 0; i < np; i++) CA_VEC_PUSH(found, picked[i]);
             if (np) continue;
