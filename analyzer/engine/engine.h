@@ -147,6 +147,7 @@ typedef struct eng_resolver {
                                        constructor does none of these makes an object that holds nothing until a
                                        method of it runs) */
 #define ENG_CLASS_SERVICE 0x100u /* a framework's service class, or one derived from it (CLASS_SERVICE) */
+#define ENG_CLASS_TEST 0x200u /* a test framework's test case class, or one derived from it (CLASS_TEST) */
 #define ENG_CLASS_PLAIN_INIT 0x80u /* its own __init__ only stores parameters or literals on self (FN_PLAIN_INIT):
                                        constructing it does not raise */
 

@@ -435,6 +435,8 @@ typedef struct ir_func {
 #define CLASS_SERVICE     0x10u /* a service class of a framework (catalog service-base) that runs the
                                    service-method methods of its subclasses in tasks it never cancels
                                    before the process ends (launart's `Service.launch`) */
+#define CLASS_TEST        0x20u /* a test case class of a test framework (catalog test-base) whose runner
+                                   runs the test-method methods of its subclasses to their end */
 
 /* A class defined in the module: what the scan's class table is built from. */
 typedef struct ir_class {

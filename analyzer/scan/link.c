@@ -1122,6 +1122,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     size_t n = S->nfns;
     uint8_t *only = ca_xcalloc(n + 1, 1);
     uint8_t *unc = ca_xcalloc(n + 1, 1);
+    uint8_t *tests = ca_xcalloc(n + 1, 1); /* tests a runner collects, and what they alone await in their module */
     main_edge_vec edges = {0};
     named_call_vec names = {0};
     /* (the calls are read, and kept with each file, whether or not this
@@ -1216,6 +1217,21 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
                 const cls_ref *c = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
                 if (c && (c->flags & ENG_CLASS_SERVICE)) unc[k] = 1;
             }
+            /* a test the test runner collects (pytest's `async def
+             * test_x()` at a module's top, or `test_x` of a class named
+             * `TestX`), called nowhere in the tree: the runner runs it to
+             * its end in a loop of its own and never cancels it */
+            if (!total[k] && g->is_async && g->name && S->o->cat && !strstr(g->qualname, "<locals>") &&
+                ca_catalog_match(S->o->cat, CAT_TEST_FUNCTION, g->name) &&
+                (!g->class_name || ca_catalog_match(S->o->cat, CAT_TEST_CLASS, last_part(g->class_name))))
+                tests[k] = 1;
+            /* (or a test method of a test case class: unittest's
+             * `IsolatedAsyncioTestCase`, its setup and teardown too) */
+            if (!total[k] && g->is_async && g->class_name && g->name && S->o->cat &&
+                ca_catalog_match(S->o->cat, CAT_TEST_METHOD, g->name)) {
+                const cls_ref *c = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
+                if (c && (c->flags & ENG_CLASS_TEST)) tests[k] = 1;
+            }
         }
         /* (unless another module calls it or starts it as a task, which
          * its own module's starts, deciding FN_UNCANCELLED, did not see) */
@@ -1246,6 +1262,16 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             if ((S->fns[k].f->fflags & FN_RUNNER_MAIN) || (handed[k] && only[k])) entry[S->fns[k].file] = 1;
         grow_in_place(S, &edges, total, only, entry, 0);
         grow_in_place(S, &edges, total, unc, entry, 1);
+        /* (what only tests await runs in their tasks too, but only in a
+         * module of tests, public or not: a library's function its tests
+         * call is the library's API, which its users may cancel) */
+        uint8_t *test_mod = ca_xcalloc(S->njobs + 1, 1);
+        for (size_t k = 0; k < n; k++)
+            if (tests[k]) test_mod[S->fns[k].file] = 1;
+        grow_in_place(S, &edges, total, tests, test_mod, 0);
+        for (size_t k = 0; k < n; k++)
+            if (tests[k]) unc[k] = 1;
+        free(test_mod);
         free(entry);
         for (size_t k = 0; k < n; k++)
             if (S->fns[k].f->fflags & FN_UNCANCELLED) unc[k] = 0; /* (the frontend's own) */
@@ -1261,4 +1287,5 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     apply_scan_flag(S, unc, FN_UNCANCELLED_VIA, stale);
     free(only);
     free(unc);
+    free(tests);
 }
