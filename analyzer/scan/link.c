@@ -1117,6 +1117,18 @@ static void forget_calls(ir_module *m)
     m->nspawns = w;
 }
 
+/* Is function k a coroutine method whose name the catalog's category
+ * names (`launch`, `test*`) of a class of the tree with flag cls_flag
+ * (ENG_CLASS_SERVICE, ENG_CLASS_TEST: derived from a framework's base)? */
+static int framework_method(const scan_state *S, size_t k, int category, unsigned cls_flag)
+{
+    const ir_func *g = S->fns[k].f;
+    if (!g->is_async || !g->class_name || !g->name || !S->o->cat || !ca_catalog_match(S->o->cat, category, g->name))
+        return 0;
+    const cls_ref *c = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
+    return c && (c->flags & cls_flag);
+}
+
 void scan_mark_main_only(scan_state *S, uint8_t *stale)
 {
     size_t n = S->nfns;
@@ -1212,11 +1224,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
             /* the service method of a framework's service class (launart's
              * `launch` of a `Service`), called nowhere in the tree: the
              * framework runs it in a task it never cancels */
-            if (!total[k] && g->is_async && g->class_name && g->name && S->o->cat &&
-                ca_catalog_match(S->o->cat, CAT_SERVICE_METHOD, g->name)) {
-                const cls_ref *c = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
-                if (c && (c->flags & ENG_CLASS_SERVICE)) unc[k] = 1;
-            }
+            if (!total[k] && framework_method(S, k, CAT_SERVICE_METHOD, ENG_CLASS_SERVICE)) unc[k] = 1;
             /* a test the test runner collects (pytest's `async def
              * test_x()` at a module's top, or `test_x` of a class named
              * `TestX`), called nowhere in the tree: the runner runs it to
@@ -1227,11 +1235,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
                 tests[k] = 1;
             /* (or a test method of a test case class: unittest's
              * `IsolatedAsyncioTestCase`, its setup and teardown too) */
-            if (!total[k] && g->is_async && g->class_name && g->name && S->o->cat &&
-                ca_catalog_match(S->o->cat, CAT_TEST_METHOD, g->name)) {
-                const cls_ref *c = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
-                if (c && (c->flags & ENG_CLASS_TEST)) tests[k] = 1;
-            }
+            if (!total[k] && framework_method(S, k, CAT_TEST_METHOD, ENG_CLASS_TEST)) tests[k] = 1;
         }
         /* (unless another module calls it or starts it as a task, which
          * its own module's starts, deciding FN_UNCANCELLED, did not see) */
