@@ -772,7 +772,11 @@ int scan_stub_quiet(const scan_state *S, size_t stub_index)
 /* `await self.server.handle_request(scope, receive, send)` as a task's tail,
  * on an object self holds whose class is not known here: the one coroutine
  * of the tree with that method name, when there is exactly one (a sync
- * method of the same name, a sibling's twin, is no coroutine), or NULL. */
+ * method of the same name, a sibling's twin, is no coroutine), or NULL.
+ * Several, each the implementation of one abstract method (or stub) of
+ * that name in a class they all inherit (`async for msg in
+ * self._client.listen()` with a `ComfyClient` and a `CloudClient` of an
+ * abstract `Client`): that stub, which stands for them. */
 static const ir_func *unique_self_held_tail(const scan_state *S, const char *text)
 {
     if (!text || strncmp(text, "self.", 5) != 0) return NULL;
@@ -780,13 +784,29 @@ static const ir_func *unique_self_held_tail(const scan_state *S, const char *tex
     if (!m || m == text + 4) return NULL; /* (`self.m`: self's own, resolved already) */
     m++;
     const ir_func *one = NULL;
+    int several = 0;
     for (size_t i = 0; i < S->nfns; i++) {
         const ir_func *g = S->fns[i].f;
         if (!g->is_async || !g->class_name || !g->name || strcmp(g->name, m) != 0) continue;
-        if (one) return NULL;
+        if (one) several = 1;
         one = g;
     }
-    return one;
+    if (!several) return one;
+    for (size_t i = 0; i < S->nfns; i++) {
+        const ir_func *st = S->fns[i].f;
+        if (!st->class_name || !st->name || strcmp(st->name, m) != 0 || !(st->fflags & (FN_ABSTRACT | FN_STUB)))
+            continue;
+        const char *sc = last_part(st->class_name);
+        int all = 1;
+        for (size_t k = 0; k < S->nfns && all; k++) {
+            const ir_func *g = S->fns[k].f;
+            if (g == st || !g->is_async || !g->class_name || !g->name || strcmp(g->name, m) != 0) continue;
+            const cls_ref *gc = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
+            all = gc && (strcmp(last_part(g->class_name), sc) == 0 || inherits(S, gc, sc));
+        }
+        if (all) return st;
+    }
+    return NULL;
 }
 
 /* Sets flag on each function marked (clears it on the others), as the scan

@@ -2538,8 +2538,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     if (ci.dotted && cat(L, CAT_SCOPE_RUNNER, ci.dotted)) note_handed_call(L, call, SPAWN_SCOPE);
     if (ci.dotted && cat(L, CAT_MAIN_RUNNER, ci.dotted)) note_handed_call(L, call, SPAWN_MAIN);
     note_deferred_cancels(L, call);
-    if ((awaited || iterated_async(call)) && L->f && (L->f->fflags & FN_OWN_TASK) && L->loop_depth == 0)
-        note_tail(L, call);
+    if (awaited && L->f && (L->f->fflags & FN_OWN_TASK) && L->loop_depth == 0) note_tail(L, call);
     ci.awaited = awaited;
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
     pn args = pn_field(call, PF_arguments);
@@ -6158,6 +6157,11 @@ static void lower_for(lower *L, pn s, ir_block *out)
 {
     pn left = pn_field(s, PF_left), right = pn_field(s, PF_right);
     lower_expr(L, out, right, s);
+    /* (the async generator a task's own frame iterates outside any loop
+     * runs as that task's last frames, as an awaited call there does) */
+    if (pn_is(unparen(right), PT_call) && iterated_async(unparen(right)) && L->f && (L->f->fflags & FN_OWN_TASK) &&
+        L->loop_depth == 0)
+        note_tail(L, unparen(right));
     /* `for app in apps` of `apps: list[App]`: app is an App */
     {
         pn lt = unparen(left), rt = unparen(right);
