@@ -2254,16 +2254,6 @@ static int rebound_local(lower *L, pn r)
     return n >= 2;
 }
 
-/* Is call the iterable of an `async for` (`async for msg in
- * client.listen():`)? An async generator iterated there runs its code in
- * the loop's task, as an awaited coroutine does. */
-static int iterated_async(pn call)
-{
-    pn up = pn_parent(call);
-    while (pn_is(up, PT_parenthesized_expression)) up = pn_parent(up);
-    return pn_is(up, PT_for_statement) && has_token(up, PT_async) && unparen(pn_field(up, PF_right)) == call;
-}
-
 /* An awaited call, outside any loop, of a task of the module's own
  * (FN_OWN_TASK), or an async generator's call iterated there (`async for
  * msg in client.listen():`): when its callee is a coroutine of another
@@ -6159,7 +6149,7 @@ static void lower_for(lower *L, pn s, ir_block *out)
     lower_expr(L, out, right, s);
     /* (the async generator a task's own frame iterates outside any loop
      * runs as that task's last frames, as an awaited call there does) */
-    if (pn_is(unparen(right), PT_call) && iterated_async(unparen(right)) && L->f && (L->f->fflags & FN_OWN_TASK) &&
+    if (has_token(s, PT_async) && pn_is(unparen(right), PT_call) && L->f && (L->f->fflags & FN_OWN_TASK) &&
         L->loop_depth == 0)
         note_tail(L, unparen(right));
     /* `for app in apps` of `apps: list[App]`: app is an App */
@@ -8788,6 +8778,7 @@ static const char *spawned_name(lower *L, pn a)
 #define PICKED_MAX 16
 
 static pn method_around(pn x, pn *cls);
+static pn class_method(lower *L, pn c, const char *name);
 
 /* The name of a function x names: `self.m` or a bare name; NULL otherwise. */
 static const char *named_function(lower *L, pn x)
@@ -8860,16 +8851,9 @@ static int picked_functions(lower *L, pn a, const char *out[PICKED_MAX])
             pn rf = unparen(pn_field(right, PF_function));
             pn cls;
             method_around(a, &cls);
-            pn body = pn_is(rf, PT_attribute) && !pn_isnull(cls) ? pn_field(cls, PF_body) : &pt_null;
-            if (m && !pn_isnull(body))
-                PN_FOR_NAMED(st, body) {
-                    pn d = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
-                    if (pn_is(d, PT_function_definition) && text_is(L, pn_field(d, PF_name), m)) {
-                        pn rv = sole_return(d);
-                        if (!pn_isnull(rv)) table = dispatch_table(L, rv, rv);
-                        break;
-                    }
-                }
+            pn d = m && pn_is(rf, PT_attribute) ? class_method(L, cls, m) : &pt_null;
+            pn rv = pn_isnull(d) ? d : sole_return(d);
+            if (!pn_isnull(rv)) table = dispatch_table(L, rv, rv);
         }
         if (!pn_isnull(table)) {
             int n = 0;
@@ -8891,12 +8875,7 @@ static int picked_functions(lower *L, pn a, const char *out[PICKED_MAX])
             if (!pn_is(x, PT_call)) return 0;
             x = unparen(pn_field(x, PF_function));
         }
-        const char *name = NULL;
-        if (pn_is(x, PT_attribute) && pn_is(unparen(pn_field(x, PF_object)), PT_identifier) &&
-            text_is(L, unparen(pn_field(x, PF_object)), "self"))
-            name = text(L, pn_field(x, PF_attribute));
-        else if (pn_is(x, PT_identifier))
-            name = text(L, x);
+        const char *name = named_function(L, x);
         if (!name || n == 2) return 0;
         out[n++] = name;
     }
@@ -9082,17 +9061,21 @@ static int derives_from(lower *L, pn c, pn anc, int depth)
     return 0;
 }
 
-/* Does class c define a method named name itself? */
-static int defines_method(lower *L, pn c, const char *name)
+/* The definition of the method named name that class c defines itself, or
+ * the null node (also for a null c). */
+static pn class_method(lower *L, pn c, const char *name)
 {
-    pn body = pn_field(c, PF_body);
-    if (pn_isnull(body)) return 0;
+    pn body = pn_isnull(c) ? c : pn_field(c, PF_body);
+    if (pn_isnull(body)) return &pt_null;
     PN_FOR_NAMED(st, body) {
         pn d = pn_is(st, PT_decorated_definition) ? pn_field(st, PF_definition) : st;
-        if (pn_is(d, PT_function_definition) && strcmp(text(L, pn_field(d, PF_name)), name) == 0) return 1;
+        if (pn_is(d, PT_function_definition) && strcmp(text(L, pn_field(d, PF_name)), name) == 0) return d;
     }
-    return 0;
+    return &pt_null;
 }
+
+/* Does class c define a method named name itself? */
+static int defines_method(lower *L, pn c, const char *name) { return !pn_isnull(class_method(L, c, name)); }
 
 /* Can a use u of `self.<holder>` touch the holder a method of class cs
  * set? Only on an object of cs: a use in cs, in a subclass of it, or in a
@@ -9395,8 +9378,8 @@ static void collect_awaited(lower *L, pn root)
          * start over after an error, runs that call in its own task: it is
          * no other caller's) */
         if (nm) {
-            pn def = pn_parent(x);
-            while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+            pn cls;
+            pn def = method_around(x, &cls);
             if (pn_isnull(def) || !text_is(L, pn_field(def, PF_name), nm)) CA_VEC_PUSH(L->awaited, nm);
         }
         if (pn_is(fn, PT_attribute)) CA_VEC_PUSH(L->awaited_any, text(L, pn_field(fn, PF_attribute)));
