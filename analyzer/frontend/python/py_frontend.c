@@ -154,6 +154,8 @@ typedef struct lower {
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
     CA_VEC(const char *) scope_driven; /* ... only through a scope runner (collect_scope_driven) */
     CA_VEC(uint32_t) scope_driven_defs; /* ... the nested ones, by the start of their def */
+    CA_VEC(uint32_t) route_defs;      /* nested request handlers a server the function makes runs in tasks it
+                                         never cancels (collect_local_routes), by the start of their def */
     CA_VEC(const char *) mains;       /* ... only as the main task of a runner (asyncio.run) */
     int member_vars;                  /* the function has member variables (`entry.task`) */
     int returns_call, returns_other;  /* returns that hand back a call's result directly; other returns of a value */
@@ -8061,6 +8063,9 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         if (strcmp(L->scope_driven.v[k], name) == 0 && !strstr(f->qualname, ".<locals>.")) f->fflags |= FN_SCOPE_DRIVEN;
     for (size_t k = 0; k < L->scope_driven_defs.n; k++)
         if (L->scope_driven_defs.v[k] == def->start && strstr(f->qualname, ".<locals>.")) f->fflags |= FN_SCOPE_DRIVEN;
+    for (size_t k = 0; k < L->route_defs.n && f->is_async; k++)
+        if (L->route_defs.v[k] == def->start && strstr(f->qualname, ".<locals>."))
+            f->fflags |= FN_OWN_TASK | FN_UNCANCELLED;
     for (size_t k = 0; k < L->awaited.n; k++)
         if (strcmp(L->awaited.v[k], name) == 0) f->fflags |= FN_AWAITED_HERE;
     for (size_t k = 0; k < L->awaited_any.n && class_name; k++)
@@ -9601,7 +9606,10 @@ static void collect_own_tasks(lower *L, pn root)
                 if (bl >= sizeof(w) - 1) bl = sizeof(w) - 2;
                 memcpy(w, best, bl);
                 w[bl] = 0;
-                if (pass && !best[bl]) strcat(w, "(");
+                /* (a word as long as `add_route` is read bare too: the
+                 * registration may be bound to a local first, `r =
+                 * app.router.add_route`) */
+                if (pass && !best[bl] && bl < 6) strcat(w, "(");
                 any = bytes_contain(L->src, L->len, w);
             }
         }
@@ -10242,6 +10250,89 @@ static void collect_framework_entries(lower *L, pn root)
     CA_VEC_FREE(runners);
 }
 
+/* The dotted class of what local `name` of function def holds, as the
+ * catalog spells an instance (`fastapi.FastAPI()`): its one binding to a
+ * call before `at` (`app = FastAPI(title=...)`), or the annotation of the
+ * parameter of that name (`def mount(app: FastAPI)`); NULL otherwise. */
+static char *local_instance_class(lower *L, pn def, pn name, pn at)
+{
+    const char *nm = text(L, name);
+    pn b = bound_once_before(L, name, at);
+    pn cls = &pt_null;
+    if (pn_is(b, PT_call)) cls = unparen(pn_field(b, PF_function));
+    pn params = pn_field(def, PF_parameters);
+    if (pn_isnull(b) && !pn_isnull(params))
+        PN_FOR_NAMED(p, params) {
+            pn id = param_ident(p);
+            if (pn_isnull(id) || strcmp(text(L, id), nm) != 0 || pn_is(p, PT_identifier)) continue;
+            pn ty = pn_field(p, PF_type);
+            if (!pn_isnull(ty) && pn_is(ty, PT_type)) ty = pn_first_named(ty);
+            cls = unparen(ty);
+            break;
+        }
+    if (!pn_is(cls, PT_identifier) && !pn_is(cls, PT_attribute)) return NULL;
+    char *d = dotted(L, cls);
+    if (!d) return NULL;
+    ca_sb q = {0};
+    ca_sb_addf(&q, "%s()", d);
+    char *r = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
+    ca_sb_release(&q);
+    return r;
+}
+
+/* Request handlers registered inside a function on a server it makes or
+ * is handed (`def create_app(): app = FastAPI() ... @app.post("/x") async
+ * def handle(request)`, or `def mount(app: FastAPI)`): as at module level
+ * (collect_framework_entries), a server the catalog names unheld-server
+ * runs each request in a task of its own it never cancels when the client
+ * goes away, so the handler, named nowhere else in the function, is the
+ * outermost frame of a task nothing cancels. */
+static void collect_local_routes(lower *L, pn root)
+{
+    if (!bytes_contain(L->src, L->len, "@")) return;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn st = root; st < endp; st++) {
+        if (st->type != PT_decorated_definition) continue;
+        pn def = pn_field(st, PF_definition);
+        if (!pn_is(def, PT_function_definition) || !has_token(def, PT_async)) continue;
+        pn outer = pn_parent(st);
+        while (!pn_isnull(outer) && !pn_is(outer, PT_function_definition) && !pn_is(outer, PT_class_definition))
+            outer = pn_parent(outer);
+        if (!pn_is(outer, PT_function_definition)) continue;
+        int unheld = 0;
+        PN_FOR_NAMED(d, st) {
+            if (!pn_is(d, PT_decorator)) continue;
+            pn e = unparen(pn_first_named(d));
+            if (!pn_is(e, PT_call)) continue;
+            e = unparen(pn_field(e, PF_function));
+            if (!pn_is(e, PT_attribute)) continue;
+            pn obj = unparen(pn_field(e, PF_object));
+            if (!pn_is(obj, PT_identifier)) continue;
+            char *c = local_instance_class(L, outer, obj, st);
+            if (!c) continue;
+            ca_sb k = {0};
+            ca_sb_addf(&k, "%s.%s", c, text(L, pn_field(e, PF_attribute)));
+            if (cat(L, CAT_UNHELD_SERVER, ca_sb_str(&k))) unheld = 1;
+            ca_sb_release(&k);
+        }
+        if (!unheld) continue;
+        /* named nowhere else in the function around it: only the server
+         * calls it */
+        pn nm = pn_field(def, PF_name), body = pn_field(outer, PF_body);
+        const char *fn = text(L, nm);
+        size_t fl = strlen(fn);
+        int uses = 0;
+        for (pn u = body; !pn_isnull(body) && u < endp && u->start < body->end && !uses; u++) {
+            if (u->type != PT_identifier || u == nm || u->end - u->start != fl || memcmp(L->src + u->start, fn, fl) != 0)
+                continue;
+            pn up = pn_parent(u);
+            if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
+            uses++;
+        }
+        if (!uses) CA_VEC_PUSH(L->route_defs, def->start);
+    }
+}
+
 /* One pass over the whole tree: imports, module globals, comments
  * (suppressions), syntax errors. Iterative, in preorder. */
 static void scan_module(lower *L, pn root)
@@ -10575,6 +10666,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     collect_awaited(&L, root);
     collect_own_tasks(&L, root);
     collect_framework_entries(&L, root);
+    collect_local_routes(&L, root);
     collect_listeners(&L, root);
     collect_scope_driven(&L, root);
     collect_timeout_wrappers(&L, root);
@@ -10647,6 +10739,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.own_wrappers);
     CA_VEC_FREE(L.scope_driven);
     CA_VEC_FREE(L.scope_driven_defs);
+    CA_VEC_FREE(L.route_defs);
     CA_VEC_FREE(L.awaited);
     CA_VEC_FREE(L.awaited_any);
     CA_VEC_FREE(L.awaited_other);
