@@ -10257,11 +10257,24 @@ static void collect_framework_entries(lower *L, pn root)
 static char *local_instance_class(lower *L, pn def, pn name, pn at)
 {
     const char *nm = text(L, name);
-    pn b = bound_once_before(L, name, at);
+    /* (its one binding in def itself: a nested def's parameter of that
+     * name, `async def lifespan(app: FastAPI)`, is another variable) */
+    pn b = &pt_null, body = pn_field(def, PF_body);
+    const pt_node *endp = L->T->v + L->T->n;
+    int nb = 0;
+    uint32_t nested_end = 0;
+    for (pn u = body; !pn_isnull(body) && u < endp && u->start < body->end; u++) {
+        if (u != body && in_nested_def(u, &nested_end)) continue;
+        if (!binds_name(L, u, nm)) continue;
+        nb++;
+        pn up = pn_parent(u);
+        if (pn_is(up, PT_assignment) && u->start < at->start) b = unparen(pn_field(up, PF_right));
+    }
+    if (nb != 1) b = &pt_null;
     pn cls = &pt_null;
     if (pn_is(b, PT_call)) cls = unparen(pn_field(b, PF_function));
     pn params = pn_field(def, PF_parameters);
-    if (pn_isnull(b) && !pn_isnull(params))
+    if (!nb && !pn_isnull(params))
         PN_FOR_NAMED(p, params) {
             pn id = param_ident(p);
             if (pn_isnull(id) || strcmp(text(L, id), nm) != 0 || pn_is(p, PT_identifier)) continue;

@@ -96,3 +96,33 @@ def make_worker(policy_factory):
         await proc.wait()  # expect: CAN102
 
     return job
+
+
+# Fine: the factory's lifespan names its own parameter `app` too, another
+# variable: the routes are still the application's the factory makes.
+def create_app_with_lifespan() -> FastAPI:
+    async def lifespan(app: FastAPI):
+        yield
+
+    app = FastAPI(lifespan=lifespan)
+
+    @app.post("/calls")
+    async def calls_endpoint(path: str):
+        proc = await asyncio.create_subprocess_exec("call", path)
+        await proc.wait()
+
+    return app
+
+
+# Buggy: the name is bound twice in the factory, once to something else:
+# which object decorates the handler is not known.
+def create_app_twice(other_factory) -> FastAPI:
+    app = FastAPI()
+    app = other_factory(app)
+
+    @app.post("/calls")
+    async def calls_endpoint(path: str):
+        proc = await asyncio.create_subprocess_exec("call", path)
+        await proc.wait()  # expect: CAN102
+
+    return app
