@@ -82,7 +82,7 @@ typedef struct ca_fam_method {
     int cls;                 /* index into the class array */
     const char *name;
     int is_async;
-    unsigned fflags;         /* FN_ABSTRACT, FN_DELEGATES (ir.h) */
+    uint64_t fflags;         /* FN_ABSTRACT, FN_DELEGATES (ir.h) */
     int id;                  /* the caller's id for it (a function index), handed back in impl */
 } ca_fam_method;
 

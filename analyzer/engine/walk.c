@@ -1360,7 +1360,7 @@ static int quiet_scope(eng_walk *E, const ir_node *w)
 /* `async with f():` where f is an @asynccontextmanager of the tree whose
  * code after its yield (FN_CM_QUIET_EXIT), or before its first yield
  * (FN_CM_QUIET_ENTER), cannot suspend: that exit or entry is no checkpoint. */
-static int quiet_cm(eng_walk *E, const ir_node *w, unsigned which)
+static int quiet_cm(eng_walk *E, const ir_node *w, ir_fflags which)
 {
     const eng_summary *sum = NULL;
     const ir_func *callee = other_callee(E, w->ref, &sum);

@@ -330,85 +330,86 @@ typedef struct ir_var {
                                known, or a nested function or lambda names it) */
 } ir_var;
 
-/* ir_func.fflags */
-#define FN_RELEASES_SELF  0x01u /* releases something held by self (self.x.close(), os.close(self._fd)) */
-#define FN_HOLDS_RESOURCE 0x02u /* stores a catalogued resource on self */
-#define FN_RET_PLAIN      0x04u /* annotated to return plain data (str, bool, dict, None, ...) */
-#define FN_ABSTRACT       0x08u /* decorated @abstractmethod */
-#define FN_RETURNS_BORROWED 0x10u /* returns something held by self (`return self._ws`) */
-#define FN_GENERATOR      0x20u /* contains yield: calling it makes a generator, runs nothing */
-#define FN_OWN_TASK       0x40u /* the module starts it as a task: its outermost frame is the task (a
+/* ir_func.fflags (64 bits: ir_fflags) */
+typedef uint64_t ir_fflags;
+#define FN_RELEASES_SELF  0x01ull /* releases something held by self (self.x.close(), os.close(self._fd)) */
+#define FN_HOLDS_RESOURCE 0x02ull /* stores a catalogued resource on self */
+#define FN_RET_PLAIN      0x04ull /* annotated to return plain data (str, bool, dict, None, ...) */
+#define FN_ABSTRACT       0x08ull /* decorated @abstractmethod */
+#define FN_RETURNS_BORROWED 0x10ull /* returns something held by self (`return self._ws`) */
+#define FN_GENERATOR      0x20ull /* contains yield: calling it makes a generator, runs nothing */
+#define FN_OWN_TASK       0x40ull /* the module starts it as a task: its outermost frame is the task (a
                                    cancellation caught there is the task's own shutdown) */
-#define FN_UNCANCELLED    0x80u /* runs only as a task of the module that nothing can cancel (held where it is
+#define FN_UNCANCELLED    0x80ull /* runs only as a task of the module that nothing can cancel (held where it is
                                    only tested, shielded or waited for, or by nothing: a dropped start, a
                                    server's connection or request handler, catalog unheld-server) */
-#define FN_CANCEL_RELEASES_SELF 0x100u /* a handler of it that catches cancellation releases self or what
+#define FN_CANCEL_RELEASES_SELF 0x100ull /* a handler of it that catches cancellation releases self or what
                                          self holds (`except CancelledError: await self.kill(); raise`) */
-#define FN_STUB           0x200u /* a method whose body is only `...`, a docstring or `raise NotImplementedError`:
+#define FN_STUB           0x200ull /* a method whose body is only `...`, a docstring or `raise NotImplementedError`:
                                    it stands for its overrides (may suspend, is no noreturn helper); not
                                    an abstract method for the families (an inherited stub is a backend's) */
-#define FN_CM_QUIET_EXIT  0x400u /* an @asynccontextmanager whose code after its yield cannot suspend (nothing
+#define FN_CM_QUIET_EXIT  0x400ull /* an @asynccontextmanager whose code after its yield cannot suspend (nothing
                                    awaited after it; the scopes around it exit without suspending): leaving
                                    `async with f():` is no checkpoint */
-#define FN_JOINS_PARAM    0x800u /* an __init__ that hands self to one of its parameters (`conn.add_channel(self)`,
+#define FN_JOINS_PARAM    0x800ull /* an __init__ that hands self to one of its parameters (`conn.add_channel(self)`,
                                    `registry._items[k] = self`): the new object belongs to what it is made with */
-#define FN_MAIN_TASK      0x1000u /* runs only as the main task of a runner that cancels, when it ends, every task
+#define FN_MAIN_TASK      0x1000ull /* runs only as the main task of a runner that cancels, when it ends, every task
                                    still running (`asyncio.run(main())`): the tasks it makes are the runner's */
-#define FN_CM_QUIET_ENTER 0x2000u /* an @asynccontextmanager whose code before its first yield cannot suspend:
+#define FN_CM_QUIET_ENTER 0x2000ull /* an @asynccontextmanager whose code before its first yield cannot suspend:
                                    entering `async with f():` is no checkpoint */
-#define FN_RETURNS_CALL   0x4000u /* every value it returns is a call's result handed back directly (`return
+#define FN_RETURNS_CALL   0x4000ull /* every value it returns is a call's result handed back directly (`return
                                     self._find(key)`, or None): what that call lends, it lends */
-#define FN_AWAITED_HERE   0x10000u /* its module calls it as a plain coroutine somewhere (`await f()`, `await
+#define FN_AWAITED_HERE   0x10000ull /* its module calls it as a plain coroutine somewhere (`await f()`, `await
                                       self.f()`): where another module starts it as a task, that is not its only
                                       way to run */
-#define FN_SPAWNED_ELSEWHERE 0x20000u /* another module starts it as a task (ir_spawn) and its own module never
+#define FN_SPAWNED_ELSEWHERE 0x20000ull /* another module starts it as a task (ir_spawn) and its own module never
                                          awaits it: its outermost frame is that task, as for FN_OWN_TASK; set by
                                          the scan (link.c), a high bit like FN_DELEGATES */
-#define FN_STAGES_CANCEL  0x40000u /* it makes a stand-in raise cancellation itself (`mock.get.side_effect =
+#define FN_STAGES_CANCEL  0x40000ull /* it makes a stand-in raise cancellation itself (`mock.get.side_effect =
                                        [event, CancelledError]`, `AsyncMock(side_effect=CancelledError)`): what
                                        its handlers catch is that staged one (a test driving a loop to its end) */
-#define FN_SCOPE_DRIVEN   0x80000u /* the module hands every call of it to a runner that drives it inside a
+#define FN_SCOPE_DRIVEN   0x80000ull /* the module hands every call of it to a runner that drives it inside a
                                        cancel scope of its own (catalog scope-runner: a streaming response):
                                        the cancellation it meets is level-triggered, re-delivered at the next
                                        await until it leaves the scope */
-#define FN_RETURNS_LITERAL 0x200000u /* every return hands back a literal built in place (RETURN_LITERAL) */
-#define FN_SPAWNS_ARG0    0x100000u /* a module function that starts its first parameter as a task
+#define FN_RETURNS_LITERAL 0x200000ull /* every return hands back a literal built in place (RETURN_LITERAL) */
+#define FN_SPAWNS_ARG0    0x100000ull /* a module function that starts its first parameter as a task
                                         (`def supervised_task(coro, *, name): return create_task(coro)`):
                                         a call of it in another module is a spawn (SPAWN_VIA) */
-#define FN_QUIET_HOLD     0x400000u /* a method that suspends nowhere after it first stores into self or calls a
+#define FN_QUIET_HOLD     0x400000ull /* a method that suspends nowhere after it first stores into self or calls a
                                         method of self (`self._gw = await open_port(...)` and no await after):
                                         a fresh object cancelled in it holds nothing it stored (what leaks inside
                                         the callees it awaits is theirs) */
-#define FN_SELF_CALLS     0x800000u /* a method that calls a method of self or of something self holds */
-#define FN_QUIET_VIA      0x1000000u /* not FN_QUIET_HOLD only through methods of self it awaits right there
+#define FN_SELF_CALLS     0x800000ull /* a method that calls a method of self or of something self holds */
+#define FN_QUIET_VIA      0x1000000ull /* not FN_QUIET_HOLD only through methods of self it awaits right there
                                         (`await self._bind(...)`, nothing suspending after their return): quiet
                                         when each of those is (the walk asks) */
-#define FN_DONE_FUTURE    0x2000000u /* a plain function that makes a future, completes it itself
+#define FN_DONE_FUTURE    0x2000000ull /* a plain function that makes a future, completes it itself
                                        (set_result / set_exception) and returns it, handing it nowhere
                                        else: awaiting what it returns does not suspend */
-#define FN_RUNNER_MAIN    0x10000000u /* handed by name to a main runner of its module (`asyncio.run(main())`),
+#define FN_RUNNER_MAIN    0x10000000ull /* handed by name to a main runner of its module (`asyncio.run(main())`),
                                         and named nowhere else there, or run as a root context
                                         (`@aiotools.server_context`): public or not (FN_MAIN_TASK only a
                                         private or local one); its module is a program's entry, and the scan
                                         decides (FN_MAIN_ONLY) */
-#define FN_MAIN_ONLY      0x20000000u /* set by the scan: runs only in the main task of a runner, as that main
+#define FN_MAIN_ONLY      0x20000000ull /* set by the scan: runs only in the main task of a runner, as that main
                                         coroutine (FN_RUNNER_MAIN) called nowhere else in the tree, or awaited
                                         in place, outside any timeout, only by functions of its module that
                                         do, at every call of it in the tree (private or local ones, or any
                                         of an entry module): the runner cancels what it leaves running, as
                                         for FN_MAIN_TASK */
-#define FN_UNCANCELLED_VIA 0x40000000u /* set by the scan: private or local (or of an entry module), awaited
+#define FN_UNCANCELLED_VIA 0x40000000ull /* set by the scan: private or local (or of an entry module), awaited
                                         in place, outside any timeout, at every call of it in the tree, by
                                         coroutines of its module that run only in a task nothing can cancel
                                         (FN_UNCANCELLED): its awaits meet no cancellation either */
-#define FN_PLAIN_INIT     0x80000000u /* an __init__ that only stores its parameters or literals on self (docstring,
+#define FN_PLAIN_INIT     0x80000000ull /* an __init__ that only stores its parameters or literals on self (docstring,
                                         `self.x = x`, `self.n = 0`): calling the class does not raise */
-#define FN_AWAITED_ANY    0x8000000u /* a method whose module awaits a method of that name on some receiver
+#define FN_AWAITED_ANY    0x8000000ull /* a method whose module awaits a method of that name on some receiver
                                         (`await app._process_messages()`): not only ever run as a task */
-#define FN_HOLDS_FULL     0x4000000u /* FN_HOLDS_RESOURCE by something more than an empty exit stack
+#define FN_HOLDS_FULL     0x4000000ull /* FN_HOLDS_RESOURCE by something more than an empty exit stack
                                         (`self._stack = AsyncExitStack()` holds nothing until entered):
                                         what a constructor must do to leave the object holding something */
-#define FN_DELEGATES      0x8000u /* only awaits the same-named method of something held by self (a proxy's
+#define FN_DELEGATES      0x8000ull /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */
 
@@ -425,7 +426,7 @@ typedef struct ir_func {
     ir_block body;
     int truncated;           /* nesting deeper than IR_MAX_DEPTH: the rest was not lowered */
     uint64_t param_mentions; /* bit p: the body names parameter p somewhere (all bits: not known) */
-    unsigned fflags;         /* FN_* */
+    ir_fflags fflags;        /* FN_* */
     const char *ret_type;    /* the one class the return annotation names (dotted, resolved), or NULL */
     int id;                  /* scratch: the scan driver's index of this function */
 } ir_func;

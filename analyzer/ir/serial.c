@@ -545,7 +545,7 @@ int ir_decode(const char *buf, size_t len, ir_module *m)
             f->nparams = get_int(&d);
             f->truncated = get_int(&d);
             f->param_mentions = get_u(&d);
-            f->fflags = get_u32(&d);
+            f->fflags = get_u(&d);
             f->ret_type = get_s(&d);
             size_t nv = get_count(&d);
             f->vars = ca_arena_alloc(&m->arena, sizeof(ir_var) * (nv ? nv : 1));

@@ -144,7 +144,7 @@ char *ca_facts_encode(const ca_facts *f)
         ca_sb_addf(&sb, " %d", f->callee_ordinal[i]);
         put_str(&sb, f->callee_path[i]);
     }
-    ca_sb_addf(&sb, " %d %d %d %d %" PRIx64 " %" PRIx64 " %u", f->varargs + 1, f->sum.suspends != 0,
+    ca_sb_addf(&sb, " %d %d %d %d %" PRIx64 " %" PRIx64 " %" PRIu64, f->varargs + 1, f->sum.suspends != 0,
                f->sum.noreturn != 0, f->sum.returns, f->sum.uses, f->sum.passes, f->fflags);
     put_str(&sb, f->ret_type);
     ca_sb_addf(&sb, " %d", f->sum.remote != 0);
@@ -333,10 +333,9 @@ int ca_facts_decode(const char *s, ca_facts *out, ca_arena *a)
         out->sum.returns = get_int(&c, ENG_RET_MAX);
         out->sum.uses = get_num(&c, 16);
         out->sum.passes = get_num(&c, 16);
-        /* (all 32 bits: FN_PLAIN_INIT is the top one) */
+        /* (all 64 bits of ir_fflags) */
         uint64_t ff = get_num(&c, 10);
-        if (ff > UINT32_MAX) c.bad = 1;
-        out->fflags = c.bad ? 0 : (unsigned)ff;
+        out->fflags = c.bad ? 0 : ff;
         out->ret_type = get_str(&c, a);
         /* (facts written before `remote` was known end here) */
         if (!c.bad && *c.p) out->sum.remote = get_int(&c, 1);

@@ -44,7 +44,7 @@ typedef struct ca_facts {
     int nparams;
     const char **params;       /* parameter names, in order */
     int varargs;               /* index of the *args parameter, -1 when none */
-    unsigned fflags;           /* ir_func.fflags */
+    uint64_t fflags;           /* ir_func.fflags */
     const char *ret_type;      /* ir_func.ret_type */
     int ncallees;
     int *callee_ordinal;       /* position of the callee among its file's functions */

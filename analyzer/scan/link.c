@@ -814,7 +814,7 @@ static const ir_func *unique_self_held_tail(const scan_state *S, const char *tex
  * longer matches is marked in stale, to be analysed again (with stale
  * NULL, a flag read from the bodies of the functions, which a reused file
  * does not bring back: it keeps the flag it was analysed with). */
-static void apply_scan_flag(scan_state *S, const uint8_t *marked, unsigned flag, uint8_t *stale)
+static void apply_scan_flag(scan_state *S, const uint8_t *marked, ir_fflags flag, uint8_t *stale)
 {
     for (size_t k = 0; k < S->nfns; k++) {
         fn_ref *r = &S->fns[k];

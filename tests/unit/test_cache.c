@@ -159,7 +159,8 @@ static void test_facts_returns(void)
  * top one): a reused file's functions read what a fresh lowering says. */
 static void test_facts_flags(void)
 {
-    const unsigned flags[] = {0u, FN_RELEASES_SELF, FN_PLAIN_INIT, FN_PLAIN_INIT | FN_UNCANCELLED_VIA | 1u, 0xffffffffu};
+    const uint64_t flags[] = {0u, FN_RELEASES_SELF, FN_PLAIN_INIT, FN_PLAIN_INIT | FN_UNCANCELLED_VIA | 1u, 0xffffffffu,
+                              0xffffffffffffffffull, 0x100000000ull | FN_OWN_TASK};
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
         ca_facts f;
         memset(&f, 0, sizeof(f));

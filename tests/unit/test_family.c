@@ -40,7 +40,7 @@ static int cls(tg *g, const char *name, const char *path, unsigned flags)
 
 static void base(tg *g, int c, int b) { g->bases[c][g->c[c].nbases++] = b; }
 
-static void meth(tg *g, int c, const char *name, int is_async, unsigned fflags)
+static void meth(tg *g, int c, const char *name, int is_async, uint64_t fflags)
 {
     ca_fam_method *m = &g->m[g->nm];
     m->cls = c;
