@@ -409,6 +409,15 @@ typedef uint64_t ir_fflags;
 #define FN_HOLDS_FULL     0x4000000ull /* FN_HOLDS_RESOURCE by something more than an empty exit stack
                                         (`self._stack = AsyncExitStack()` holds nothing until entered):
                                         what a constructor must do to leave the object holding something */
+#define FN_EVENT_HANDLER  (1ull << 32) /* a chat framework's event or command handler by its decorator (catalog
+                                          event-handler: `@commands.command()`, `@commands.Cog.listener()`,
+                                          `@bot.event`, a subcommand of such a group): the framework runs it in
+                                          a task of its own it keeps no handle to and never cancels; the scan
+                                          decides (FN_UNCANCELLED_VIA) */
+#define FN_CANCELS_ANY    (1ull << 33) /* may cancel any task of the program, a framework's too: it looks at
+                                          `asyncio.all_tasks()` and cancels, or it is a chat command that
+                                          cancels in a module that looks at them (an operator's command that
+                                          cancels a task by its name or address) */
 #define FN_DELEGATES      0x8000ull /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

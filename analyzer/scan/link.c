@@ -1228,6 +1228,8 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
              * module names it nowhere else) */
             if (e->in_place || S->fns[e->caller].file != S->fns[e->callee].file) other[e->callee]++;
         }
+        int cancels_any = 0;
+        for (size_t k = 0; k < n && !cancels_any; k++) cancels_any = (S->fns[k].f->fflags & FN_CANCELS_ANY) != 0;
         for (size_t k = 0; k < n; k++) {
             const ir_func *g = S->fns[k].f;
             /* (the module that hands its main to a runner runs itself: a
@@ -1246,6 +1248,13 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
              * `launch` of a `Service`), called nowhere in the tree: the
              * framework runs it in a task it never cancels */
             if (!total[k] && framework_method(S, k, CAT_SERVICE_METHOD, ENG_CLASS_SERVICE)) unc[k] = 1;
+            /* a chat framework's event or command handler (discord.py's
+             * `@commands.command()`, `@commands.Cog.listener()`), called
+             * nowhere in the tree: the framework runs each event in a task
+             * it keeps no handle to and never cancels, unless the program
+             * cancels tasks it finds among all of them (a `?cancel_task`
+             * command over `asyncio.all_tasks()`) */
+            if (!total[k] && g->is_async && (g->fflags & FN_EVENT_HANDLER) && !cancels_any) unc[k] = 1;
             /* a test the test runner collects (pytest's `async def
              * test_x()` at a module's top, or `test_x` of a class named
              * `TestX`), called nowhere in the tree: the runner runs it to

@@ -7308,6 +7308,65 @@ static int has_decorator(lower *L, pn def, ca_cat_kind k, const char *exact)
     return 0;
 }
 
+/* Is def (a function definition) a chat framework's event or command
+ * handler by one of its decorators (catalog event-handler)? The decorator
+ * named through imports (`@commands.command()`, `@commands.Cog.listener()`),
+ * a method of a module-level object the catalog names
+ * (`bot = commands.Bot(...)` ... `@bot.event`), or a subcommand of a group
+ * defined beside it (`@settings.command()` of `@commands.group() async def
+ * settings(...)`, catalog event-subcommand). */
+static int event_handler_def(lower *L, pn def, int depth)
+{
+    pn st = pn_parent(def);
+    if (pn_isnull(st) || !pn_is(st, PT_decorated_definition) || depth > 3) return 0;
+    PN_FOR_NAMED(dec, st) {
+        if (!pn_is(dec, PT_decorator)) continue;
+        pn e = unparen(pn_first_named(dec));
+        if (pn_is(e, PT_call)) e = unparen(pn_field(e, PF_function));
+        char *d = dotted(L, e);
+        if (d && cat(L, CAT_EVENT_HANDLER, d)) return 1;
+        if (!pn_is(e, PT_attribute)) continue;
+        pn obj = unparen(pn_field(e, PF_object));
+        if (!pn_is(obj, PT_identifier)) continue;
+        const char *on = text(L, obj), *attr = text(L, pn_field(e, PF_attribute));
+        /* (a module-level object: `bot = commands.Bot(...)`) */
+        for (size_t i = 0; i < L->globals.n; i++) {
+            const char *v = L->globals.v[i].value;
+            size_t vl = v ? strlen(v) : 0;
+            if (strcmp(L->globals.v[i].key, on) != 0 || vl < 3 || strcmp(v + vl - 2, "()") != 0) continue;
+            ca_sb k = {0};
+            ca_sb_addf(&k, "%s.%s", v, attr);
+            int hit = cat(L, CAT_EVENT_HANDLER, ca_sb_str(&k)) != NULL;
+            ca_sb_release(&k);
+            if (hit) return 1;
+        }
+        /* (a group beside it) */
+        if (!cat(L, CAT_EVENT_SUBCOMMAND, attr)) continue;
+        pn block = pn_parent(st);
+        if (pn_isnull(block)) continue;
+        PN_FOR_NAMED(sib, block) {
+            pn sd = pn_is(sib, PT_decorated_definition) ? pn_field(sib, PF_definition) : &pt_null;
+            if (!pn_is(sd, PT_function_definition) || sd == def || !text_is(L, pn_field(sd, PF_name), on)) continue;
+            if (event_handler_def(L, sd, depth + 1)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Does def cancel tasks it may find among all the program's
+ * (FN_CANCELS_ANY)? One that looks at `all_tasks(` and cancels
+ * (`.cancel(`), or a chat command (handler) that cancels in a module that
+ * looks at all tasks: an operator's command to cancel any task by its
+ * name or address (robodanny's `?cancel_task` beside its task listing). */
+static int cancels_any_task(lower *L, pn def, int handler)
+{
+    if (def->end <= def->start || def->end > L->len) return 0;
+    const char *b = L->src + def->start;
+    size_t n = def->end - def->start;
+    if (!bytes_contain(b, n, ".cancel(")) return 0;
+    return bytes_contain(b, n, "all_tasks(") || (handler && bytes_contain(L->src, L->len, "all_tasks("));
+}
+
 /* After lowering f (an @asynccontextmanager), can the code after its last
  * yield suspend? A checkpoint after it, an `async for` running over it, an
  * `async with` around it whose exit may suspend, one entered after it. */
@@ -8028,6 +8087,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         }
     }
     if (has_decorator(L, def, CAT__COUNT, "abstractmethod")) f->fflags |= FN_ABSTRACT;
+    if (f->is_async && event_handler_def(L, def, 0)) f->fflags |= FN_EVENT_HANDLER;
+    if (cancels_any_task(L, def, (f->fflags & FN_EVENT_HANDLER) != 0)) f->fflags |= FN_CANCELS_ANY;
     /* `@aiotools.server_context`: the library runs it as the root context of
      * a worker and stops it by ending what it waits for, never by a cancel
      * (catalog root-context) */
