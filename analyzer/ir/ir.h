@@ -418,6 +418,9 @@ typedef uint64_t ir_fflags;
                                           `asyncio.all_tasks()` and cancels, or it is a chat command that
                                           cancels in a module that looks at them (an operator's command that
                                           cancels a task by its name or address) */
+#define FN_REFERENCED     (1ull << 34) /* its module names a function of its name as a value, not in a call
+                                          (`Loop(function=self.check_servers)`, `callbacks.append(on_done)`):
+                                          it may run where that value is called, not only where it is awaited */
 #define FN_DELEGATES      0x8000ull /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

@@ -1061,7 +1061,10 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
             /* (a task another module starts on it makes a call that is not
              * in place; a route's handler, handed by reference, has no
              * call at all) */
-            if (set[k] || !total[k] || good[k] != total[k] || !g->is_async) continue;
+            /* (nor one its module also names as a value, handed to
+             * something that may call it elsewhere: `Loop(function=
+             * self.check_servers)`) */
+            if (set[k] || !total[k] || good[k] != total[k] || !g->is_async || (g->fflags & FN_REFERENCED)) continue;
             if (!across && !ir_func_private(g) && !(entry && entry[S->fns[k].file])) continue;
             set[k] = 1;
             changed = 1;

@@ -71,6 +71,19 @@ async def stop_named(name):
             await asyncio.sleep(0)
 '''
 
+LITERAL_SWEEP = '''
+import asyncio
+from discord.ext import commands
+
+
+class Dev(commands.Cog):
+    @commands.command()
+    async def stoptyping(self, ctx):
+        for task in asyncio.all_tasks():
+            if task.get_stack(limit=1)[0].f_code.co_name == "do_typing":
+                task.cancel()
+'''
+
 LISTING_ONLY = '''
 import asyncio
 from discord.ext import commands
@@ -111,6 +124,9 @@ class ChatHandlers(unittest.TestCase):
 
     def test_all_tasks_sweep_that_cancels_makes_them_cancellable(self):
         self.assertEqual(scan({"tools.py": COG, "ops.py": SWEEP}), HANDLER_FINDINGS)
+
+    def test_a_sweep_that_picks_tasks_by_a_literal_does_not(self):
+        self.assertEqual(scan({"tools.py": COG, "dev.py": LITERAL_SWEEP}), [])
 
     def test_listing_tasks_without_a_cancelling_command_does_not(self):
         # (a cog's own unload cancels its loop task, not a command's task)

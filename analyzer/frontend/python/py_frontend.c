@@ -154,6 +154,8 @@ typedef struct lower {
     CA_VEC(const char *) uncancelled; /* ... as tasks nothing in the module can cancel */
     CA_VEC(const char *) scope_driven; /* ... only through a scope runner (collect_scope_driven) */
     CA_VEC(uint32_t) scope_driven_defs; /* ... the nested ones, by the start of their def */
+    CA_VEC(const char *) value_names; /* names of functions the module names as values (collect_value_names),
+                                         sorted */
     CA_VEC(uint32_t) route_defs;      /* nested request handlers a server the function makes runs in tasks it
                                          never cancels (collect_local_routes), by the start of their def */
     CA_VEC(const char *) mains;       /* ... only as the main task of a runner (asyncio.run) */
@@ -7308,6 +7310,8 @@ static int has_decorator(lower *L, pn def, ca_cat_kind k, const char *exact)
     return 0;
 }
 
+static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
 /* Is def (a function definition) a chat framework's event or command
  * handler by one of its decorators (catalog event-handler)? The decorator
  * named through imports (`@commands.command()`, `@commands.Cog.listener()`),
@@ -7355,8 +7359,8 @@ static int event_handler_def(lower *L, pn def, int depth)
 
 /* Does def cancel tasks it may find among all the program's
  * (FN_CANCELS_ANY)? One that looks at `all_tasks(` and cancels
- * (`.cancel(`), or a chat command (handler) that cancels in a module that
- * looks at all tasks: an operator's command to cancel any task by its
+ * (`.cancel(`) but for a sweep that picks them by a literal, or a chat
+ * command (handler) that cancels in a module that looks at all tasks: an operator's command to cancel any task by its
  * name or address (robodanny's `?cancel_task` beside its task listing). */
 static int cancels_any_task(lower *L, pn def, int handler)
 {
@@ -7364,7 +7368,11 @@ static int cancels_any_task(lower *L, pn def, int handler)
     const char *b = L->src + def->start;
     size_t n = def->end - def->start;
     if (!bytes_contain(b, n, ".cancel(")) return 0;
-    return bytes_contain(b, n, "all_tasks(") || (handler && bytes_contain(L->src, L->len, "all_tasks("));
+    /* (a sweep that picks its tasks by a literal, `if
+     * task.get_stack()[0].f_code.co_name == "do_typing"`, cancels those
+     * alone) */
+    if (bytes_contain(b, n, "all_tasks(")) return !bytes_contain(b, n, "== \"") && !bytes_contain(b, n, "== '");
+    return handler && bytes_contain(L->src, L->len, "all_tasks(");
 }
 
 /* After lowering f (an @asynccontextmanager), can the code after its last
@@ -8088,6 +8096,8 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
     }
     if (has_decorator(L, def, CAT__COUNT, "abstractmethod")) f->fflags |= FN_ABSTRACT;
     if (f->is_async && event_handler_def(L, def, 0)) f->fflags |= FN_EVENT_HANDLER;
+    if (L->value_names.n && bsearch(&name, L->value_names.v, L->value_names.n, sizeof(L->value_names.v[0]), cmp_cstr))
+        f->fflags |= FN_REFERENCED;
     if (cancels_any_task(L, def, (f->fflags & FN_EVENT_HANDLER) != 0)) f->fflags |= FN_CANCELS_ANY;
     /* `@aiotools.server_context`: the library runs it as the root context of
      * a worker and stops it by ending what it waits for, never by a cancel
@@ -10407,6 +10417,86 @@ static void collect_local_routes(lower *L, pn root)
     }
 }
 
+
+/* Is name bound in a function around u (its own or one it is nested in,
+ * whose variable a closure reads), as a parameter or by a binding of that
+ * function's own: a local variable, not the function of that name? */
+static int bound_locally(lower *L, pn u, const char *name)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn d = pn_parent(u); !pn_isnull(d); d = pn_parent(d)) {
+        if (!pn_is(d, PT_function_definition)) continue;
+        pn params = pn_field(d, PF_parameters), body = pn_field(d, PF_body);
+        if (!pn_isnull(params))
+            PN_FOR_NAMED(pp, params) {
+                pn id = param_ident(pp);
+                if (!pn_isnull(id) && text_is(L, id, name)) return 1;
+            }
+        if (pn_isnull(body)) continue;
+        uint32_t nested_end = 0;
+        for (pn x = body; x < endp && x->start < body->end; x++) {
+            if (x != body && in_nested_def(x, &nested_end)) continue;
+            if (binds_name(L, x, name)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The names of functions the module uses as values rather than calling
+ * them: `function=self.check`, `handlers.append(on_done)`, `cb =
+ * self._step` (a member of self, cls or a class of the module, or a bare
+ * name of a function the module defines that is no local variable there).
+ * A function of such a name may run wherever that value is called
+ * (FN_REFERENCED). */
+static void collect_value_names(lower *L, pn root)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    CA_VEC(const char *) defs = {0};
+    for (pn u = root; u < endp; u++)
+        if (u->type == PT_function_definition) CA_VEC_PUSH(defs, text(L, pn_field(u, PF_name)));
+    if (!defs.n) return;
+    qsort(defs.v, defs.n, sizeof(defs.v[0]), cmp_cstr);
+    for (pn u = root; u < endp; u++) {
+        if (u->type != PT_identifier) continue;
+        pn p = pn_parent(u);
+        if (pn_is(p, PT_function_definition) && pn_field(p, PF_name) == u) continue;
+        int member = pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u;
+        if (member) {
+            pn ob = unparen(pn_field(p, PF_object));
+            if (!pn_is(ob, PT_identifier)) continue;
+            const char *on = text(L, ob);
+            if (strcmp(on, "self") != 0 && strcmp(on, "cls") != 0 && pn_isnull(module_class(L, on))) continue;
+        } else if (pn_is(p, PT_attribute)) {
+            continue;
+        }
+        pn ref = member ? p : u;
+        pn c = pn_parent(ref);
+        /* (read as a value: an argument, an element, an assigned or
+         * returned value; a call, a decorator, a keyword's name, a binding
+         * are not) */
+        if (!pn_is(c, PT_argument_list) && !pn_is(c, PT_keyword_argument) && !pn_is(c, PT_assignment) &&
+            !pn_is(c, PT_list) && !pn_is(c, PT_tuple) && !pn_is(c, PT_dictionary) && !pn_is(c, PT_pair) &&
+            !pn_is(c, PT_return_statement) && !pn_is(c, PT_set))
+            continue;
+        if (pn_is(c, PT_keyword_argument) && pn_field(c, PF_name) == ref) continue;
+        if (pn_is(c, PT_assignment) && pn_field(c, PF_left) == ref) continue;
+        /* (handed to a registration whose server runs it in a task of its
+         * own, `CommandHandler("chat", self.prompt)`, `web.post(path,
+         * handle)`: where it runs is known, collect_own_tasks's) */
+        pn call = pn_is(c, PT_keyword_argument) ? pn_parent(pn_parent(c)) : pn_parent(c);
+        if (pn_is(c, PT_argument_list) || pn_is(c, PT_keyword_argument)) {
+            char *cd = pn_is(call, PT_call) ? dotted(L, pn_field(call, PF_function)) : NULL;
+            if (cd && (cat(L, CAT_UNHELD_SERVER, cd) || cat(L, CAT_ROUTE_ENTRY, cd))) continue;
+        }
+        const char *nm = text(L, u);
+        if (!bsearch(&nm, defs.v, defs.n, sizeof(defs.v[0]), cmp_cstr)) continue;
+        if (!member && bound_locally(L, u, nm)) continue;
+        CA_VEC_PUSH(L->value_names, nm);
+    }
+    CA_VEC_FREE(defs);
+    if (L->value_names.n) qsort(L->value_names.v, L->value_names.n, sizeof(L->value_names.v[0]), cmp_cstr);
+}
+
 /* One pass over the whole tree: imports, module globals, comments
  * (suppressions), syntax errors. Iterative, in preorder. */
 static void scan_module(lower *L, pn root)
@@ -10741,6 +10831,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     collect_own_tasks(&L, root);
     collect_framework_entries(&L, root);
     collect_local_routes(&L, root);
+    collect_value_names(&L, root);
     collect_listeners(&L, root);
     collect_scope_driven(&L, root);
     collect_timeout_wrappers(&L, root);
@@ -10814,6 +10905,7 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     CA_VEC_FREE(L.scope_driven);
     CA_VEC_FREE(L.scope_driven_defs);
     CA_VEC_FREE(L.route_defs);
+    CA_VEC_FREE(L.value_names);
     CA_VEC_FREE(L.awaited);
     CA_VEC_FREE(L.awaited_any);
     CA_VEC_FREE(L.awaited_other);

@@ -52,6 +52,36 @@ class Tools(commands.Cog):
         await asyncio.wait_for(self.fetch(ctx, "x"), 1.0)
 
 
+class Servers(commands.Cog):
+    def __init__(self, bot, make_loop):
+        self.bot = bot
+        # (a polling loop of a helper library, which the cog's unload
+        # cancels, runs the check too)
+        self.loop = make_loop(function=self.check_servers, minutes=1)
+
+    # Buggy: a command awaits it, but the loop above also runs it, in a
+    # task that unloading the cog cancels; the swallow lets the round go
+    # on after the unload.
+    async def check_servers(self):
+        for host in ("a", "b"):
+            try:
+                await self.bot.ping(host)
+            except asyncio.CancelledError:  # expect: CAN401
+                continue
+
+    # Fine: only the command awaits it.
+    async def show_servers(self, ctx):
+        try:
+            await ctx.send("a, b")
+        except asyncio.CancelledError:
+            return
+
+    @commands.command()
+    async def forcecheck(self, ctx):
+        await self.check_servers()
+        await self.show_servers(ctx)
+
+
 # Fine: an event of the module's bot.
 @bot.event
 async def on_ready():
