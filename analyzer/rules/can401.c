@@ -64,6 +64,7 @@ typedef struct swallow_state {
     int staged;             /* the function stages the cancellation it catches (FN_STAGES_CANCEL) */
     int params_cancelled;   /* a private helper every caller hands a task it has just cancelled */
     uint8_t *until_cancelled; /* per handler: the only way out of an endless loop of a private coroutine */
+    uint8_t *flag_exit;     /* per handler: it clears the local its loop tests, its try ending the pass */
     CA_VEC(const ir_handler *) found;
 } swallow_state;
 
@@ -744,6 +745,38 @@ static int runs_until_cancelled(const ir_func *f, const ir_handler *h)
     return loop && (loop->flags & LOOP_INFINITE) && !leaves_loop(&loop->a, 0);
 }
 
+/* `keep_going = True` / `while keep_going: try: await step() / except
+ * CancelledError: keep_going = False`: the handler binds the one local the
+ * loop tests to a value that ends it, and its try is the last statement of
+ * the loop's body, so the next thing after the handler is that test, which
+ * leaves the loop, as a `break` would. The walk joins the paths at the
+ * loop's head, which loses what this one knows of the local; this puts it
+ * back for the handler's own paths. */
+static int clears_loop_flag(const ir_func *f, const ir_handler *h)
+{
+    int found = 0;
+    const ir_node *loop = loop_around(&f->body, h, NULL, &found);
+    if (!loop || (loop->flags & LOOP_INFINITE) || loop->a.n < 2) return 0;
+    const ir_node *t = loop->a.v[0], *last = loop->a.v[loop->a.n - 1];
+    if (t->kind != IR_IF || !(t->flags & IF_LOOP_TEST) || !(t->flags & IF_ONE_TEST) || t->nvars != 1 || !t->tests ||
+        t->vars[0] < 0)
+        return 0;
+    unsigned ends;
+    if (t->tests[0] == TEST_TRUTHY) ends = BIND_FALSE | BIND_NONE;
+    else if (t->tests[0] == TEST_FALSY) ends = BIND_TRUE;
+    else return 0;
+    int ours = 0;
+    for (int k = 0; k < last->nhandlers; k++) ours |= &last->handlers[k] == h;
+    if (last->kind != IR_TRY || !ours || last->b.n) return 0;
+    for (int i = 0; i < h->body.n; i++) {
+        const ir_node *n = h->body.v[i];
+        if (n->kind == IR_BIND && n->var == t->vars[0] && (n->flags & (BIND_TRUE | BIND_FALSE | BIND_NONE)) &&
+            !(n->flags & (BIND_TRUE | BIND_FALSE | BIND_NONE) & ~ends))
+            return 1;
+    }
+    return 0;
+}
+
 static void begin(rule_run *rr)
 {
     swallow_state *s = ca_xcalloc(1, sizeof(*s));
@@ -755,6 +788,8 @@ static void begin(rule_run *rr)
     s->params_cancelled = s->nh > 0 && cancelled_helper(rr->ctx, f);
     s->until_cancelled = ca_xcalloc((size_t)s->nh + 1, 1);
     for (int i = 0; i < s->nh; i++) s->until_cancelled[i] = (uint8_t)runs_until_cancelled(f, s->h[i]);
+    s->flag_exit = ca_xcalloc((size_t)s->nh + 1, 1);
+    for (int i = 0; i < s->nh; i++) s->flag_exit[i] = (uint8_t)clears_loop_flag(f, s->h[i]);
     /* (a test that makes its stand-in raise the cancellation: what the
      * handlers catch is that one, the test's way to end the loop it drives) */
     s->staged = (f->fflags & FN_STAGES_CANCEL) != 0;
@@ -897,8 +932,10 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
             /* a checkpoint before the handler, in a loop around it: the
              * path went round again, and goes on working (a loop that
              * never ends normally is reported here) */
-            if (!(ev->state[i] & SW_AGAIN) && ev->site.start < s->h[i]->site.start && !in_handler(W, s->h[i]) &&
-                around(s, ev->site, s->h[i]->site)) {
+            /* (not after a handler that ends its loop by the local the
+             * loop tests: that path left the loop) */
+            if (!(ev->state[i] & SW_AGAIN) && !s->flag_exit[i] && ev->site.start < s->h[i]->site.start &&
+                !in_handler(W, s->h[i]) && around(s, ev->site, s->h[i]->site)) {
                 ev->state[i] |= SW_AGAIN;
                 found(s, i);
             }
@@ -962,6 +999,7 @@ static void end(rule_run *rr)
     free(s->tries);
     free(s->h);
     free(s->until_cancelled);
+    free(s->flag_exit);
     free(s);
 }
 

@@ -1,113 +1,74 @@
-"""CAN401: a consumer loop whose own test is its owner's stop flag.
-
-`while not self.should_stop:` around `try: await self.handle(await
-self.queue.get()) except CancelledError: log`: the only code that cancels
-the consumer's task is `stop()`, which sets `should_stop` first, so the
-loop test that follows the handler ends the task; where the flag is not
-set this task was not cancelled, and what the handler caught came out of
-the work it awaited. So for `while self.running:` of a flag `stop()`
-clears before it cancels. A loop whose flag the canceller sets only after
-its cancel (or never) goes round again with the cancellation lost.
-"""
+"""A handler that ends its loop through the local the loop tests: `while
+keep_going:` ... `except CancelledError: keep_going = False`, the try the
+last statement of the pass, leaves the loop as a `break` would."""
 
 import asyncio
-from typing import Any
 
 
-class MailboxConsumer:
-    def __init__(self, queue: Any, handle: Any) -> None:
-        self.queue = queue
-        self.handle = handle
-        self.should_stop = False
+class Ticker:
+    def __init__(self, sink):
+        self.sink = sink
         self.task = None
 
-    # Fine: stop() sets the flag and then cancels; the loop test ends it.
-    async def consume(self) -> None:
-        while not self.should_stop:
+    # Fine: the task's own coroutine; the handler clears the flag its loop
+    # tests and the task ends, which is how stop() ends it.
+    async def _tick(self, period):
+        keep_going = True
+        while keep_going:
             try:
-                await self.handle(await self.queue.get())
+                self.sink.write("tick")
+                await asyncio.sleep(period)
             except asyncio.CancelledError:
-                print("consumer cancelled")
-            except Exception as exc:
-                print("handler failed", exc)
+                keep_going = False
 
-    def start(self) -> None:
-        self.task = asyncio.create_task(self.consume())
-
-    async def stop(self) -> None:
-        self.should_stop = True
-        if self.task:
-            self.task.cancel()
-
-
-class LateFlagConsumer:
-    def __init__(self, queue: Any, handle: Any) -> None:
-        self.queue = queue
-        self.handle = handle
-        self.done = False
-        self.task = None
-
-    async def consume(self) -> None:
-        while not self.done:
+    # Fine: the same with a `while not done:` loop.
+    async def _drain(self, queue):
+        done = False
+        while not done:
             try:
-                await self.handle(await self.queue.get())
-            except asyncio.CancelledError:  # expect: CAN401
-                print("consumer cancelled")
-
-    def start(self) -> None:
-        self.task = asyncio.create_task(self.consume())
-
-    # The flag comes after the cancel and an await: a cancellation that
-    # lands first is swallowed and the loop goes on.
-    async def stop(self) -> None:
-        if self.task:
-            self.task.cancel()
-        await self.queue.join()
-        self.done = True
-
-
-class FeedPoller:
-    def __init__(self, feed: Any, sink: Any) -> None:
-        self.feed = feed
-        self.sink = sink
-        self.running = True
-        self._task = None
-
-    # Fine: stop() clears `running` and then cancels; the loop test ends it.
-    async def poll(self) -> None:
-        while self.running:
-            try:
-                await self.sink.put(await self.feed.next())
+                item = await queue.get()
+                self.sink.write(item)
             except asyncio.CancelledError:
-                print("poller cancelled")
+                done = True
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self.poll())
+    def start(self, queue):
+        self.task = asyncio.create_task(self._tick(0.5))
+        self.drain_task = asyncio.create_task(self._drain(queue))
 
-    def stop(self) -> None:
-        self.running = False
-        if self._task is not None:
-            self._task.cancel()
+    async def stop(self):
+        self.task.cancel()
+        await self.task
+        self.drain_task.cancel()
+        await self.drain_task
 
-
-class LeakyFeedPoller:
-    def __init__(self, feed: Any, sink: Any) -> None:
-        self.feed = feed
-        self.sink = sink
-        self.running = True
-        self._task = None
-
-    # Buggy twin: stop() cancels without clearing the flag.
-    async def poll(self) -> None:
-        while self.running:
+    # Buggy: after the handler the pass goes on to an await before the
+    # loop tests its flag again: the cancelled task keeps working.
+    async def _tick_and_flush(self, period):
+        keep_going = True
+        while keep_going:
             try:
-                await self.sink.put(await self.feed.next())
+                await asyncio.sleep(period)
             except asyncio.CancelledError:  # expect: CAN401
-                print("poller cancelled")
+                keep_going = False
+            await self.sink.flush()
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self.poll())
+    def start_flushing(self):
+        self.flush_task = asyncio.create_task(self._tick_and_flush(1.0))
 
-    def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+    async def stop_flushing(self):
+        self.flush_task.cancel()
+        await self.flush_task
+
+    # Buggy: awaited in place by its callers, not a task of its own: the
+    # caller's cancel or timeout ends in a normal return.
+    async def poll_until_cancelled(self, period):
+        keep_going = True
+        while keep_going:
+            try:
+                await asyncio.sleep(period)
+            except asyncio.CancelledError:  # expect: CAN401
+                keep_going = False
+
+
+async def watch(ticker):
+    await asyncio.wait_for(ticker.poll_until_cancelled(0.1), 5)
