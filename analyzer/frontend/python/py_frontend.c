@@ -3970,6 +3970,49 @@ static const char *builtin_wrappers[] = {"list", "tuple", "sorted", "set", "dict
 
 static int bytes_contain(const char *s, size_t n, const char *word);
 
+/* `a, b = await maker(...)` in def d, the one binding of each of those
+ * names there, whose targets are the names of tuple t in order (`return a,
+ * b`): that assignment's right side (the await); the null node otherwise. */
+static pn unpacked_call(lower *L, pn d, pn t)
+{
+    uint32_t c = pn_named_count(t);
+    pn body = pn_field(d, PF_body), none = &pt_null;
+    if (c < 2 || pn_isnull(body)) return none;
+    PN_FOR_NAMED(el, t) if (!pn_is(unparen(el), PT_identifier)) return none;
+    const pt_node *endp = L->T->v + L->T->n;
+    pn found = none;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type != PT_assignment) continue;
+        pn left = unparen(pn_field(x, PF_left));
+        if ((!pn_is(left, PT_pattern_list) && !pn_is(left, PT_tuple_pattern) && !pn_is(left, PT_tuple)) ||
+            pn_named_count(left) != c)
+            continue;
+        int same = 1;
+        for (uint32_t k = 0; k < c && same; k++) {
+            pn a = unparen(pn_named_child(left, k)), b = unparen(pn_named_child(t, k));
+            same = pn_is(a, PT_identifier) && strcmp(text(L, a), text(L, b)) == 0;
+        }
+        if (!same) continue;
+        if (!pn_isnull(found)) return none;
+        found = unparen(pn_field(x, PF_right));
+    }
+    if (pn_isnull(found)) return none;
+    /* (besides, only `reader = writer = None` before a retry loop) */
+    PN_FOR_NAMED(el, t) {
+        const char *nm = text(L, unparen(el));
+        int n = 0;
+        for (pn x = body; x < endp && x->start < body->end; x++) {
+            if (!binds_name(L, x, nm)) continue;
+            pn up = pn_parent(x);
+            pn r = pn_is(up, PT_assignment) && pn_field(up, PF_left) == x ? unparen(pn_field(up, PF_right)) : &pt_null;
+            while (pn_is(r, PT_assignment)) r = unparen(pn_field(r, PF_right));
+            if (!pn_is(r, PT_none)) n++;
+        }
+        if (n != 1) return none;
+    }
+    return found;
+}
+
 /* The catalogued maker (an `arg=await` one, a coroutine function) whose
  * result coroutine d returns directly on every return (`return await
  * asyncio.wait_for(asyncio.open_connection(...), t)`), or NULL. */
@@ -3984,6 +4027,10 @@ static const ca_cat_entry *def_delegates_maker(lower *L, pn d)
         if (x->type == PT_function_definition || x->type == PT_lambda) return NULL;
         if (x->type != PT_return_statement) continue;
         pn v = unparen(pn_first_named(x));
+        /* (`reader, writer = await asyncio.wait_for(asyncio.open_connection(
+         * ...), t)` ... `return reader, writer`: the maker's tuple handed
+         * back as it came, its names bound there alone) */
+        if (pn_is(v, PT_tuple) || pn_is(v, PT_expression_list)) v = unpacked_call(L, d, v);
         if (pn_is(v, PT_await)) v = unparen(pn_first_named(v));
         for (int guard = 0; guard < 4 && pn_is(v, PT_call); guard++) {
             char *wd = dotted(L, pn_field(v, PF_function));
