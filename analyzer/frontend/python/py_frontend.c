@@ -10506,16 +10506,8 @@ static void collect_value_names(lower *L, pn root)
     for (pn u = root; u < endp; u++) {
         if (u->type != PT_identifier) continue;
         pn p = pn_parent(u);
-        if (pn_is(p, PT_function_definition) && pn_field(p, PF_name) == u) continue;
         int member = pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u;
-        if (member) {
-            pn ob = unparen(pn_field(p, PF_object));
-            if (!pn_is(ob, PT_identifier)) continue;
-            const char *on = text(L, ob);
-            if (strcmp(on, "self") != 0 && strcmp(on, "cls") != 0 && pn_isnull(module_class(L, on))) continue;
-        } else if (pn_is(p, PT_attribute)) {
-            continue;
-        }
+        if (!member && (pn_is(p, PT_attribute) || pn_is(p, PT_function_definition))) continue;
         pn ref = member ? p : u;
         pn c = pn_parent(ref);
         /* (read as a value: an argument, an element, an assigned or
@@ -10527,6 +10519,16 @@ static void collect_value_names(lower *L, pn root)
             continue;
         if (pn_is(c, PT_keyword_argument) && pn_field(c, PF_name) == ref) continue;
         if (pn_is(c, PT_assignment) && pn_field(c, PF_left) == ref) continue;
+        const char *nm = text(L, u);
+        if (!bsearch(&nm, defs.v, defs.n, sizeof(defs.v[0]), cmp_cstr)) continue;
+        if (member) {
+            pn ob = unparen(pn_field(p, PF_object));
+            if (!pn_is(ob, PT_identifier)) continue;
+            const char *on = text(L, ob);
+            if (strcmp(on, "self") != 0 && strcmp(on, "cls") != 0 && pn_isnull(module_class(L, on))) continue;
+        } else if (bound_locally(L, u, nm)) {
+            continue;
+        }
         /* (handed to a registration whose server runs it in a task of its
          * own, `CommandHandler("chat", self.prompt)`, `web.post(path,
          * handle)`: where it runs is known, collect_own_tasks's) */
@@ -10535,9 +10537,6 @@ static void collect_value_names(lower *L, pn root)
             char *cd = pn_is(call, PT_call) ? dotted(L, pn_field(call, PF_function)) : NULL;
             if (cd && (cat(L, CAT_UNHELD_SERVER, cd) || cat(L, CAT_ROUTE_ENTRY, cd))) continue;
         }
-        const char *nm = text(L, u);
-        if (!bsearch(&nm, defs.v, defs.n, sizeof(defs.v[0]), cmp_cstr)) continue;
-        if (!member && bound_locally(L, u, nm)) continue;
         CA_VEC_PUSH(L->value_names, nm);
     }
     CA_VEC_FREE(defs);
