@@ -104,3 +104,49 @@ class Pool:
         if tasks:
             with contextlib.suppress(asyncio.CancelledError):  # expect: CAN401
                 await asyncio.gather(*tasks)
+
+
+class Pipes:
+    async def _send(self) -> None:
+        await asyncio.sleep(1)
+
+    async def _ping(self) -> None:
+        await asyncio.sleep(1)
+
+    async def _recv(self) -> None:
+        await asyncio.sleep(1)
+
+    # Fine: whichever of the helpers are still pending after the first one
+    # ends are cancelled, each under a test that it is in the pending set,
+    # and the set is gathered for their end.
+    async def run_once(self) -> None:
+        sender = asyncio.create_task(self._send())
+        pinger = asyncio.create_task(self._ping())
+        try:
+            _, pending = await asyncio.wait([sender, pinger], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sender.cancel()
+            pinger.cancel()
+        if sender in pending:
+            sender.cancel()
+        if pinger in pending:
+            pinger.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(*pending)
+        await self._recv()
+
+    # Buggy: the test is that the task is not in the set: the set's tasks
+    # were not cancelled, and the suppress swallows the caller's cancel.
+    async def run_twice(self) -> None:
+        sender = asyncio.create_task(self._send())
+        pinger = asyncio.create_task(self._ping())
+        try:
+            done, pending = await asyncio.wait([sender, pinger], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sender.cancel()
+            pinger.cancel()
+        if sender not in pending:
+            sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError):  # expect: CAN401
+            await asyncio.gather(*pending)
+        await self._recv()

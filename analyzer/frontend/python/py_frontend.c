@@ -2658,6 +2658,26 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             }
             break;
         }
+        /* `if sender in pending: sender.cancel()` after `_, pending = await
+         * asyncio.wait(...)`: the container holds the task just cancelled
+         * (a gather of it raises what the cancelled ones end with) */
+        pn up = pn_parent(call);
+        while (!pn_isnull(up) && !pn_is(up, PT_if_statement) && !pn_is(up, PT_function_definition)) up = pn_parent(up);
+        pn cond = pn_is(up, PT_if_statement) ? unparen(pn_field(up, PF_condition)) : &pt_null;
+        if (pn_is(rcv, PT_identifier) && pn_is(cond, PT_comparison_operator) && pn_named_count(cond) == 2) {
+            pn lhs = unparen(pn_named_child(cond, 0)), rhs = unparen(pn_named_child(cond, 1));
+            /* (the operator between them is `in`, not `not in`) */
+            const char *op = L->src + lhs->end;
+            size_t on = rhs->start > lhs->end ? rhs->start - lhs->end : 0;
+            while (on && (*op == ' ' || *op == ')')) op++, on--;
+            while (on && (op[on - 1] == ' ' || op[on - 1] == '(')) on--;
+            int is_in = on == 2 && memcmp(op, "in", 2) == 0;
+            if (is_in && pn_is(lhs, PT_identifier) && strcmp(text(L, lhs), text(L, rcv)) == 0 &&
+                (pn_is(rhs, PT_identifier) || pn_is(rhs, PT_attribute))) {
+                name_map c = {norm_text(L, rhs, 200), "", 0, 0};
+                CA_VEC_PUSH(L->cancelled, c);
+            }
+        }
     }
     /* `t.cancel(); cancelled.append(t)`: the container holds cancelled tasks */
     if (ci.name && !pn_isnull(ci.recv) && cat(L, CAT_REGISTER_METHOD, ci.name) &&
