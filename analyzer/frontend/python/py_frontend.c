@@ -8162,7 +8162,10 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         }
     }
     if (has_decorator(L, def, CAT__COUNT, "abstractmethod")) f->fflags |= FN_ABSTRACT;
-    if (f->is_async && event_handler_def(L, def, 0)) f->fflags |= FN_EVENT_HANDLER;
+    /* (a handler that hands out its own task, `self.jobs[ctx.author.id] =
+     * asyncio.current_task()`, is held by whoever gets it, a `?stop`
+     * command that cancels it) */
+    if (f->is_async && event_handler_def(L, def, 0) && !hands_out_current_task(L, def)) f->fflags |= FN_EVENT_HANDLER;
     if (L->value_names.n && bsearch(&name, L->value_names.v, L->value_names.n, sizeof(L->value_names.v[0]), cmp_cstr))
         f->fflags |= FN_REFERENCED;
     if (cancels_any_task(L, def, (f->fflags & FN_EVENT_HANDLER) != 0)) f->fflags |= FN_CANCELS_ANY;

@@ -48,6 +48,20 @@ class Tools(commands.Cog):
         proc = await asyncio.create_subprocess_exec("fetch", name)
         await proc.wait()  # expect: CAN102
 
+    # Buggy: the command hands out its own task for a ?stop command to
+    # cancel; the cancel leaves the child running.
+    @commands.command()
+    async def render(self, ctx, name):
+        self.jobs[ctx.author.id] = asyncio.current_task()
+        proc = await asyncio.create_subprocess_exec("render", name)
+        await proc.wait()  # expect: CAN102
+
+    @commands.command()
+    async def stop(self, ctx):
+        job = self.jobs.pop(ctx.author.id, None)
+        if job is not None:
+            job.cancel()
+
     async def fetch_quick(self, ctx):
         await asyncio.wait_for(self.fetch(ctx, "x"), 1.0)
 
