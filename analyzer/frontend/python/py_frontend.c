@@ -7377,6 +7377,31 @@ static int has_decorator(lower *L, pn def, ca_cat_kind k, const char *exact)
     return 0;
 }
 
+/* What module-level name `on` holds when a call made it, as the catalog
+ * spells an instance (`bot = commands.Bot(...)`: "discord.ext.commands.Bot()"),
+ * or NULL. */
+static const char *global_instance(lower *L, const char *on)
+{
+    for (size_t i = 0; i < L->globals.n; i++) {
+        const char *v = L->globals.v[i].value;
+        size_t vl = v ? strlen(v) : 0;
+        if (strcmp(L->globals.v[i].key, on) == 0 && vl >= 3 && strcmp(v + vl - 2, "()") == 0) return v;
+    }
+    return NULL;
+}
+
+/* Does the catalog's category name method attr of an instance (`instance`
+ * as global_instance spells it: "fastapi.APIRouter()" and "post")? */
+static int instance_member_in(lower *L, const char *instance, const char *attr, ca_cat_kind k)
+{
+    if (!instance) return 0;
+    ca_sb q = {0};
+    ca_sb_addf(&q, "%s.%s", instance, attr);
+    int hit = cat(L, k, ca_sb_str(&q)) != NULL;
+    ca_sb_release(&q);
+    return hit;
+}
+
 static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 /* Is def (a function definition) a chat framework's event or command
@@ -7401,16 +7426,7 @@ static int event_handler_def(lower *L, pn def, int depth)
         if (!pn_is(obj, PT_identifier)) continue;
         const char *on = text(L, obj), *attr = text(L, pn_field(e, PF_attribute));
         /* (a module-level object: `bot = commands.Bot(...)`) */
-        for (size_t i = 0; i < L->globals.n; i++) {
-            const char *v = L->globals.v[i].value;
-            size_t vl = v ? strlen(v) : 0;
-            if (strcmp(L->globals.v[i].key, on) != 0 || vl < 3 || strcmp(v + vl - 2, "()") != 0) continue;
-            ca_sb k = {0};
-            ca_sb_addf(&k, "%s.%s", v, attr);
-            int hit = cat(L, CAT_EVENT_HANDLER, ca_sb_str(&k)) != NULL;
-            ca_sb_release(&k);
-            if (hit) return 1;
-        }
+        if (instance_member_in(L, global_instance(L, on), attr, CAT_EVENT_HANDLER)) return 1;
         /* (a group beside it) */
         if (!cat(L, CAT_EVENT_SUBCOMMAND, attr)) continue;
         pn block = pn_parent(st);
@@ -10354,15 +10370,9 @@ static void collect_framework_entries(lower *L, pn root)
             /* (`@router.post("/x")` of `router = APIRouter()`: a server that
              * runs its handlers in tasks it never cancels, catalog
              * unheld-server `fastapi.APIRouter().*`) */
-            for (size_t i = 0; object && called && i < L->globals.n && !unheld; i++) {
-                const char *v = L->globals.v[i].value;
-                size_t vl = v ? strlen(v) : 0;
-                if (strcmp(L->globals.v[i].key, on) != 0 || vl < 3 || strcmp(v + vl - 2, "()") != 0) continue;
-                ca_sb k = {0};
-                ca_sb_addf(&k, "%s.%s", v, text(L, pn_field(e, PF_attribute)));
-                if (cat(L, CAT_UNHELD_SERVER, ca_sb_str(&k))) unheld = 1;
-                ca_sb_release(&k);
-            }
+            if (object && called &&
+                instance_member_in(L, global_instance(L, on), text(L, pn_field(e, PF_attribute)), CAT_UNHELD_SERVER))
+                unheld = 1;
         }
         if (main) {
             const char *fn = text(L, pn_field(def, PF_name));
@@ -10462,12 +10472,9 @@ static void collect_local_routes(lower *L, pn root)
             if (!pn_is(e, PT_attribute)) continue;
             pn obj = unparen(pn_field(e, PF_object));
             if (!pn_is(obj, PT_identifier)) continue;
-            char *c = local_instance_class(L, outer, obj, st);
-            if (!c) continue;
-            ca_sb k = {0};
-            ca_sb_addf(&k, "%s.%s", c, text(L, pn_field(e, PF_attribute)));
-            if (cat(L, CAT_UNHELD_SERVER, ca_sb_str(&k))) unheld = 1;
-            ca_sb_release(&k);
+            if (instance_member_in(L, local_instance_class(L, outer, obj, st), text(L, pn_field(e, PF_attribute)),
+                                   CAT_UNHELD_SERVER))
+                unheld = 1;
         }
         if (!unheld) continue;
         /* named nowhere else in the function around it: only the server
