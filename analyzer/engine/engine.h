@@ -148,6 +148,7 @@ typedef struct eng_resolver {
                                        method of it runs) */
 #define ENG_CLASS_SERVICE 0x100u /* a framework's service class, or one derived from it (CLASS_SERVICE) */
 #define ENG_CLASS_TEST 0x200u /* a test framework's test case class, or one derived from it (CLASS_TEST) */
+#define ENG_CLASS_EVENT 0x400u /* a chat framework's interactive component, or one derived from it (CLASS_EVENT) */
 #define ENG_CLASS_PLAIN_INIT 0x80u /* its own __init__ only stores parameters or literals on self (FN_PLAIN_INIT):
                                        constructing it does not raise */
 

@@ -454,6 +454,9 @@ typedef struct ir_func {
                                    before the process ends (launart's `Service.launch`) */
 #define CLASS_TEST        0x20u /* a test case class of a test framework (catalog test-base) whose runner
                                    runs the test-method methods of its subclasses to their end */
+#define CLASS_EVENT       0x40u /* a chat framework's interactive component (catalog event-base: a view, a
+                                   modal, a button) whose event-method methods the framework runs for each
+                                   interaction in a task it keeps no handle to */
 
 /* A class defined in the module: what the scan's class table is built from. */
 typedef struct ir_class {

@@ -273,7 +273,8 @@ void scan_build_classes(scan_state *S)
             r->flags = ENG_CLASS_KNOWN | ((r->c->flags & CLASS_DATA) ? ENG_CLASS_DATA : 0) |
                        ((r->c->flags & CLASS_ENDPOINT) ? ENG_CLASS_ENDPOINT : 0) |
                        ((r->c->flags & CLASS_SERVICE) ? ENG_CLASS_SERVICE : 0) |
-                       ((r->c->flags & CLASS_TEST) ? ENG_CLASS_TEST : 0);
+                       ((r->c->flags & CLASS_TEST) ? ENG_CLASS_TEST : 0) |
+                       ((r->c->flags & CLASS_EVENT) ? ENG_CLASS_EVENT : 0);
             S->cls_by_name[S->nclasses] = S->nclasses;
             S->nclasses++;
         }
@@ -356,7 +357,7 @@ void scan_build_classes(scan_state *S)
                 const cls_ref *base = ref[at];
                 if (base && base != r) {
                     f |= base->flags & (ENG_CLASS_OWNS | ENG_CLASS_DATA | ENG_CLASS_STEP_RELEASES | ENG_CLASS_JOINS |
-                                        ENG_CLASS_ENDPOINT | ENG_CLASS_SERVICE | ENG_CLASS_TEST |
+                                        ENG_CLASS_ENDPOINT | ENG_CLASS_SERVICE | ENG_CLASS_TEST | ENG_CLASS_EVENT |
                                         ENG_CLASS_INIT_HOLDS);
                     if (!(base->flags & ENG_CLASS_KNOWN)) f &= ~ENG_CLASS_KNOWN;
                 } else if (!base && !plain[at]) {

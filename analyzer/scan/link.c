@@ -1258,6 +1258,15 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
              * cancels tasks it finds among all of them (a `?cancel_task`
              * command over `asyncio.all_tasks()`) */
             if (!total[k] && g->is_async && (g->fflags & FN_EVENT_HANDLER) && !cancels_any) unc[k] = 1;
+            /* (or a method the framework calls on an interactive component
+             * of the tree for each interaction: a modal's `on_submit`, a
+             * button's `callback`, a view's `on_timeout`, each run in a task
+             * the view or modal starts and keeps no handle to), unless some
+             * module awaits a method of its name on another object
+             * (`await menu.on_timeout()` over a list of menus) */
+            if (!total[k] && !cancels_any && framework_method(S, k, CAT_EVENT_METHOD, ENG_CLASS_EVENT) &&
+                !awaited_in_place(S, g->name))
+                unc[k] = 1;
             /* a test the test runner collects (pytest's `async def
              * test_x()` at a module's top, or `test_x` of a class named
              * `TestX`), called nowhere in the tree: the runner runs it to

@@ -8,6 +8,9 @@ or a chat command that cancels in a module that lists them (an operator's
 starts of its own). That is a whole-tree fact, so it is checked here on trees
 written here rather than in the corpus, which is scanned as one tree.
 
+A view's or modal's methods the framework calls (catalog event-base,
+event-method) follow the same exception.
+
 Standard library only. Environment: CANCELAUDIT (the binary), CA_SOURCE_DIR.
 """
 import json
@@ -100,6 +103,18 @@ class Debug(commands.Cog):
 '''
 
 
+MODAL = '''
+import asyncio
+from discord import ui
+
+
+class Rename(ui.Modal, title="Rename"):
+    async def on_submit(self, interaction):
+        proc = await asyncio.create_subprocess_exec("rename", str(interaction.id))
+        await proc.wait()
+'''
+
+
 def scan(files):
     with tempfile.TemporaryDirectory() as d:
         for name, text in files.items():
@@ -131,6 +146,14 @@ class ChatHandlers(unittest.TestCase):
     def test_listing_tasks_without_a_cancelling_command_does_not(self):
         # (a cog's own unload cancels its loop task, not a command's task)
         self.assertEqual(scan({"tools.py": COG, "debug.py": LISTING_ONLY}), [])
+
+    def test_component_methods_alone_are_not_reported(self):
+        # (a modal's on_submit runs in a task the modal starts: catalog
+        # event-base / event-method)
+        self.assertEqual(scan({"views.py": MODAL}), [])
+
+    def test_operator_cancel_command_makes_component_methods_cancellable(self):
+        self.assertEqual(scan({"views.py": MODAL, "debug.py": OPERATOR}), [("CAN102", "Rename.on_submit")])
 
 
 if __name__ == "__main__":

@@ -7859,6 +7859,7 @@ static void record_class(lower *L, pn cls, const char *qualname)
             if (!meta && cat(L, CAT_ENDPOINT_BASE, d)) c->flags |= CLASS_ENDPOINT;
             if (!meta && cat(L, CAT_SERVICE_BASE, d)) c->flags |= CLASS_SERVICE;
             if (!meta && cat(L, CAT_TEST_BASE, d)) c->flags |= CLASS_TEST;
+            if (!meta && cat(L, CAT_EVENT_BASE, d)) c->flags |= CLASS_EVENT;
             if (!meta) c->bases[c->nbases++] = d;
         }
     if (has_decorator(L, cls, CAT_DATA_DECORATOR, NULL)) c->flags |= CLASS_DATA;
