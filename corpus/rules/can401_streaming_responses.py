@@ -7,7 +7,8 @@ so `except CancelledError: return` ends the stream, as meant. The same
 generator iterated by a coroutine of the module loses that coroutine's
 cancellation. A generator defined inside the endpoint that hands it to the
 response (`def heartbeat(): async def iterator(): ...; return
-StreamingResponse(iterator())`) is read within that endpoint.
+StreamingResponse(iterator())`) is read within that endpoint, also when a
+local holds it or one of two picked by a conditional.
 """
 
 import asyncio
@@ -118,3 +119,46 @@ async def stream_audit(run: Any) -> StreamingResponse:
 async def archive_audit(run: Any, sink: Any) -> None:
     async for line in keep_context(audit_events(run), []):
         await sink.write(line)
+
+
+# Fine: one of two generators defined in the endpoint, picked by a
+# conditional bound to a local and handed to the response.
+async def completions(client: Any, stream: bool) -> StreamingResponse:
+    async def chunks() -> AsyncIterator[str]:
+        try:
+            async for part in client.stream():
+                yield part
+        except BaseException as e:
+            yield f"error: {e}"
+
+    async def whole() -> AsyncIterator[str]:
+        try:
+            yield await client.complete()
+        except BaseException as e:
+            yield f"error: {e}"
+
+    body = chunks() if stream else whole()
+    return StreamingResponse(body, media_type="text/event-stream")
+
+
+# Buggy: the same pick, but the whole answer is also drained in the
+# endpoint itself, in its own task.
+async def answer(client: Any, stream: bool) -> StreamingResponse:
+    async def chunks() -> AsyncIterator[str]:
+        try:
+            async for part in client.stream():
+                yield part
+        except BaseException as e:
+            yield f"error: {e}"
+
+    async def whole() -> AsyncIterator[str]:
+        try:
+            yield await client.complete()
+        except BaseException as e:  # expect: CAN401
+            yield f"error: {e}"
+
+    if not stream:
+        async for text in whole():
+            return text
+    body = chunks() if stream else whole()
+    return StreamingResponse(body, media_type="text/event-stream")

@@ -10120,6 +10120,29 @@ static int appended_calls(lower *L, pn name, pn at, pn *out, int max)
     return n;
 }
 
+/* The generator calls a scope runner's first argument a0 (at call at)
+ * hands it: the call itself, what a local bound once before it holds
+ * (`gen = stream(); return StreamingResponse(gen)`), or either branch of
+ * a conditional (`stream() if post.stream else whole()`). Up to 2. */
+static int handed_generator_calls(lower *L, pn a0, pn at, pn out[2])
+{
+    a0 = unparen(a0);
+    if (pn_is(a0, PT_identifier)) a0 = unparen(bound_once_before(L, a0, at));
+    if (pn_is(a0, PT_call)) {
+        out[0] = a0;
+        return 1;
+    }
+    int n = 0;
+    if (pn_is(a0, PT_conditional_expression)) {
+        int i = 0;
+        PN_FOR_NAMED(b, a0) {
+            pn e = unparen(b);
+            if (i++ != 1 && pn_is(e, PT_call) && n < 2) out[n++] = e;
+        }
+    }
+    return n;
+}
+
 static void collect_scope_driven(lower *L, pn root)
 {
     if (!bytes_contain(L->src, L->len, "Response(")) return;
@@ -10129,18 +10152,19 @@ static void collect_scope_driven(lower *L, pn root)
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
         if (!ci.dotted || !cat(L, CAT_SCOPE_RUNNER, ci.dotted)) continue;
-        pn a0 = unparen(first_pos_arg(x, 0));
         /* (`gen = ...; return StreamingResponse(gen)`: what the local was
          * bound to, once, in the function that hands it over) */
-        if (pn_is(a0, PT_identifier)) a0 = bound_once_before(L, a0, x);
-        if (!pn_is(a0, PT_call)) continue;
-        pn fn = unparen(pn_field(a0, PF_function));
-        if (pn_is(fn, PT_identifier)) CA_VEC_PUSH(names, text(L, fn));
-        /* (and the generator a wrapper of one level is handed, `wrap(
-         * sse_events(...), ctx)`: the wrapper iterates it in the scope) */
-        pn in = unparen(first_pos_arg(a0, 0));
-        pn ifn = pn_is(in, PT_call) ? unparen(pn_field(in, PF_function)) : &pt_null;
-        if (pn_is(ifn, PT_identifier)) CA_VEC_PUSH(names, text(L, ifn));
+        pn gens[2];
+        int ng = handed_generator_calls(L, first_pos_arg(x, 0), x, gens);
+        for (int g = 0; g < ng; g++) {
+            pn fn = unparen(pn_field(gens[g], PF_function));
+            if (pn_is(fn, PT_identifier)) CA_VEC_PUSH(names, text(L, fn));
+            /* (and the generator a wrapper of one level is handed, `wrap(
+             * sse_events(...), ctx)`: the wrapper iterates it in the scope) */
+            pn in = unparen(first_pos_arg(gens[g], 0));
+            pn ifn = pn_is(in, PT_call) ? unparen(pn_field(in, PF_function)) : &pt_null;
+            if (pn_is(ifn, PT_identifier)) CA_VEC_PUSH(names, text(L, ifn));
+        }
     }
     for (size_t i = 0; i < names.n; i++) {
         const char *fn = names.v[i];
@@ -10166,39 +10190,46 @@ static void collect_scope_driven(lower *L, pn root)
         if (x->type != PT_call) continue;
         call_info ci = call_of(L, x);
         if (!ci.dotted || !cat(L, CAT_SCOPE_RUNNER, ci.dotted)) continue;
-        pn a0 = unparen(first_pos_arg(x, 0));
-        pn fn = pn_is(a0, PT_call) ? unparen(pn_field(a0, PF_function)) : &pt_null;
-        if (!pn_is(fn, PT_identifier)) continue;
-        pn d = pn_parent(x);
-        while (!pn_isnull(d) && !pn_is(d, PT_function_definition)) d = pn_parent(d);
-        pn body = pn_isnull(d) ? d : pn_field(d, PF_body);
-        if (pn_isnull(body)) continue;
-        size_t fl = fn->end - fn->start, runs = 0, uses = 0;
-        pn def = &pt_null;
-        for (pn u = body; u < endp && u->start < body->end; u++) {
-            if (u->type == PT_call) {
-                call_info cu = call_of(L, u);
-                pn ua = unparen(first_pos_arg(u, 0));
-                pn uf = pn_is(ua, PT_call) ? unparen(pn_field(ua, PF_function)) : &pt_null;
-                if (cu.dotted && cat(L, CAT_SCOPE_RUNNER, cu.dotted) && pn_is(uf, PT_identifier) &&
-                    uf->end - uf->start == fl && memcmp(L->src + uf->start, L->src + fn->start, fl) == 0)
-                    runs++;
-                continue;
+        pn gens[2];
+        int ng = handed_generator_calls(L, first_pos_arg(x, 0), x, gens);
+        for (int g = 0; g < ng; g++) {
+            pn fn = unparen(pn_field(gens[g], PF_function));
+            if (!pn_is(fn, PT_identifier)) continue;
+            pn d = pn_parent(x);
+            while (!pn_isnull(d) && !pn_is(d, PT_function_definition)) d = pn_parent(d);
+            pn body = pn_isnull(d) ? d : pn_field(d, PF_body);
+            if (pn_isnull(body)) continue;
+            size_t fl = fn->end - fn->start, runs = 0, uses = 0;
+            pn def = &pt_null;
+            for (pn u = body; u < endp && u->start < body->end; u++) {
+                if (u->type == PT_call) {
+                    call_info cu = call_of(L, u);
+                    if (!cu.dotted || !cat(L, CAT_SCOPE_RUNNER, cu.dotted)) continue;
+                    pn ugens[2];
+                    int nu = handed_generator_calls(L, first_pos_arg(u, 0), u, ugens);
+                    for (int h = 0; h < nu; h++) {
+                        pn uf = unparen(pn_field(ugens[h], PF_function));
+                        if (pn_is(uf, PT_identifier) && uf->end - uf->start == fl &&
+                            memcmp(L->src + uf->start, L->src + fn->start, fl) == 0)
+                            runs++;
+                    }
+                    continue;
+                }
+                if (u->type != PT_identifier || u->end - u->start != fl || memcmp(L->src + u->start, L->src + fn->start, fl) != 0)
+                    continue;
+                pn up = pn_parent(u);
+                if (pn_is(up, PT_function_definition) && pn_field(up, PF_name) == u) {
+                    /* (defined right in this function, not deeper) */
+                    pn o = pn_parent(up);
+                    while (!pn_isnull(o) && !pn_is(o, PT_function_definition)) o = pn_parent(o);
+                    if (o == d) def = up;
+                    continue;
+                }
+                if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
+                uses++;
             }
-            if (u->type != PT_identifier || u->end - u->start != fl || memcmp(L->src + u->start, L->src + fn->start, fl) != 0)
-                continue;
-            pn up = pn_parent(u);
-            if (pn_is(up, PT_function_definition) && pn_field(up, PF_name) == u) {
-                /* (defined right in this function, not deeper) */
-                pn o = pn_parent(up);
-                while (!pn_isnull(o) && !pn_is(o, PT_function_definition)) o = pn_parent(o);
-                if (o == d) def = up;
-                continue;
-            }
-            if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
-            uses++;
+            if (!pn_isnull(def) && uses == runs) CA_VEC_PUSH(L->scope_driven_defs, def->start);
         }
-        if (!pn_isnull(def) && uses == runs) CA_VEC_PUSH(L->scope_driven_defs, def->start);
     }
 }
 
