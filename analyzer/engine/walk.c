@@ -1531,6 +1531,120 @@ static int plain_thread_work(eng_walk *E, const ir_node *x)
            (sum->returns == ENG_RET_PLAIN || sum->returns == ENG_RET_KEPT);
 }
 
+/* A task tied to a scope's value: `async with connect(url) as ws: ping =
+ * create_task(self._ping(ws))`, where the coroutine is a function of the
+ * module that works on ws in each of its loops and gives up on its first
+ * error there. A cancellation that unwinds the `async with` closes ws on
+ * the way out, and the task ends at its next use of it: nothing is left
+ * running for long, whatever the function's own cleanup does with it. */
+typedef struct tied_q {
+    const ir_node *make;  /* the acquire's making call (create_task) */
+    const ir_node *spawn; /* the call of the coroutine it starts (CALL_SPAWNED) */
+    const char *pname;    /* in the coroutine: the parameter the scope's value is */
+    int pvar;
+    int uses, bad;
+} tied_q;
+
+static int find_spawned(void *ctx, const ir_node *n)
+{
+    tied_q *q = ctx;
+    if (n->kind == IR_CALL && (n->flags & CALL_SPAWNED) && n->site.start >= q->make->site.start &&
+        n->site.end <= q->make->site.end)
+        q->spawn = n;
+    return q->spawn != NULL;
+}
+
+/* a use of the parameter: a method of it awaited, or it handed to an
+ * awaited call */
+static int uses_param(void *ctx, const ir_node *n)
+{
+    tied_q *q = ctx;
+    if (n->kind == IR_AWAIT_CALL && n->recv && strcmp(n->recv, q->pname) == 0) q->uses = 1;
+    if (n->kind == IR_CHECKPOINT && n->var == q->pvar) q->uses = 1;
+    if (n->kind == IR_LOOP && (n->flags & LOOP_ASYNC_FOR) && n->var == q->pvar) q->uses = 1;
+    return q->uses;
+}
+
+/* a handler inside a loop that catches ordinary errors and lets the loop
+ * go on (its last statement neither returns, raises nor breaks) */
+static int retries_errors(void *ctx, const ir_node *n)
+{
+    tied_q *q = ctx;
+    if (n->kind != IR_TRY) return 0;
+    for (int k = 0; k < n->nhandlers; k++) {
+        const ir_handler *h = &n->handlers[k];
+        int only_cancel = (h->flags & H_CANCEL) && !(h->flags & (H_BASE | H_BARE | H_EXCEPTION)) && h->catches &&
+                          !strchr(h->catches, ',');
+        if (only_cancel) continue;
+        const ir_node *last = h->body.n ? h->body.v[h->body.n - 1] : NULL;
+        if (!last || (last->kind != IR_RETURN && last->kind != IR_RAISE && last->kind != IR_BREAK)) q->bad = 1;
+    }
+    return q->bad;
+}
+
+static int loops_on_param(void *ctx, const ir_node *n)
+{
+    tied_q *q = ctx;
+    if (n->kind != IR_LOOP) return 0;
+    tied_q in = *q;
+    in.uses = 0;
+    in.bad = 0;
+    if (n->flags & LOOP_ASYNC_FOR) uses_param(&in, n);
+    ir_visit(&n->c, uses_param, &in);
+    ir_visit(&n->a, uses_param, &in);
+    ir_visit(&n->a, retries_errors, &in);
+    if (!in.uses || in.bad) q->bad = 1;
+    /* (its inner loops are its own body: checked for retries above) */
+    return q->bad;
+}
+
+static int tied_to_scope(eng_walk *E, const ir_node *n)
+{
+    if (!n->ref || n->ref->kind != IR_CALL || !E->res || !E->res->resolve) return 0;
+    tied_q q = {n->ref, NULL, NULL, -1, 0, 0};
+    ir_visit(&E->f->body, find_spawned, &q);
+    if (!q.spawn) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, q.spawn, &sum, &off);
+    if (!g || g == E->f || !g->is_async || (g->fflags & (FN_ABSTRACT | FN_STUB | FN_GENERATOR))) return 0;
+    /* (a coroutine of this module, whose body is at hand) */
+    int here = 0;
+    for (int k = 0; k < E->m->nfuncs && !here; k++) here = E->m->funcs[k] == g;
+    if (!here || !g->body.n) return 0;
+    for (int k = 0; k < q.spawn->nvars; k++) {
+        int w = q.spawn->vars[k];
+        if (w < 0 || w >= E->nvars) continue;
+        /* (the value an enclosing context manager owns and closes) */
+        const ir_node *with = NULL;
+        for (int r = 0; r < eng_nregions(E) && !with; r++) {
+            const eng_region *rg = eng_region_at(E, r);
+            if (rg->kind == ENG_REG_WITH && rg->node && rg->node->var == w && (rg->node->flags & WITH_OWNS))
+                with = rg->node;
+        }
+        if (!with) continue;
+        int p = eng_call_param(q.spawn, k, g, off);
+        if (p < 0 || p >= g->nvars || !g->vars[p].name) continue;
+        tied_q t = q;
+        t.pname = g->vars[p].name;
+        t.pvar = p;
+        t.bad = 0;
+        int loops = 0;
+        for (int i = 0; i < g->body.n; i++) loops |= g->body.v[i]->kind == IR_LOOP;
+        if (!loops) {
+            /* (a loop under a try of the body: `try: while True: ...
+             * except Exception: log`) */
+            for (int i = 0; i < g->body.n; i++)
+                if (g->body.v[i]->kind == IR_TRY)
+                    for (int j = 0; j < g->body.v[i]->a.n; j++) loops |= g->body.v[i]->a.v[j]->kind == IR_LOOP;
+        }
+        if (!loops) continue;
+        ir_visit(&g->body, loops_on_param, &t);
+        if (!t.bad) return 1;
+    }
+    return 0;
+}
+
 /* The class of the tree the value an acquire's call makes is of: the
  * constructor called (`Cls(...)`), or the class of an alternative
  * constructor of the tree (`await Cls.create(...)` annotated `-> Cls`; with
@@ -2144,6 +2258,8 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
          * and waits for it when main ends, however main ends */
         if ((E->f->fflags & (FN_MAIN_TASK | FN_MAIN_ONLY)) && n->rkind && strcmp(n->rkind, "task") == 0 &&
             !(n->flags & ACQ_REGISTRY_TAKE))
+            ok = 0;
+        if (ok && n->rkind && strcmp(n->rkind, "task") == 0 && !(n->flags & ACQ_REGISTRY_TAKE) && tied_to_scope(E, n))
             ok = 0;
         /* a value the function drops on every path, the normal one too
          * (never released, stored, returned, awaited to its end or handed
