@@ -665,11 +665,51 @@ static int finally_closes(eng_walk *E, int x)
     return 0;
 }
 
+/* Does a cleanup close x on the way out of a cancellation here, though x
+ * is not known here as a resource (a parameter, the caller's process)? A
+ * finally around here that closes it (finally_closes); a handler around
+ * here that catches cancellation and closes it (`except BaseException:
+ * proc.kill(); raise`); or the cleanup this checkpoint is in closed it
+ * before it (`finally: proc.kill(); await proc.wait()`). */
+typedef struct before_q {
+    closes_q c;
+    uint32_t before;
+    int found;
+} before_q;
+
+static int closes_before(void *ctx, const ir_node *n)
+{
+    before_q *q = ctx;
+    if (n->site.end <= q->before && closes_node(&q->c, n)) q->found = 1;
+    return q->found;
+}
+
+static unsigned cleanup_closes(eng_walk *E, int x, uint32_t at)
+{
+    if (finally_closes(E, x)) return PROT_FINALLY;
+    closes_q q = {E, x};
+    for (size_t i = E->regs.n; i-- > 0;) {
+        const eng_region *r = &E->regs.v[i];
+        if (r->kind == ENG_REG_TRY_BODY)
+            for (int k = 0; k < r->node->nhandlers; k++) {
+                const ir_handler *h = &r->node->handlers[k];
+                if ((h->flags & H_CANCEL) && ir_visit(&h->body, closes_node, &q))
+                    return (h->flags & (H_BASE | H_BARE)) ? PROT_BASE : PROT_CANCEL;
+            }
+        before_q b = {q, at, 0};
+        if (r->kind == ENG_REG_FINALLY) ir_visit(&r->node->c, closes_before, &b);
+        if (r->kind == ENG_REG_HANDLER && r->handler && (r->handler->flags & H_CANCEL))
+            ir_visit(&r->handler->body, closes_before, &b);
+        if (b.found) return PROT_FINALLY;
+    }
+    return 0;
+}
+
 /* Task v's protection through what it works on: a resource handed to the
  * call that made the task (not a task itself) that a cleanup covering this
  * checkpoint releases when cancelled (a finally, or a handler that catches
  * cancellation and releases it). 0 when none. */
-static unsigned rides_on_cleanup(eng_walk *E, int v, const uint8_t *s)
+static unsigned rides_on_cleanup(eng_walk *E, int v, const uint8_t *s, uint32_t at)
 {
     const ir_node *a = E->acq[v];
     if (!a || a->kind != IR_ACQUIRE || !a->rkind || strcmp(a->rkind, "task") != 0 || (a->flags & ACQ_TEARDOWN))
@@ -683,17 +723,28 @@ static unsigned rides_on_cleanup(eng_walk *E, int v, const uint8_t *s)
         if (x < 0 || x == v || x >= E->nvars || (E->f->vars[x].flags & VAR_SELF)) continue;
         const ir_node *xa = E->acq[x];
         /* (a value not known here as a resource, `ws = await
-         * self._connected_assistant()` kept by self, counts when the cleanup
-         * itself hands it to a release: `finally: await
-         * self._on_interruption(ws)`) */
+         * self._connected_assistant()` kept by self or a parameter, counts
+         * when the cleanup itself hands it to a release: `finally: await
+         * self._on_interruption(ws)`, `except BaseException: proc.kill();
+         * raise`, or the cleanup this checkpoint is in, before it:
+         * cleanup_closes) */
         if (!xa) {
-            if (!finally_closes(E, x)) return 0;
-            got = PROT_FINALLY;
+            unsigned c = cleanup_closes(E, x, at);
+            if (!c) return 0;
+            got = c;
             continue;
         }
         if (xa->kind != IR_ACQUIRE || !xa->rkind || strcmp(xa->rkind, "task") == 0 ||
             strcmp(xa->rkind, "exit-stack") == 0)
             return 0;
+        /* (one this path already let go, made before here: released,
+         * finished or handed to its owner, `finally: proc.kill(); await
+         * proc.wait()`; the task ends with it, or with its new owner's
+         * release) */
+        if (!(s[x] & (ST_LIVE | ST_ADOPTED | ST_HELD)) && xa->site.end <= at) {
+            if (!got) got = PROT_FINALLY;
+            continue;
+        }
         unsigned px = protection(E, x, s);
         /* (a handler that catches cancellation and goes on without
          * releasing x protects nothing of the task's) */
@@ -780,7 +831,7 @@ static void checkpoint(eng_walk *E, uint8_t *s, const ir_node *cp, ir_site site,
         /* a task made to work on a value the cleanup around here closes
          * on cancellation (`t = create_task(pump(ws))`, `finally: await
          * ws.close()`): the task ends with what it works on */
-        unsigned rides = rides_on_cleanup(E, v, s);
+        unsigned rides = rides_on_cleanup(E, v, s, cp ? cp->site.start : site.start);
         if (rides) {
             E->out->protections |= rides;
             continue;
