@@ -7902,6 +7902,25 @@ static int tool_use(lower *L, pn x)
 /* Does this __init__ hand `self` to one of its parameters: a call on it
  * whose name says it keeps what it is given (`conn.add_channel(self)`,
  * `pool.register(self)`), or a store into it (`registry._items[k] = self`)? */
+/* Does body store a parameter (not self) under self's attribute named as
+ * attr (`self.ctx = ctx`)? */
+static int self_attr_is_param(lower *L, pn body, pn attr)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn x = body; x < endp && x->start < body->end; x++) {
+        if (x->type != PT_assignment) continue;
+        pn l = unparen(pn_field(x, PF_left)), r = unparen(pn_field(x, PF_right));
+        if (!pn_is(l, PT_attribute) || !pn_is(r, PT_identifier)) continue;
+        pn o = unparen(pn_field(l, PF_object));
+        int ov = pn_is(o, PT_identifier) ? var_of(L, o) : -1;
+        if (ov < 0 || !(L->f->vars[ov].flags & VAR_SELF)) continue;
+        if (strcmp(text(L, pn_field(l, PF_attribute)), text(L, attr)) != 0) continue;
+        int rv = var_of(L, r);
+        if (rv >= 0 && (L->f->vars[rv].flags & VAR_PARAM) && !(L->f->vars[rv].flags & VAR_SELF)) return 1;
+    }
+    return 0;
+}
+
 static int joins_param(lower *L, pn def)
 {
     pn body = pn_field(def, PF_body);
@@ -7934,10 +7953,22 @@ static int joins_param(lower *L, pn def)
             continue;
         }
         if (!gives_self) continue;
-        while (pn_is(root, PT_attribute)) root = unparen(pn_field(root, PF_object));
+        pn first = &pt_null; /* (the attribute right on the root: `ctx` of `self.ctx.bot.views`) */
+        while (pn_is(root, PT_attribute)) {
+            first = pn_field(root, PF_attribute);
+            root = unparen(pn_field(root, PF_object));
+        }
         if (!pn_is(root, PT_identifier)) continue;
         int v = var_of(L, root);
         if (v >= 0 && (L->f->vars[v].flags & VAR_PARAM) && !(L->f->vars[v].flags & VAR_SELF)) return 1;
+        /* (or by a registering call through a parameter the constructor
+         * kept on self: `self.ctx = ctx` ... `self.ctx.bot.views.add(self)`;
+         * an entry stored into a table reached so, `self._client._handlers[seq]
+         * = self`, is a dispatch entry the object answers through, not its
+         * owner's hold on it) */
+        if (x->type == PT_call && v >= 0 && (L->f->vars[v].flags & VAR_SELF) && !pn_isnull(first) &&
+            self_attr_is_param(L, body, first))
+            return 1;
     }
     return 0;
 }

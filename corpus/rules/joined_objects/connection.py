@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from .channel import Channel, Pipe
+from .channel import Channel, Pipe, Probe, Tap
 
 
 class Connection:
@@ -39,3 +39,26 @@ class Connection:
         pipe, process = await self.create_pipe_session(factory)
         await process.redirect(stdin)  # expect: CAN102
         return pipe, process
+
+    async def create_tap_session(self, factory: Any) -> Any:
+        tap = Tap(self, "tap")
+        session = await tap.create(factory)
+        return tap, session
+
+    async def create_probe_session(self, factory: Any) -> Any:
+        probe = Probe(self, "probe")
+        session = await probe.create(factory)
+        return probe, session
+
+    # Fine: the tap registered with this connection, which it keeps on
+    # itself, in its constructor.
+    async def create_tap_process(self, factory: Any, stdin: Any) -> Any:
+        tap, process = await self.create_tap_session(factory)
+        await process.redirect(stdin)
+        return process
+
+    # Buggy: the probe registered only with a fork of its own.
+    async def create_probe_process(self, factory: Any, stdin: Any) -> Any:
+        probe, process = await self.create_probe_session(factory)
+        await process.redirect(stdin)  # expect: CAN102
+        return probe, process
