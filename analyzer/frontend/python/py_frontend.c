@@ -10174,19 +10174,26 @@ static int handed_generator_calls(lower *L, pn a0, pn at, pn out[2])
     return n;
 }
 
+/* The generator calls handed to call, when it is a scope runner's
+ * (handed_generator_calls); 0 otherwise. */
+static int runner_generators(lower *L, pn call, pn out[2])
+{
+    if (call->type != PT_call) return 0;
+    call_info ci = call_of(L, call);
+    if (!ci.dotted || !cat(L, CAT_SCOPE_RUNNER, ci.dotted)) return 0;
+    return handed_generator_calls(L, first_pos_arg(call, 0), call, out);
+}
+
 static void collect_scope_driven(lower *L, pn root)
 {
     if (!bytes_contain(L->src, L->len, "Response(")) return;
     const pt_node *endp = L->T->v + L->T->n;
     CA_VEC(const char *) names = {0};
     for (pn x = root; x < endp; x++) {
-        if (x->type != PT_call) continue;
-        call_info ci = call_of(L, x);
-        if (!ci.dotted || !cat(L, CAT_SCOPE_RUNNER, ci.dotted)) continue;
         /* (`gen = ...; return StreamingResponse(gen)`: what the local was
          * bound to, once, in the function that hands it over) */
         pn gens[2];
-        int ng = handed_generator_calls(L, first_pos_arg(x, 0), x, gens);
+        int ng = runner_generators(L, x, gens);
         for (int g = 0; g < ng; g++) {
             pn fn = unparen(pn_field(gens[g], PF_function));
             if (pn_is(fn, PT_identifier)) CA_VEC_PUSH(names, text(L, fn));
@@ -10218,11 +10225,8 @@ static void collect_scope_driven(lower *L, pn root)
      * (`def stream(): async def gen(): ...; return StreamingResponse(gen())`):
      * its uses are counted in that function */
     for (pn x = root; x < endp; x++) {
-        if (x->type != PT_call) continue;
-        call_info ci = call_of(L, x);
-        if (!ci.dotted || !cat(L, CAT_SCOPE_RUNNER, ci.dotted)) continue;
         pn gens[2];
-        int ng = handed_generator_calls(L, first_pos_arg(x, 0), x, gens);
+        int ng = runner_generators(L, x, gens);
         for (int g = 0; g < ng; g++) {
             pn fn = unparen(pn_field(gens[g], PF_function));
             if (!pn_is(fn, PT_identifier)) continue;
@@ -10234,10 +10238,8 @@ static void collect_scope_driven(lower *L, pn root)
             pn def = &pt_null;
             for (pn u = body; u < endp && u->start < body->end; u++) {
                 if (u->type == PT_call) {
-                    call_info cu = call_of(L, u);
-                    if (!cu.dotted || !cat(L, CAT_SCOPE_RUNNER, cu.dotted)) continue;
                     pn ugens[2];
-                    int nu = handed_generator_calls(L, first_pos_arg(u, 0), u, ugens);
+                    int nu = runner_generators(L, u, ugens);
                     for (int h = 0; h < nu; h++) {
                         pn uf = unparen(pn_field(ugens[h], PF_function));
                         if (pn_is(uf, PT_identifier) && uf->end - uf->start == fl &&
