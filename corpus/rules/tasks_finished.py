@@ -97,6 +97,20 @@ class OneShot:
             raise
         await self.report(done.pop().result())
 
+    # Fine: with several tasks and no return_when nor timeout, the wait
+    # returns once every one is done; nothing is left running at the report.
+    async def run_all(self) -> None:
+        task = asyncio.create_task(work())
+        other = asyncio.create_task(work())
+        try:
+            await asyncio.wait((task, other, asyncio.sleep(0.25)))
+        except asyncio.CancelledError:
+            task.cancel()
+            other.cancel()
+            raise
+        await self.report(task.result())
+        await self.report(other.result())
+
     # Buggy twin: with two tasks, FIRST_COMPLETED leaves one running.
     async def run_first(self) -> None:
         task = asyncio.create_task(work())

@@ -3692,6 +3692,17 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                 int ov = pn_is(only, PT_identifier) ? var_of(L, only) : -1;
                 if (ov >= 0) push_unique(&done, ov);
             }
+            /* (and with several, when it waits for all of them: no
+             * return_when, or ALL_COMPLETED, and no timeout; `await
+             * asyncio.wait((reply_task, send_task, asyncio.sleep(0.25)))`
+             * returns once each is done) */
+            if ((pn_is(a0, PT_set) || pn_is(a0, PT_list) || pn_is(a0, PT_tuple)) &&
+                (pn_isnull(tmo) || pn_is(unparen(tmo), PT_none)) && (!w || strstr(w, "ALL_COMPLETED")))
+                PN_FOR_NAMED(el, a0) {
+                    pn e = unparen(el);
+                    int ev = pn_is(e, PT_identifier) ? var_of(L, e) : -1;
+                    if (ev >= 0) push_unique(&done, ev);
+                }
         }
         int on = !pn_isnull(ci.recv) ? root_var(L, ci.recv) : -1;
         if (on >= 0 && (L->f->vars[on].flags & (VAR_SELF | VAR_PARAM))) on = -1;
