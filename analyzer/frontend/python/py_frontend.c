@@ -7910,9 +7910,6 @@ static int tool_use(lower *L, pn x)
     return !names_release(L, m);
 }
 
-/* Does this __init__ hand `self` to one of its parameters: a call on it
- * whose name says it keeps what it is given (`conn.add_channel(self)`,
- * `pool.register(self)`), or a store into it (`registry._items[k] = self`)? */
 /* Does body store a parameter (not self) under self's attribute named as
  * attr (`self.ctx = ctx`)? */
 static int self_attr_is_param(lower *L, pn body, pn attr)
@@ -7932,6 +7929,10 @@ static int self_attr_is_param(lower *L, pn body, pn attr)
     return 0;
 }
 
+/* Does this __init__ hand `self` to one of its parameters: a call on it
+ * whose name says it keeps what it is given (`conn.add_channel(self)`,
+ * `pool.register(self)`), or a store into it (`registry._items[k] =
+ * self`); a call also through one it kept on self (self_attr_is_param)? */
 static int joins_param(lower *L, pn def)
 {
     pn body = pn_field(def, PF_body);
