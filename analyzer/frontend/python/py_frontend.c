@@ -3277,6 +3277,7 @@ static void thread_target(lower *L, ir_block *out, ir_node *x, pn call)
 /* Handle an await at its post-visit: the checkpoint and what it implies. */
 static const char *recv_made_bare(lower *L, pn recv);
 static int finished_element(lower *L, pn aw, pn id);
+static int done_guarded(lower *L, pn aw, pn id);
 static const char *self_class(lower *L);
 static int tests_cancel_flag(lower *L, pn cond);
 static void collect_self_cancellers(lower *L, pn def);
@@ -3433,7 +3434,8 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
             /* `for task in finished: await task` over the tasks already done
              * (`finished = {t for t in tasks if t.done()}`, or the done set
              * of `asyncio.wait`): awaiting a finished task returns at once */
-            if (first && inner == unparen(e) && finished_element(L, aw, inner)) cp->flags |= CP_NO_SUSPEND;
+            if (first && inner == unparen(e) && (finished_element(L, aw, inner) || done_guarded(L, aw, inner)))
+                cp->flags |= CP_NO_SUSPEND;
             /* `await wait_for(shield(task), t)` of a teardown task
              * (`create_task(self.close())`): cancelled, the await leaves the
              * close running to its end, as the shield means it to: no
@@ -4926,6 +4928,45 @@ static int finished_element(lower *L, pn aw, pn id)
     pn def = pn_parent(loop);
     while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
     return !pn_isnull(def) && finished_set(L, def, text(L, over));
+}
+
+/* Is await aw (of the task named by id) in the body of an `if` whose
+ * condition says that task is done (`if task.done():`, or an operand of an
+ * `and` chain), with no loop between the test and the await and no binding
+ * of the name before it? A finished task stays finished: awaiting it returns
+ * its result at once, and no cancellation can be delivered there. */
+static int done_guarded(lower *L, pn aw, pn id)
+{
+    const char *name = text(L, id);
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn up = pn_parent(aw); !pn_isnull(up); up = pn_parent(up)) {
+        if (pn_is(up, PT_function_definition) || pn_is(up, PT_lambda) || pn_is(up, PT_class_definition) ||
+            pn_is(up, PT_for_statement) || pn_is(up, PT_while_statement))
+            return 0;
+        if (!pn_is(up, PT_if_statement)) continue;
+        pn body = pn_field(up, PF_consequence);
+        if (pn_isnull(body) || aw->start < body->start || aw->start >= body->end) continue;
+        pn cond = pn_field(up, PF_condition);
+        if (pn_isnull(cond)) return 0;
+        for (pn y = body; y < endp && y->start < aw->start; y++)
+            if (binds_name(L, y, name)) return 0;
+        ca_sb want = {0};
+        ca_sb_addf(&want, "%s.done()", name);
+        const char *w = ca_sb_str(&want);
+        size_t wl = strlen(w);
+        const char *ct = norm_text(L, cond, 400);
+        int ok = 0;
+        for (const char *p = strstr(ct, w); p && !ok; p = strstr(p + 1, w)) {
+            /* (a whole operand of an `and` chain, not `not t.done()`) */
+            int start = p == ct || (p - ct >= 4 && strncmp(p - 4, "and ", 4) == 0);
+            int end = p[wl] == 0 || strncmp(p + wl, " and", 4) == 0;
+            ok = start && end;
+        }
+        ca_sb_release(&want);
+        if (ok && strstr(ct, " or ")) ok = 0;
+        return ok;
+    }
+    return 0;
 }
 
 /* A function defined in the function being lowered, by name (a def
