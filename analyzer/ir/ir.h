@@ -176,6 +176,11 @@ typedef enum ir_kind {
                                       `await asyncio.gather(*[fetch(u) for u in urls])`): its task runs while
                                       the caller waits there, and a cancellation reaches it only through the
                                       caller's (a failing sibling cancels nothing) */
+#define CALL_HELD_AWAIT   0x200000u /* the coroutine call a plain task start makes (`t = create_task(self._loop())`)
+                                      whose task only this function holds, and holds only to await it
+                                      (`await t`, `await asyncio.gather(*tasks)` of a local list it is put
+                                      in): the task is cancelled only through this function's own
+                                      cancellation, as an in-place await would be */
 #define CALL_DROPPED      0x80000000u /* a statement of its own (`f(x)`, `await f(x)`): nothing keeps what it
                                           returns (a task a decorator of the callee starts, FN_SPAWNS_ARG0) */
 /* IR_DONE */

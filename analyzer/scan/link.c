@@ -1024,7 +1024,7 @@ static int note_calls(void *ctx, const ir_node *n)
     for (size_t k = 0; k < q->entered.n; k++) entered |= q->entered.v[k] == n;
     for (size_t k = 0; k < q->stack_enters.n; k++)
         entered |= q->stack_enters.v[k].start < n->site.start && n->site.end <= q->stack_enters.v[k].end;
-    main_edge e = {q->fid, (size_t)g->id, ((n->flags & (CALL_AWAITED | CALL_GATHERED)) || entered) && !timed,
+    main_edge e = {q->fid, (size_t)g->id, ((n->flags & (CALL_AWAITED | CALL_GATHERED | CALL_HELD_AWAIT)) || entered) && !timed,
                    !(n->flags & CALL_DROPPED)};
     CA_VEC_PUSH(*q->edges, e);
     return 0;

@@ -2501,6 +2501,8 @@ static int coroutine_var(lower *L, pn call, int v)
     return bound;
 }
 
+static int held_for_await(lower *L, pn x);
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
@@ -2985,7 +2987,10 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             pn outer = pn_is(up, PT_argument_list) ? pn_parent(up) : &pt_null;
             if (pn_is(outer, PT_call) && unparen(spawned_arg_src(L, outer)) == call) {
                 call_info oc = call_of(L, outer);
-                if (oc.name && spawns_task(L, &oc, NULL, 0)) n->flags |= CALL_NO_RAISE;
+                if (oc.name && spawns_task(L, &oc, NULL, 0)) {
+                    n->flags |= CALL_NO_RAISE;
+                    if (held_for_await(L, outer)) n->flags |= CALL_HELD_AWAIT;
+                }
             }
         }
         if (noret) n->flags |= CALL_NORETURN;
@@ -9421,6 +9426,118 @@ static int same_object_use(lower *L, pn cs, pn u)
     if (derives_from(L, cu, cs, 0)) return 1;
     if (derives_from(L, cs, cu, 0)) return !defines_method(L, cs, text(L, pn_field(mu, PF_name)));
     return 0;
+}
+
+/* Is node u (a use of a local name, or of a list literal it is an element
+ * of) only awaited by this function: an awaited gather or asyncio.wait
+ * hands it (`await asyncio.gather(*tasks)`, `await asyncio.wait([t])`)?
+ * The await's own cancellation is this function's. */
+static int awaited_child_use(lower *L, pn u)
+{
+    pn p = pn_parent(u);
+    if (pn_is(p, PT_list_splat)) p = pn_parent(p);
+    if (!pn_is(p, PT_argument_list)) return 0;
+    pn c = pn_parent(p);
+    if (!pn_is(c, PT_call)) return 0;
+    pn up = pn_parent(c);
+    while (pn_is(up, PT_parenthesized_expression)) up = pn_parent(up);
+    if (!pn_is(up, PT_await)) return 0;
+    char *d = dotted(L, pn_field(c, PF_function));
+    return d && (cat(L, CAT_CHILD_TASKS, d) || strcmp(d, "asyncio.wait") == 0);
+}
+
+/* Is every use of local name h in function def a holder's use that
+ * cancels nothing of its own: a binding of the name, a test of it, a
+ * method other than cancel (`t.add_done_callback(cb)`, `t.done()`), an
+ * `await t`, or (lists, depth 0 only) an element of a list literal bound
+ * to another local, or appended to one, whose every use is so too, handed
+ * to an awaited gather? */
+static int held_only_to_await(lower *L, pn def, const char *h, int depth)
+{
+    const pt_node *endp = L->T->v + L->T->n;
+    int uses = 0;
+    for (pn u = def; u < endp && (u == def || u->start < def->end); u++) {
+        if (u->type != PT_identifier) continue;
+        pn up = pn_parent(u);
+        if (pn_is(up, PT_attribute) && pn_field(up, PF_attribute) == u) continue;
+        if (pn_is(up, PT_keyword_argument) && pn_field(up, PF_name) == u) continue;
+        if (u->end - u->start > 200 || !text_is(L, u, h)) continue;
+        /* (the name bound in a nested function or class is another) */
+        pn in = pn_parent(u);
+        while (!pn_isnull(in) && !pn_is(in, PT_function_definition) && !pn_is(in, PT_lambda) &&
+               !pn_is(in, PT_class_definition))
+            in = pn_parent(in);
+        if (in != def) return 0;
+        uses++;
+        pn p = up;
+        while (pn_is(p, PT_parenthesized_expression)) p = pn_parent(p);
+        if (pn_is(p, PT_assignment) && pn_field(p, PF_left) == u) continue;
+        if (pn_is(p, PT_await)) continue;
+        if (pn_is(p, PT_comparison_operator) || pn_is(p, PT_not_operator) || pn_is(p, PT_boolean_operator) ||
+            pn_is(p, PT_if_statement) || pn_is(p, PT_elif_clause) || pn_is(p, PT_while_statement))
+            continue;
+        if (pn_is(p, PT_attribute) && pn_field(p, PF_object) == u) {
+            const char *m = text(L, pn_field(p, PF_attribute));
+            pn call = pn_parent(p);
+            if (strcmp(m, "cancel") == 0 || strcmp(m, "cancelling") == 0 || !pn_is(call, PT_call)) return 0;
+            /* (`tasks.append(t)`: the list is held where it is used) */
+            if (depth > 0 && strcmp(m, "append") != 0 && strcmp(m, "extend") != 0) return 0;
+            continue;
+        }
+        if (depth > 0) {
+            /* the list: handed to an awaited gather, or `len(tasks)` */
+            if (awaited_child_use(L, u)) continue;
+            if (pn_is(p, PT_argument_list)) {
+                pn fn = unparen(pn_field(pn_parent(p), PF_function));
+                if (pn_is(fn, PT_identifier) && text_is(L, fn, "len")) continue;
+            }
+            return 0;
+        }
+        if (awaited_child_use(L, u)) continue;
+        /* `tasks = [a, b]` / `tasks.append(t)` of a local list held so */
+        pn lst = p;
+        if (pn_is(lst, PT_list) || pn_is(lst, PT_tuple) || pn_is(lst, PT_set)) {
+            pn q = pn_parent(lst);
+            while (pn_is(q, PT_parenthesized_expression)) q = pn_parent(q);
+            if (awaited_child_use(L, lst)) continue;
+            if (pn_is(q, PT_assignment) && pn_field(q, PF_right) == lst &&
+                pn_is(unparen(pn_field(q, PF_left)), PT_identifier) &&
+                held_only_to_await(L, def, text(L, unparen(pn_field(q, PF_left))), depth + 1))
+                continue;
+            return 0;
+        }
+        if (pn_is(p, PT_argument_list) && pn_named_count(p) == 1) {
+            pn c = pn_parent(p);
+            pn fn = pn_is(c, PT_call) ? unparen(pn_field(c, PF_function)) : &pt_null;
+            if (pn_is(fn, PT_attribute) && pn_is(unparen(pn_field(fn, PF_object)), PT_identifier)) {
+                const char *m = text(L, pn_field(fn, PF_attribute));
+                if ((strcmp(m, "append") == 0 || strcmp(m, "add") == 0) &&
+                    held_only_to_await(L, def, text(L, unparen(pn_field(fn, PF_object))), depth + 1))
+                    continue;
+            }
+        }
+        return 0;
+    }
+    return uses > 0;
+}
+
+/* The plain task start x (`t = asyncio.create_task(self._loop())`, the
+ * catalog's task starters, not a group's): is its task held by a local of
+ * the function that starts it, only to be awaited there
+ * (held_only_to_await)? */
+static int held_for_await(lower *L, pn x)
+{
+    pn p = pn_parent(x);
+    if (!pn_is(p, PT_assignment) || pn_field(p, PF_right) != x) return 0;
+    pn left = unparen(pn_field(p, PF_left));
+    if (!pn_is(left, PT_identifier)) return 0;
+    call_info ci = call_of(L, x);
+    const ca_cat_entry *e = ci.dotted ? cat(L, CAT_ACQUIRE, ci.dotted) : NULL;
+    if (!e || !e->kind || strcmp(e->kind, "task") != 0) return 0;
+    pn def = pn_parent(x);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    if (pn_isnull(def)) return 0;
+    return held_only_to_await(L, def, text(L, left), 0);
 }
 
 /* The plain task start x (`h = asyncio.create_task(self._run())`): is it
