@@ -786,11 +786,28 @@ static int message_verb(lower *L, const char *name)
     return cat(L, CAT_MESSAGE_VERB, first) != NULL;
 }
 
+/* Does the first word of name (leading `_` dropped) write a status about
+ * what the call is handed (catalog status-verb: `update_step_stop_reason(
+ * actor, step_id, reason)`, `mark_closed(conn_id)`)? A release word later
+ * in the name says which status, not that the call releases its arguments. */
+static int status_verb(lower *L, const char *name)
+{
+    while (*name == '_') name++;
+    char first[32];
+    return cat(L, CAT_STATUS_VERB, first_word(name, first, sizeof(first))) != NULL;
+}
+
+/* Does a release word in name say the call releases what it is handed:
+ * not after a verb that sends a message or writes a status? */
+static int release_word_name(lower *L, const char *name)
+{
+    return ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, name) && !message_verb(L, name) &&
+           !status_verb(L, name);
+}
+
 static int names_release(lower *L, const char *name)
 {
-    return name && !exception_class_name(name) &&
-           (cat(L, CAT_RELEASE_METHOD, name) ||
-            (ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, name) && !message_verb(L, name)));
+    return name && !exception_class_name(name) && (cat(L, CAT_RELEASE_METHOD, name) || release_word_name(L, name));
 }
 
 static pn first_pos_arg(pn call, int idx)
@@ -2960,7 +2977,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
             n->recv = recv_class;
         }
         const char *nm = ci.name ? ci.name : "";
-        if (!exception_class_name(nm) && ca_catalog_contains_word(L->cat, CAT_RELEASE_WORD, nm) && !message_verb(L, nm))
+        if (!exception_class_name(nm) && release_word_name(L, nm))
             n->flags |= CALL_NAME_RELEASES;
         if (ca_catalog_contains_word(L->cat, CAT_REGISTER_WORD, nm)) n->flags |= CALL_NAME_REGISTERS;
         if (*nm && cat(L, CAT_ACQUIRE_PREFIX, bare_name(nm))) n->flags |= CALL_NAME_MAKES;
