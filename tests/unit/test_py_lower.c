@@ -1246,6 +1246,60 @@ static void test_bytes_and_columns(void)
     done(&s);
 }
 
+/* Python 3.14's unbracketed exception lists (PEP 758): `except A, B:`
+ * catches both classes, not A bound to the name B (Python 2), and a header
+ * of three or more parses too; offsets and lines stay those of the file. */
+static void test_except_groups(void)
+{
+    snippet s;
+    lower_src(&s, "import asyncio\n"
+                  "async def f(sock):\n"
+                  "    try:\n"
+                  "        await sock.recv()\n"
+                  "    except ConnectionError, asyncio.CancelledError:\n"
+                  "        return None\n"
+                  "async def g(sock):\n"
+                  "    try:\n"
+                  "        await sock.recv()\n"
+                  "    except OSError, ValueError, KeyError:\n"
+                  "        pass\n"
+                  "    s = \"\"\"\n"
+                  "    except A, B:\n"
+                  "    \"\"\"\n"
+                  "    await sock.send(s)\n");
+    CHECK_EQ(s.m.parse_errors, 0);
+    const ir_node *t = find(func(&s, "f"), IR_TRY, NULL, NULL, 0);
+    CHECK(t != NULL);
+    CHECK_EQ(t ? t->nhandlers : 0, 1);
+    if (t && t->nhandlers == 1) {
+        CHECK_EQ(t->handlers[0].flags & H_CANCEL, H_CANCEL);
+        CHECK_EQ(t->handlers[0].exc_var, -1);
+        CHECK_EQ(t->handlers[0].site.line, 5);
+        CHECK_EQ(t->handlers[0].site.col, 5);
+    }
+    t = find(func(&s, "g"), IR_TRY, NULL, NULL, 0);
+    CHECK(t != NULL);
+    if (t && t->nhandlers == 1) CHECK_EQ(t->handlers[0].flags & H_CANCEL, 0);
+    /* (the await after the string keeps its line) */
+    const ir_func *g = func(&s, "g");
+    CHECK_EQ(count(g, IR_CHECKPOINT, NULL, NULL, 0), 2);
+    const ir_node *last = NULL;
+    for (int i = 0; g && i < g->body.n; i++)
+        if (g->body.v[i]->kind == IR_CHECKPOINT) last = g->body.v[i];
+    CHECK_EQ(last ? last->site.line : -1, 15);
+    /* (the string itself is left as written) */
+    CHECK(strstr(s.m.src ? s.m.src : "", "    except A, B:\n") != NULL || s.m.src == NULL);
+    done(&s);
+    /* no room for the brackets (`except* A,B:`): left as written */
+    lower_src(&s, "async def h(x):\n"
+                  "    try:\n"
+                  "        await x()\n"
+                  "    except* A,B:\n"
+                  "        pass\n");
+    CHECK(s.m.parse_errors > 0);
+    done(&s);
+}
+
 static void test_nesting_limit(void)
 {
     /* IR_MAX_DEPTH + 20 nested `if`s (one-space indents), then a function
@@ -1363,6 +1417,7 @@ int main(void)
     test_suppressions();
     test_syntax_errors();
     test_bytes_and_columns();
+    test_except_groups();
     test_nesting_limit();
     test_dump();
 

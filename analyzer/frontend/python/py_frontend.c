@@ -11077,6 +11077,143 @@ static int extras_run(const char *s, size_t len, int limit)
     return run;
 }
 
+/* Skips the string literal whose quote opens at src[i] (a prefix such as
+ * `rb` is read as a name before it); returns the offset after it, or len. A
+ * backslash keeps the next byte inside the literal in every kind of string
+ * (a raw string too, as Python's tokenizer reads it). */
+static size_t skip_string(const char *src, size_t len, size_t i)
+{
+    char q = src[i];
+    int triple = i + 2 < len && src[i + 1] == q && src[i + 2] == q;
+    for (i += triple ? 3 : 1; i < len; i++) {
+        if (src[i] == '\\') {
+            i++;
+            continue;
+        }
+        if (!triple && src[i] == '\n') return i;
+        if (src[i] != q) continue;
+        if (!triple) return i + 1;
+        if (i + 2 < len && src[i + 1] == q && src[i + 2] == q) return i + 3;
+    }
+    return len;
+}
+
+/* Python 3.14 lets an except clause name several classes without brackets
+ * (PEP 758: `except TimeoutError, ConnectionError:`), which the pinned
+ * grammar does not know. Rewrites each such header, on one line, into the
+ * bracketed form in the same number of bytes (`except(TimeoutError,
+ * ConnectionError):`, the blanks after `except` and the commas giving room
+ * for the brackets, spaces before the colon making up the rest), so byte
+ * offsets and lines stay valid. Writes into *buf (a copy of src made on the
+ * first change); returns how many headers it rewrote. */
+static int bracket_except_groups(const char *src, size_t len, char **buf)
+{
+    int fixed = 0, depth = 0, line_start = 1;
+    for (size_t i = 0; i < len;) {
+        char c = src[i];
+        if (c == '\n') {
+            line_start = depth == 0;
+            i++;
+            continue;
+        }
+        if (c == '#') {
+            while (i < len && src[i] != '\n') i++;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            i = skip_string(src, len, i);
+            line_start = 0;
+            continue;
+        }
+        if (c == '\\' && i + 1 < len && src[i + 1] == '\n') {
+            i += 2;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') depth++;
+        if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
+        if (!line_start || c == ' ' || c == '\t' || c == '\f') {
+            i++;
+            continue;
+        }
+        line_start = 0;
+        /* a logical line's first token: `except` or `except*`, then a blank */
+        if (depth != 0 || i + 7 > len || memcmp(src + i, "except", 6) != 0) {
+            i++;
+            continue;
+        }
+        size_t k = i + 6;
+        if (k < len && src[k] == '*') k++;
+        if (k >= len || (src[k] != ' ' && src[k] != '\t')) {
+            i = k;
+            continue;
+        }
+        size_t seg = k; /* the header between the keyword and its colon */
+        size_t commas[64];
+        int nc = 0, d = 0, ok = 1;
+        size_t colon = 0;
+        for (size_t j = k; j < len && ok; j++) {
+            char h = src[j];
+            if (h == '\n' || h == '#' || h == '\\') ok = 0;
+            else if (h == '\'' || h == '"') {
+                size_t e = skip_string(src, len, j);
+                if (e >= len || memchr(src + j, '\n', e - j)) ok = 0;
+                else j = e - 1;
+            } else if (h == '(' || h == '[' || h == '{') d++;
+            else if (h == ')' || h == ']' || h == '}') d--;
+            else if (d == 0 && h == ',') {
+                if (nc < 64) commas[nc++] = j;
+                else ok = 0;
+            } else if (d == 0 && h == ':') {
+                colon = j;
+                break;
+            } else if (d == 0 && h == 'a' && j + 2 < len && src[j + 1] == 's' && j > 0 &&
+                       (src[j - 1] == ' ' || src[j - 1] == '\t') && (src[j + 2] == ' ' || src[j + 2] == '\t'))
+                ok = 0; /* `except A, B as e:` is no such header */
+        }
+        if (!ok || !colon || !nc) {
+            i = k;
+            continue;
+        }
+        /* (the items, trimmed, joined by bare commas, in brackets) */
+        char out[4096];
+        size_t o = 0, room = colon - seg;
+        if (room >= sizeof(out)) {
+            i = colon;
+            continue;
+        }
+        out[o++] = '(';
+        size_t from = seg;
+        for (int n = 0; n <= nc; n++) {
+            size_t to = n < nc ? commas[n] : colon;
+            size_t a = from, b = to;
+            while (a < b && (src[a] == ' ' || src[a] == '\t')) a++;
+            while (b > a && (src[b - 1] == ' ' || src[b - 1] == '\t')) b--;
+            if (a == b || o + (b - a) + 1 > room) {
+                o = room + 1;
+                break;
+            }
+            memcpy(out + o, src + a, b - a);
+            o += b - a;
+            out[o++] = n < nc ? ',' : ')';
+            from = to + 1;
+        }
+        if (o > room) {
+            i = colon;
+            continue;
+        }
+        while (o < room) out[o++] = ' ';
+        if (!*buf) {
+            *buf = ca_xmalloc(len + 1);
+            memcpy(*buf, src, len);
+            (*buf)[len] = 0;
+        }
+        memcpy(*buf + seg, out, room);
+        fixed++;
+        i = colon;
+    }
+    return fixed;
+}
+
 int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_module *m)
 {
     m->path = ca_arena_strdup(&m->arena, path);
@@ -11103,6 +11240,11 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
         }
     }
     if (crfixed) {
+        src = crfixed;
+        m->src = src;
+    }
+    /* (`except A, B:`, Python 3.14, in brackets for the grammar) */
+    if (bracket_except_groups(src, len, &crfixed) && crfixed != src) {
         src = crfixed;
         m->src = src;
     }
