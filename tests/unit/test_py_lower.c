@@ -1300,6 +1300,35 @@ static void test_except_groups(void)
     done(&s);
 }
 
+/* Python 3.13's defaults of type parameters (PEP 696) parse: the class's
+ * methods are lowered, with their lines, and a `==` or a default of a
+ * function's own parameters is left alone. */
+static void test_type_param_defaults(void)
+{
+    snippet s;
+    lower_src(&s, "import asyncio\n"
+                  "class Job[T = dict[str, int], PK: int = int](Base[T]):\n"
+                  "    async def run(self, x=[1, 2]):\n"
+                  "        t = asyncio.create_task(work())\n"
+                  "        await work()\n"
+                  "def pick[T: str = str](a: T = 'x') -> T:\n"
+                  "    return a\n"
+                  "type Pair[K = str,\n"
+                  "          V = int] = dict[K, V]\n"
+                  "async def after():\n"
+                  "    await work()\n");
+    CHECK_EQ(s.m.parse_errors, 0);
+    const ir_func *f = func(&s, "Job.run");
+    CHECK(f != NULL);
+    const ir_node *acq = f ? find(f, IR_ACQUIRE, "t", NULL, ACQ_STRONG) : NULL;
+    CHECK(acq != NULL);
+    CHECK_EQ(acq ? acq->site.line : -1, 4);
+    f = func(&s, "after");
+    CHECK(f != NULL);
+    CHECK_EQ(f ? f->site.line : -1, 10);
+    done(&s);
+}
+
 static void test_nesting_limit(void)
 {
     /* IR_MAX_DEPTH + 20 nested `if`s (one-space indents), then a function
@@ -1418,6 +1447,7 @@ int main(void)
     test_syntax_errors();
     test_bytes_and_columns();
     test_except_groups();
+    test_type_param_defaults();
     test_nesting_limit();
     test_dump();
 

@@ -11214,6 +11214,83 @@ static int bracket_except_groups(const char *src, size_t len, char **buf)
     return fixed;
 }
 
+/* Python 3.13's defaults of type parameters (PEP 696: `class Job[T =
+ * typing.Any]:`, `def f[T: str = str](x)`), which the pinned grammar does
+ * not know: each default, the `=` and what follows it up to the next comma
+ * or the closing bracket of the parameter list, is blanked (new lines
+ * kept), so offsets and lines stay valid. A default says nothing this
+ * analysis reads. Writes into *buf (a copy of src made on the first
+ * change); returns how many defaults it blanked. */
+static int blank_type_param_defaults(const char *src, size_t len, char **buf)
+{
+    int fixed = 0;
+    for (size_t i = 0; i < len;) {
+        char c = src[i];
+        if (c == '#') {
+            while (i < len && src[i] != '\n') i++;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            i = skip_string(src, len, i);
+            continue;
+        }
+        int word = isalpha((unsigned char)c) || c == '_';
+        if (!word) {
+            i++;
+            continue;
+        }
+        size_t w = i;
+        while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '_')) i++;
+        /* (a word that opens a name: `class`, `def` or `type`, then a
+         * name, then the `[` of its type parameters) */
+        if (w > 0 && (isalnum((unsigned char)src[w - 1]) || src[w - 1] == '_' || src[w - 1] == '.')) continue;
+        size_t wl = i - w;
+        if (!((wl == 5 && memcmp(src + w, "class", 5) == 0) || (wl == 3 && memcmp(src + w, "def", 3) == 0) ||
+              (wl == 4 && memcmp(src + w, "type", 4) == 0)))
+            continue;
+        size_t k = i;
+        while (k < len && (src[k] == ' ' || src[k] == '\t')) k++;
+        if (k == i || k >= len || !(isalpha((unsigned char)src[k]) || src[k] == '_')) continue;
+        while (k < len && (isalnum((unsigned char)src[k]) || src[k] == '_')) k++;
+        while (k < len && (src[k] == ' ' || src[k] == '\t')) k++;
+        if (k >= len || src[k] != '[') continue;
+        int depth = 0;
+        size_t blank_from = 0;
+        for (size_t j = k; j < len; j++) {
+            char h = src[j];
+            if (h == '\'' || h == '"') {
+                j = skip_string(src, len, j) - 1;
+                continue;
+            }
+            if (h == '#') {
+                while (j < len && src[j] != '\n') j++;
+                continue;
+            }
+            if (h == '(' || h == '[' || h == '{') depth++;
+            int closes = h == ')' || h == ']' || h == '}';
+            if ((closes && depth == 1) || (h == ',' && depth == 1)) {
+                if (blank_from) {
+                    if (!*buf) {
+                        *buf = ca_xmalloc(len + 1);
+                        memcpy(*buf, src, len);
+                        (*buf)[len] = 0;
+                    }
+                    for (size_t b = blank_from; b < j; b++)
+                        if ((*buf)[b] != '\n') (*buf)[b] = ' ';
+                    fixed++;
+                    blank_from = 0;
+                }
+            }
+            if (closes && --depth == 0) {
+                i = j + 1;
+                break;
+            }
+            if (h == '=' && depth == 1 && !blank_from && (j + 1 >= len || src[j + 1] != '=')) blank_from = j;
+        }
+    }
+    return fixed;
+}
+
 int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_module *m)
 {
     m->path = ca_arena_strdup(&m->arena, path);
@@ -11245,6 +11322,11 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     }
     /* (`except A, B:`, Python 3.14, in brackets for the grammar) */
     if (bracket_except_groups(src, len, &crfixed) && crfixed != src) {
+        src = crfixed;
+        m->src = src;
+    }
+    /* (`class Job[T = Any]:`, Python 3.13, without its defaults) */
+    if (blank_type_param_defaults(src, len, &crfixed) && crfixed != src) {
         src = crfixed;
         m->src = src;
     }
