@@ -11256,6 +11256,9 @@ static int blank_type_param_defaults(const char *src, size_t len, char **buf)
         if (k >= len || src[k] != '[') continue;
         int depth = 0;
         size_t blank_from = 0;
+        /* (a list never closed runs to the end: nothing after it opens
+         * another, and the scan resumes there, not after the name) */
+        i = len;
         for (size_t j = k; j < len; j++) {
             char h = src[j];
             if (h == '\'' || h == '"') {
