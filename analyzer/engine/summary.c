@@ -758,10 +758,31 @@ static int susp_node(void *ctx, const ir_node *n)
     return 0;
 }
 
+/* susp_node over a block, but not into the body of a shield scope no
+ * cancellation passes (`with trio.CancelScope(shield=True):`; anyio's in a
+ * module that does not use asyncio, WITH_SHIELD_ALL): an await there may
+ * suspend, but no cancellation is delivered to it, so a function whose
+ * every await is shielded so cannot be cancelled in it. */
+static int susp_block(const susp_ctx *c, const ir_block *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        const ir_node *n = b->v[i];
+        if (n->kind == IR_WITH && (n->flags & WITH_SHIELD_ALL) && !(n->flags & WITH_ASYNC)) continue;
+        if (susp_node((void *)c, n)) return 1;
+        if (susp_block(c, &n->c) || susp_block(c, &n->a)) return 1;
+        for (int k = 0; k < n->nbranches; k++)
+            if (susp_block(c, &n->branches[k])) return 1;
+        for (int k = 0; k < n->nhandlers; k++)
+            if (susp_block(c, &n->handlers[k].body)) return 1;
+        if (susp_block(c, &n->b)) return 1;
+    }
+    return 0;
+}
+
 int eng_suspends_update(const ir_module *m, const ir_func *f, const eng_resolver *r, eng_summary *io)
 {
     if (io->suspends) return 0;
     susp_ctx c = {m, f, r};
-    io->suspends = ir_visit(&f->body, susp_node, &c) != 0;
+    io->suspends = susp_block(&c, &f->body) != 0;
     return io->suspends;
 }

@@ -250,6 +250,9 @@ typedef enum ir_kind {
                                     argument (`async with run_app(app):`): what is made from it inside the
                                     body (`Sandbox.create(app=app)`) lives in that activation and is owned
                                     through the context manager */
+#define WITH_SHIELD_ALL   0x800u /* with WITH_SHIELD: a shield no cancellation passes (trio's, or anyio's
+                                    in a module that does not use asyncio, where a native task.cancel()
+                                    passes anyio's shield) */
 /* handler catch flags */
 #define H_CANCEL          0x01u /* catches cancellation */
 #define H_BASE            0x02u /* BaseException or bare: catches everything */

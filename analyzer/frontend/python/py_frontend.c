@@ -5889,7 +5889,10 @@ static void lower_with(lower *L, pn s, ir_block *out)
             const ca_cat_entry *sh = cat(L, CAT_SHIELD_SCOPE, d);
             if (sh) {
                 pn kv = sh->arg ? kw_arg(L, e, sh->arg) : &pt_null;
-                if (!sh->arg || (!pn_isnull(kv) && is_true_literal(L, kv))) w->flags |= WITH_SHIELD;
+                if (!sh->arg || (!pn_isnull(kv) && is_true_literal(L, kv))) {
+                    w->flags |= WITH_SHIELD;
+                    if (strncmp(d, "trio.", 5) == 0 || level_module(L)) w->flags |= WITH_SHIELD_ALL;
+                }
             }
             if (cat(L, CAT_TIMEOUT_SCOPE, d)) w->flags |= WITH_TIMEOUT;
         }
