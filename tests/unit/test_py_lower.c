@@ -1329,6 +1329,30 @@ static void test_type_param_defaults(void)
     done(&s);
 }
 
+/* A bracketed `with` whose last item has a trailing comma (a formatter's
+ * magic trailing comma) lowers as its items, not as one tuple. */
+static void test_with_trailing_comma(void)
+{
+    snippet s;
+    lower_src(&s, "import trio\n"
+                  "async def f(t, p):\n"
+                  "    async with (\n"
+                  "        trio.open_nursery() as n,\n"
+                  "        p.open() as s,  # the stream\n"
+                  "    ):\n"
+                  "        await n.start(t)\n"
+                  "    with (p.lock(),):\n"
+                  "        await t()\n");
+    CHECK_EQ(s.m.parse_errors, 0);
+    const ir_func *f = func(&s, "f");
+    const ir_node *w = find(f, IR_WITH, NULL, NULL, 0);
+    CHECK(w != NULL);
+    CHECK(w && w->text && strcmp(w->text, "trio.open_nursery()") == 0);
+    CHECK(w && (w->flags & WITH_GROUP));
+    CHECK(var(f, "n") >= 0 && var(f, "s") >= 0);
+    done(&s);
+}
+
 static void test_nesting_limit(void)
 {
     /* IR_MAX_DEPTH + 20 nested `if`s (one-space indents), then a function
@@ -1448,6 +1472,7 @@ int main(void)
     test_bytes_and_columns();
     test_except_groups();
     test_type_param_defaults();
+    test_with_trailing_comma();
     test_nesting_limit();
     test_dump();
 

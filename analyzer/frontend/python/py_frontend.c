@@ -1075,10 +1075,36 @@ static pn enclosing_body(pn x)
  * of a task group's constructor (`anyio.create_task_group()`,
  * `trio.open_nursery()`, `asyncio.TaskGroup()`)? Read from the text, for
  * the passes that run before the function is lowered. */
+static int binds_name(lower *L, pn x, const char *name);
+static int bound_to_group_in(lower *L, pn body, const char *name);
+
+/* (or, for a function nested in one, by its enclosing function, when the
+ * nested one binds no name of its own so: a closure's `n.start(...)` of
+ * the enclosing function's `async with trio.open_nursery() as n:`) */
 static int bound_to_group(lower *L, pn x, const char *name)
 {
-    pn body = enclosing_body(x);
-    if (pn_isnull(body)) return 0;
+    pn def = x;
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    const pt_node *endp = L->T->v + L->T->n;
+    for (int depth = 0; !pn_isnull(def) && depth < 8; depth++) {
+        pn body = pn_field(def, PF_body);
+        if (pn_isnull(body)) return 0;
+        if (bound_to_group_in(L, body, name)) return 1;
+        /* (a parameter or a binding of the name hides the outer one) */
+        pn params = pn_field(def, PF_parameters);
+        for (pn y = def; y < endp && y->start < def->end; y++) {
+            int in_params = !pn_isnull(params) && y->start >= params->start && y->end <= params->end;
+            if (y->type == PT_identifier && in_params && text_is(L, y, name)) return 0;
+            if (y->start >= body->start && binds_name(L, y, name)) return 0;
+        }
+        def = pn_parent(def);
+        while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    }
+    return 0;
+}
+
+static int bound_to_group_in(lower *L, pn body, const char *name)
+{
     const pt_node *endp = L->T->v + L->T->n;
     for (pn y = body; y < endp && y->start < body->end; y++) {
         if (y->type != PT_with_item) continue;
@@ -11297,6 +11323,110 @@ static int blank_type_param_defaults(const char *src, size_t len, char **buf)
     return fixed;
 }
 
+/* The comma after the last item of a bracketed `with` (`async with (\n
+ * trio.open_nursery() as n,\n):`, a formatter's magic trailing comma,
+ * Python 3.10), which the pinned grammar reads as a tuple of as-patterns
+ * instead of the items: blanked to a space, so offsets and lines stay
+ * valid. Writes into *buf (a copy of src made on the first change);
+ * returns how many it blanked. */
+static int drop_with_trailing_commas(const char *src, size_t len, char **buf)
+{
+    int fixed = 0, depth = 0, line_start = 1;
+    for (size_t i = 0; i < len;) {
+        char c = src[i];
+        if (c == '\n') {
+            line_start = depth == 0;
+            i++;
+            continue;
+        }
+        if (c == '#') {
+            while (i < len && src[i] != '\n') i++;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            i = skip_string(src, len, i);
+            line_start = 0;
+            continue;
+        }
+        if (c == '\\' && i + 1 < len && src[i + 1] == '\n') {
+            i += 2;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') depth++;
+        if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
+        if (!line_start || c == ' ' || c == '\t' || c == '\f') {
+            i++;
+            continue;
+        }
+        line_start = 0;
+        if (depth != 0) {
+            i++;
+            continue;
+        }
+        size_t k = i;
+        if (k + 6 < len && memcmp(src + k, "async", 5) == 0 && (src[k + 5] == ' ' || src[k + 5] == '\t')) {
+            k += 5;
+            while (k < len && (src[k] == ' ' || src[k] == '\t')) k++;
+        }
+        if (k + 5 > len || memcmp(src + k, "with", 4) != 0 || (src[k + 4] != ' ' && src[k + 4] != '\t' && src[k + 4] != '(')) {
+            i++;
+            continue;
+        }
+        k += 4;
+        while (k < len && (src[k] == ' ' || src[k] == '\t')) k++;
+        if (k >= len || src[k] != '(') {
+            i = k;
+            continue;
+        }
+        /* the group's matching `)`, and the last comma at its top level */
+        int d = 0;
+        size_t last_comma = 0, close = 0;
+        int after_comma = 0; /* nothing but blanks and comments since the comma */
+        for (size_t j = k; j < len; j++) {
+            char h = src[j];
+            if (h == '\'' || h == '"') {
+                j = skip_string(src, len, j) - 1;
+                after_comma = 0;
+                continue;
+            }
+            if (h == '#') {
+                while (j + 1 < len && src[j + 1] != '\n') j++;
+                continue;
+            }
+            if (h == '(' || h == '[' || h == '{') d++;
+            else if (h == ')' || h == ']' || h == '}') {
+                if (--d == 0) {
+                    close = j;
+                    break;
+                }
+            } else if (h == ',' && d == 1) {
+                last_comma = j;
+                after_comma = 1;
+                continue;
+            }
+            if (h != ' ' && h != '\t' && h != '\n' && h != '\r' && h != '\f' && h != ')' && h != ']' && h != '}')
+                after_comma = 0;
+        }
+        if (!close) {
+            i = len;
+            continue;
+        }
+        size_t colon = close + 1;
+        while (colon < len && (src[colon] == ' ' || src[colon] == '\t')) colon++;
+        if (after_comma && last_comma && colon < len && src[colon] == ':') {
+            if (!*buf) {
+                *buf = ca_xmalloc(len + 1);
+                memcpy(*buf, src, len);
+                (*buf)[len] = 0;
+            }
+            (*buf)[last_comma] = ' ';
+            fixed++;
+        }
+        i = close + 1;
+    }
+    return fixed;
+}
+
 int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_module *m)
 {
     m->path = ca_arena_strdup(&m->arena, path);
@@ -11328,6 +11458,11 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
     }
     /* (`except A, B:`, Python 3.14, in brackets for the grammar) */
     if (bracket_except_groups(src, len, &crfixed) && crfixed != src) {
+        src = crfixed;
+        m->src = src;
+    }
+    /* (`async with (\n a as x,\n):`, without the comma after its last item) */
+    if (drop_with_trailing_commas(src, len, &crfixed) && crfixed != src) {
         src = crfixed;
         m->src = src;
     }
