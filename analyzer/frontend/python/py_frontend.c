@@ -11127,15 +11127,25 @@ static size_t skip_string(const char *src, size_t len, size_t i)
     return len;
 }
 
-/* Python 3.14 lets an except clause name several classes without brackets
- * (PEP 758: `except TimeoutError, ConnectionError:`), which the pinned
- * grammar does not know. Rewrites each such header, on one line, into the
- * bracketed form in the same number of bytes (`except(TimeoutError,
- * ConnectionError):`, the blanks after `except` and the commas giving room
- * for the brackets, spaces before the colon making up the rest), so byte
- * offsets and lines stay valid. Writes into *buf (a copy of src made on the
- * first change); returns how many headers it rewrote. */
-static int bracket_except_groups(const char *src, size_t len, char **buf)
+/* A copy of src in *buf to write into, made on the first change. */
+static char *writable(const char *src, size_t len, char **buf)
+{
+    if (!*buf) {
+        *buf = ca_xmalloc(len + 1);
+        memcpy(*buf, src, len);
+        (*buf)[len] = 0;
+    }
+    return *buf;
+}
+
+/* One rewrite at a logical line's first token (offset at, bracket depth 0):
+ * returns the offset to go on from (past at), and counts what it changed. */
+typedef size_t (*line_rewrite)(const char *src, size_t len, size_t at, char **buf, int *fixed);
+
+/* Calls fn at the first token of each logical line of src, strings,
+ * comments, bracketed continuations and `\` line joins skipped. Returns how
+ * many changes fn counted. */
+static int each_logical_line(const char *src, size_t len, char **buf, line_rewrite fn)
 {
     int fixed = 0, depth = 0, line_start = 1;
     for (size_t i = 0; i < len;) {
@@ -11165,82 +11175,130 @@ static int bracket_except_groups(const char *src, size_t len, char **buf)
             continue;
         }
         line_start = 0;
-        /* a logical line's first token: `except` or `except*`, then a blank */
-        if (depth != 0 || i + 7 > len || memcmp(src + i, "except", 6) != 0) {
+        if (depth != 0) {
             i++;
             continue;
         }
-        size_t k = i + 6;
-        if (k < len && src[k] == '*') k++;
-        if (k >= len || (src[k] != ' ' && src[k] != '\t')) {
-            i = k;
-            continue;
-        }
-        size_t seg = k; /* the header between the keyword and its colon */
-        size_t commas[64];
-        int nc = 0, d = 0, ok = 1;
-        size_t colon = 0;
-        for (size_t j = k; j < len && ok; j++) {
-            char h = src[j];
-            if (h == '\n' || h == '#' || h == '\\') ok = 0;
-            else if (h == '\'' || h == '"') {
-                size_t e = skip_string(src, len, j);
-                if (e >= len || memchr(src + j, '\n', e - j)) ok = 0;
-                else j = e - 1;
-            } else if (h == '(' || h == '[' || h == '{') d++;
-            else if (h == ')' || h == ']' || h == '}') d--;
-            else if (d == 0 && h == ',') {
-                if (nc < 64) commas[nc++] = j;
-                else ok = 0;
-            } else if (d == 0 && h == ':') {
-                colon = j;
-                break;
-            } else if (d == 0 && h == 'a' && j + 2 < len && src[j + 1] == 's' && j > 0 &&
-                       (src[j - 1] == ' ' || src[j - 1] == '\t') && (src[j + 2] == ' ' || src[j + 2] == '\t'))
-                ok = 0; /* `except A, B as e:` is no such header */
-        }
-        if (!ok || !colon || !nc) {
-            i = k;
-            continue;
-        }
-        /* (the items, trimmed, joined by bare commas, in brackets) */
-        char out[4096];
-        size_t o = 0, room = colon - seg;
-        if (room >= sizeof(out)) {
-            i = colon;
-            continue;
-        }
-        out[o++] = '(';
-        size_t from = seg;
-        for (int n = 0; n <= nc; n++) {
-            size_t to = n < nc ? commas[n] : colon;
-            size_t a = from, b = to;
-            while (a < b && (src[a] == ' ' || src[a] == '\t')) a++;
-            while (b > a && (src[b - 1] == ' ' || src[b - 1] == '\t')) b--;
-            if (a == b || o + (b - a) + 1 > room) {
-                o = room + 1;
-                break;
-            }
-            memcpy(out + o, src + a, b - a);
-            o += b - a;
-            out[o++] = n < nc ? ',' : ')';
-            from = to + 1;
-        }
-        if (o > room) {
-            i = colon;
-            continue;
-        }
-        while (o < room) out[o++] = ' ';
-        if (!*buf) {
-            *buf = ca_xmalloc(len + 1);
-            memcpy(*buf, src, len);
-            (*buf)[len] = 0;
-        }
-        memcpy(*buf + seg, out, room);
-        fixed++;
-        i = colon;
+        size_t next = fn(src, len, i, buf, &fixed);
+        i = next > i ? next : i + 1;
     }
     return fixed;
+}
+
+/* Python 3.14 lets an except clause name several classes without brackets
+ * (PEP 758: `except TimeoutError, ConnectionError:`), which the pinned
+ * grammar reads as Python 2's `except TimeoutError, name:`. Rewrites such a
+ * header, on one line, into the bracketed form in the same number of bytes
+ * (`except(TimeoutError,ConnectionError):`, the blanks after `except` and
+ * the commas giving room for the brackets, spaces before the colon making
+ * up the rest), so byte offsets and lines stay valid. */
+static size_t bracket_except_group(const char *src, size_t len, size_t i, char **buf, int *fixed)
+{
+    if (i + 7 > len || memcmp(src + i, "except", 6) != 0) return i + 1;
+    size_t k = i + 6;
+    if (k < len && src[k] == '*') k++;
+    if (k >= len || (src[k] != ' ' && src[k] != '\t')) return k;
+    size_t seg = k; /* the header between the keyword and its colon */
+    size_t commas[64];
+    int nc = 0, d = 0, ok = 1;
+    size_t colon = 0;
+    for (size_t j = k; j < len && ok; j++) {
+        char h = src[j];
+        if (h == '\n' || h == '#' || h == '\\') ok = 0;
+        else if (h == '\'' || h == '"') {
+            size_t e = skip_string(src, len, j);
+            if (e >= len || memchr(src + j, '\n', e - j)) ok = 0;
+            else j = e - 1;
+        } else if (h == '(' || h == '[' || h == '{') d++;
+        else if (h == ')' || h == ']' || h == '}') d--;
+        else if (d == 0 && h == ',') {
+            if (nc < 64) commas[nc++] = j;
+            else ok = 0;
+        } else if (d == 0 && h == ':') {
+            colon = j;
+            break;
+        } else if (d == 0 && h == 'a' && j + 2 < len && src[j + 1] == 's' && j > 0 &&
+                   (src[j - 1] == ' ' || src[j - 1] == '\t') && (src[j + 2] == ' ' || src[j + 2] == '\t'))
+            ok = 0; /* `except A, B as e:` is no such header */
+    }
+    if (!ok || !colon || !nc) return k;
+    /* (the items, trimmed, joined by bare commas, in brackets) */
+    char out[4096];
+    size_t o = 0, room = colon - seg;
+    if (room >= sizeof(out)) return colon;
+    out[o++] = '(';
+    size_t from = seg;
+    for (int n = 0; n <= nc; n++) {
+        size_t to = n < nc ? commas[n] : colon;
+        size_t a = from, b = to;
+        while (a < b && (src[a] == ' ' || src[a] == '\t')) a++;
+        while (b > a && (src[b - 1] == ' ' || src[b - 1] == '\t')) b--;
+        if (a == b || o + (b - a) + 1 > room) return colon;
+        memcpy(out + o, src + a, b - a);
+        o += b - a;
+        out[o++] = n < nc ? ',' : ')';
+        from = to + 1;
+    }
+    while (o < room) out[o++] = ' ';
+    memcpy(writable(src, len, buf) + seg, out, room);
+    (*fixed)++;
+    return colon;
+}
+
+/* The comma after the last item of a bracketed `with` (`async with (\n
+ * trio.open_nursery() as n,\n):`, a formatter's magic trailing comma,
+ * Python 3.10), which the pinned grammar reads as a tuple of as-patterns
+ * instead of the items: blanked to a space, so offsets and lines stay
+ * valid. */
+static size_t drop_with_trailing_comma(const char *src, size_t len, size_t i, char **buf, int *fixed)
+{
+    size_t k = i;
+    if (k + 6 < len && memcmp(src + k, "async", 5) == 0 && (src[k + 5] == ' ' || src[k + 5] == '\t')) {
+        k += 5;
+        while (k < len && (src[k] == ' ' || src[k] == '\t')) k++;
+    }
+    if (k + 5 > len || memcmp(src + k, "with", 4) != 0 || (src[k + 4] != ' ' && src[k + 4] != '\t' && src[k + 4] != '('))
+        return i + 1;
+    k += 4;
+    while (k < len && (src[k] == ' ' || src[k] == '\t')) k++;
+    if (k >= len || src[k] != '(') return k;
+    /* the group's matching `)`, and the last comma at its top level */
+    int d = 0;
+    size_t last_comma = 0, close = 0;
+    int after_comma = 0; /* nothing but blanks and comments since the comma */
+    for (size_t j = k; j < len; j++) {
+        char h = src[j];
+        if (h == '\'' || h == '"') {
+            j = skip_string(src, len, j) - 1;
+            after_comma = 0;
+            continue;
+        }
+        if (h == '#') {
+            while (j + 1 < len && src[j + 1] != '\n') j++;
+            continue;
+        }
+        if (h == '(' || h == '[' || h == '{') d++;
+        else if (h == ')' || h == ']' || h == '}') {
+            if (--d == 0) {
+                close = j;
+                break;
+            }
+        } else if (h == ',' && d == 1) {
+            last_comma = j;
+            after_comma = 1;
+            continue;
+        }
+        if (h != ' ' && h != '\t' && h != '\n' && h != '\r' && h != '\f' && h != ')' && h != ']' && h != '}')
+            after_comma = 0;
+    }
+    if (!close) return len;
+    size_t colon = close + 1;
+    while (colon < len && (src[colon] == ' ' || src[colon] == '\t')) colon++;
+    if (after_comma && last_comma && colon < len && src[colon] == ':') {
+        writable(src, len, buf)[last_comma] = ' ';
+        (*fixed)++;
+    }
+    return close + 1;
 }
 
 /* Python 3.13's defaults of type parameters (PEP 696: `class Job[T =
@@ -11302,13 +11360,9 @@ static int blank_type_param_defaults(const char *src, size_t len, char **buf)
             int closes = h == ')' || h == ']' || h == '}';
             if ((closes && depth == 1) || (h == ',' && depth == 1)) {
                 if (blank_from) {
-                    if (!*buf) {
-                        *buf = ca_xmalloc(len + 1);
-                        memcpy(*buf, src, len);
-                        (*buf)[len] = 0;
-                    }
+                    char *w = writable(src, len, buf);
                     for (size_t b = blank_from; b < j; b++)
-                        if ((*buf)[b] != '\n') (*buf)[b] = ' ';
+                        if (w[b] != '\n') w[b] = ' ';
                     fixed++;
                     blank_from = 0;
                 }
@@ -11319,110 +11373,6 @@ static int blank_type_param_defaults(const char *src, size_t len, char **buf)
             }
             if (h == '=' && depth == 1 && !blank_from && (j + 1 >= len || src[j + 1] != '=')) blank_from = j;
         }
-    }
-    return fixed;
-}
-
-/* The comma after the last item of a bracketed `with` (`async with (\n
- * trio.open_nursery() as n,\n):`, a formatter's magic trailing comma,
- * Python 3.10), which the pinned grammar reads as a tuple of as-patterns
- * instead of the items: blanked to a space, so offsets and lines stay
- * valid. Writes into *buf (a copy of src made on the first change);
- * returns how many it blanked. */
-static int drop_with_trailing_commas(const char *src, size_t len, char **buf)
-{
-    int fixed = 0, depth = 0, line_start = 1;
-    for (size_t i = 0; i < len;) {
-        char c = src[i];
-        if (c == '\n') {
-            line_start = depth == 0;
-            i++;
-            continue;
-        }
-        if (c == '#') {
-            while (i < len && src[i] != '\n') i++;
-            continue;
-        }
-        if (c == '\'' || c == '"') {
-            i = skip_string(src, len, i);
-            line_start = 0;
-            continue;
-        }
-        if (c == '\\' && i + 1 < len && src[i + 1] == '\n') {
-            i += 2;
-            continue;
-        }
-        if (c == '(' || c == '[' || c == '{') depth++;
-        if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
-        if (!line_start || c == ' ' || c == '\t' || c == '\f') {
-            i++;
-            continue;
-        }
-        line_start = 0;
-        if (depth != 0) {
-            i++;
-            continue;
-        }
-        size_t k = i;
-        if (k + 6 < len && memcmp(src + k, "async", 5) == 0 && (src[k + 5] == ' ' || src[k + 5] == '\t')) {
-            k += 5;
-            while (k < len && (src[k] == ' ' || src[k] == '\t')) k++;
-        }
-        if (k + 5 > len || memcmp(src + k, "with", 4) != 0 || (src[k + 4] != ' ' && src[k + 4] != '\t' && src[k + 4] != '(')) {
-            i++;
-            continue;
-        }
-        k += 4;
-        while (k < len && (src[k] == ' ' || src[k] == '\t')) k++;
-        if (k >= len || src[k] != '(') {
-            i = k;
-            continue;
-        }
-        /* the group's matching `)`, and the last comma at its top level */
-        int d = 0;
-        size_t last_comma = 0, close = 0;
-        int after_comma = 0; /* nothing but blanks and comments since the comma */
-        for (size_t j = k; j < len; j++) {
-            char h = src[j];
-            if (h == '\'' || h == '"') {
-                j = skip_string(src, len, j) - 1;
-                after_comma = 0;
-                continue;
-            }
-            if (h == '#') {
-                while (j + 1 < len && src[j + 1] != '\n') j++;
-                continue;
-            }
-            if (h == '(' || h == '[' || h == '{') d++;
-            else if (h == ')' || h == ']' || h == '}') {
-                if (--d == 0) {
-                    close = j;
-                    break;
-                }
-            } else if (h == ',' && d == 1) {
-                last_comma = j;
-                after_comma = 1;
-                continue;
-            }
-            if (h != ' ' && h != '\t' && h != '\n' && h != '\r' && h != '\f' && h != ')' && h != ']' && h != '}')
-                after_comma = 0;
-        }
-        if (!close) {
-            i = len;
-            continue;
-        }
-        size_t colon = close + 1;
-        while (colon < len && (src[colon] == ' ' || src[colon] == '\t')) colon++;
-        if (after_comma && last_comma && colon < len && src[colon] == ':') {
-            if (!*buf) {
-                *buf = ca_xmalloc(len + 1);
-                memcpy(*buf, src, len);
-                (*buf)[len] = 0;
-            }
-            (*buf)[last_comma] = ' ';
-            fixed++;
-        }
-        i = close + 1;
     }
     return fixed;
 }
@@ -11457,12 +11407,12 @@ int py_lower(py_frontend *fe, const char *path, const char *src, size_t len, ir_
         m->src = src;
     }
     /* (`except A, B:`, Python 3.14, in brackets for the grammar) */
-    if (bracket_except_groups(src, len, &crfixed) && crfixed != src) {
+    if (each_logical_line(src, len, &crfixed, bracket_except_group) && crfixed != src) {
         src = crfixed;
         m->src = src;
     }
     /* (`async with (\n a as x,\n):`, without the comma after its last item) */
-    if (drop_with_trailing_commas(src, len, &crfixed) && crfixed != src) {
+    if (each_logical_line(src, len, &crfixed, drop_with_trailing_comma) && crfixed != src) {
         src = crfixed;
         m->src = src;
     }
