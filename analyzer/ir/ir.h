@@ -181,6 +181,10 @@ typedef enum ir_kind {
                                       (`await t`, `await asyncio.gather(*tasks)` of a local list it is put
                                       in): the task is cancelled only through this function's own
                                       cancellation, as an in-place await would be */
+#define CALL_UNHELD_START 0x400000u /* the coroutine call a plain task start makes whose task nothing can cancel
+                                      (`asyncio.create_task(self.client.start())` as a statement, or held
+                                      where it is only tested: uncancelled_start): the task is a root of its
+                                      own, so what it runs meets no cancellation but the loop's teardown */
 #define CALL_DROPPED      0x80000000u /* a statement of its own (`f(x)`, `await f(x)`): nothing keeps what it
                                           returns (a task a decorator of the callee starts, FN_SPAWNS_ARG0) */
 /* IR_DONE */
@@ -429,6 +433,14 @@ typedef uint64_t ir_fflags;
 #define FN_REFERENCED     (1ull << 34) /* its module names a function of its name as a value, not in a call
                                           (`Loop(function=self.check_servers)`, `callbacks.append(on_done)`):
                                           it may run where that value is called, not only where it is awaited */
+#define FN_UNHELD_VIA     (1ull << 35) /* set by the scan: not FN_UNCANCELLED_VIA, but so once a task start that
+                                          nothing can cancel, in any module, counts as a caller that meets no
+                                          cancellation (CALL_UNHELD_START: `asyncio.create_task(self.client.
+                                          start())` dropped, or held where it is only tested): its awaits meet
+                                          no cancellation but the loop's teardown at the process's end, which
+                                          leaks nothing a process exit does not release. For the resource
+                                          rules only: a handler that swallows that teardown's cancel keeps the
+                                          task running, which CAN401 still reports */
 #define FN_DELEGATES      0x8000ull /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */
@@ -556,6 +568,9 @@ typedef struct ir_spawn {
  * (SPAWN_DECORATION). A bit of the CALL_* part, which this record does not
  * use. */
 #define SPAWN_STARTER     0x02u
+/* ir_spawn.flags of a SPAWN_EDGE only: the call is the coroutine of a plain
+ * task start nothing can cancel (CALL_UNHELD_START) */
+#define SPAWN_UNHELD      0x04u
 
 typedef struct ir_suppress {
     int line;

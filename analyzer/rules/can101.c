@@ -455,7 +455,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     /* A task nothing can cancel meets a cancellation only from a timeout of
      * its own (which its caller sees as TimeoutError, an ordinary
      * exception): its other checkpoints open no window. */
-    if ((eng_func(W)->fflags & (FN_UNCANCELLED | FN_UNCANCELLED_VIA)) && !ev->in_timeout) return;
+    if ((eng_func(W)->fflags & (FN_UNCANCELLED | FN_UNCANCELLED_VIA | FN_UNHELD_VIA)) && !ev->in_timeout) return;
     /* A value the function never names again from the checkpoint on (nor
      * anything holding it; in a loop, from the loop's start) meets the same
      * fate whether the task is cancelled there or not: the code after the

@@ -49,7 +49,7 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
     if (n->var < 0 || ev->shielded) return;
     /* (in a task nothing can cancel, only a timeout of its own cancels the
      * await: a route FastAPI runs, what it awaits in place) */
-    if ((eng_func(W)->fflags & (FN_UNCANCELLED | FN_UNCANCELLED_VIA)) && !ev->in_timeout && !(n->flags & REM_TIMEOUT))
+    if ((eng_func(W)->fflags & (FN_UNCANCELLED | FN_UNCANCELLED_VIA | FN_UNHELD_VIA)) && !ev->in_timeout && !(n->flags & REM_TIMEOUT))
         return;
     /* (a named object the code finds again by its name is not orphaned) */
     if (n->flags & EXEC_NAMED) return;

@@ -938,6 +938,7 @@ typedef struct main_edge {
     size_t caller, callee;
     int in_place;
     int kept; /* what the call returns is kept (not a statement of its own, CALL_DROPPED) */
+    int unheld; /* the coroutine of a task start nothing can cancel (CALL_UNHELD_START) */
 } main_edge;
 
 typedef CA_VEC(main_edge) main_edge_vec;
@@ -1025,7 +1026,7 @@ static int note_calls(void *ctx, const ir_node *n)
     for (size_t k = 0; k < q->stack_enters.n; k++)
         entered |= q->stack_enters.v[k].start < n->site.start && n->site.end <= q->stack_enters.v[k].end;
     main_edge e = {q->fid, (size_t)g->id, ((n->flags & (CALL_AWAITED | CALL_GATHERED | CALL_HELD_AWAIT)) || entered) && !timed,
-                   !(n->flags & CALL_DROPPED)};
+                   !(n->flags & CALL_DROPPED), (n->flags & CALL_UNHELD_START) != 0};
     CA_VEC_PUSH(*q->edges, e);
     return 0;
 }
@@ -1045,7 +1046,7 @@ static int note_calls(void *ctx, const ir_node *n)
  * shows, a risk taken for the server handlers and dropped starts whose
  * code is reached only so). */
 static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const int *total, uint8_t *set,
-                          const uint8_t *entry, int across)
+                          const uint8_t *entry, int across, int unheld, const uint8_t *blocked)
 {
     size_t n = S->nfns;
     int *good = ca_xcalloc(n + 1, sizeof(int));
@@ -1053,8 +1054,9 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
         changed = 0;
         memset(good, 0, sizeof(int) * (n + 1));
         for (size_t i = 0; i < edges->n; i++)
-            if (edges->v[i].in_place && set[edges->v[i].caller] &&
-                (across || S->fns[edges->v[i].caller].file == S->fns[edges->v[i].callee].file))
+            if ((edges->v[i].in_place && set[edges->v[i].caller] &&
+                 (across || S->fns[edges->v[i].caller].file == S->fns[edges->v[i].callee].file)) ||
+                (unheld && edges->v[i].unheld))
                 good[edges->v[i].callee]++;
         for (size_t k = 0; k < n; k++) {
             const ir_func *g = S->fns[k].f;
@@ -1064,7 +1066,9 @@ static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const
             /* (nor one its module also names as a value, handed to
              * something that may call it elsewhere: `Loop(function=
              * self.check_servers)`) */
-            if (set[k] || !total[k] || good[k] != total[k] || !g->is_async || (g->fflags & FN_REFERENCED)) continue;
+            if (set[k] || !total[k] || good[k] != total[k] || !g->is_async || (g->fflags & FN_REFERENCED) ||
+                (blocked && blocked[k]))
+                continue;
             if (!across && !ir_func_private(g) && !(entry && entry[S->fns[k].file])) continue;
             set[k] = 1;
             changed = 1;
@@ -1088,7 +1092,8 @@ static void keep_calls(scan_state *S, size_t k, const main_edge_vec *edges, size
         ca_sb_reset(&q);
         ca_sb_addf(&q, "%s:%d", g->file == r->file ? "" : S->jobs[g->file].df->path, g->ordinal);
         ir_spawn_append(m, r->ordinal, ca_arena_strdup(&m->arena, ca_sb_str(&q)),
-                        SPAWN_EDGE | (edges->v[i].in_place ? SPAWN_IN_PLACE : 0) | (edges->v[i].kept ? SPAWN_KEPT : 0),
+                        SPAWN_EDGE | (edges->v[i].in_place ? SPAWN_IN_PLACE : 0) | (edges->v[i].kept ? SPAWN_KEPT : 0) |
+                            (edges->v[i].unheld ? SPAWN_UNHELD : 0),
                         NULL);
     }
     for (size_t i = c0; i < calls->n; i++) {
@@ -1126,7 +1131,7 @@ static void recall_calls(scan_state *S, size_t file, main_edge_vec *edges, named
         const ir_func *g = S->jobs[fi].m.funcs[ord];
         if (g->id < 0 || (size_t)g->id >= S->nfns || !g->is_async) continue;
         main_edge e = {(size_t)m->funcs[sp->func]->id, (size_t)g->id, (sp->flags & SPAWN_IN_PLACE) != 0,
-                       (sp->flags & SPAWN_KEPT) != 0};
+                       (sp->flags & SPAWN_KEPT) != 0, (sp->flags & SPAWN_UNHELD) != 0};
         CA_VEC_PUSH(*edges, e);
     }
 }
@@ -1158,6 +1163,7 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
     size_t n = S->nfns;
     uint8_t *only = ca_xcalloc(n + 1, 1);
     uint8_t *unc = ca_xcalloc(n + 1, 1);
+    uint8_t *unh = ca_xcalloc(n + 1, 1);
     uint8_t *tests = ca_xcalloc(n + 1, 1); /* tests a runner collects, and what they alone await in their module */
     main_edge_vec edges = {0};
     named_call_vec names = {0};
@@ -1286,11 +1292,17 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
         /* (or a base class of its class in another module calls a method
          * of its name on self: `await self._arun()` runs the override) */
         if (names.n) qsort(names.v, names.n, sizeof(names.v[0]), cmp_named_call);
+        /* (a method so run, that is: its override runs where the base
+         * awaits it, maybe under a timeout) */
+        uint8_t *overridden = ca_xcalloc(n + 1, 1);
         for (size_t k = 0; k < n; k++) {
             const ir_func *g = S->fns[k].f;
-            if (!unc[k] || !g->class_name || !g->name) continue;
+            if (!g->is_async || !g->class_name || !g->name) continue;
             const cls_ref *gc = scan_find_class(S, &S->jobs[S->fns[k].file].m, g->class_name);
-            if (gc && called_elsewhere(S, &names, scan_hash_str(CA_HASH_SEED, g->name), S->fns[k].file, gc)) unc[k] = 0;
+            if (gc && called_elsewhere(S, &names, scan_hash_str(CA_HASH_SEED, g->name), S->fns[k].file, gc)) {
+                overridden[k] = 1;
+                unc[k] = 0;
+            }
         }
         /* a coroutine a decorator starts as a task at every call, where no
          * call in the tree keeps that task (`await confirm(...)` as a
@@ -1306,21 +1318,28 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
         uint8_t *entry = ca_xcalloc(S->njobs + 1, 1);
         for (size_t k = 0; k < n; k++)
             if ((S->fns[k].f->fflags & FN_RUNNER_MAIN) || (handed[k] && only[k])) entry[S->fns[k].file] = 1;
-        grow_in_place(S, &edges, total, only, entry, 0);
-        grow_in_place(S, &edges, total, unc, entry, 1);
+        grow_in_place(S, &edges, total, only, entry, 0, 0, NULL);
+        grow_in_place(S, &edges, total, unc, entry, 1, 0, NULL);
+        /* (and with the starts nothing can cancel as callers that meet no
+         * cancellation, in any module: FN_UNHELD_VIA) */
+        memcpy(unh, unc, n + 1);
+        grow_in_place(S, &edges, total, unh, entry, 1, 1, overridden);
+        free(overridden);
         /* (what only tests await runs in their tasks too, but only in a
          * module of tests, public or not: a library's function its tests
          * call is the library's API, which its users may cancel) */
         uint8_t *test_mod = ca_xcalloc(S->njobs + 1, 1);
         for (size_t k = 0; k < n; k++)
             if (tests[k]) test_mod[S->fns[k].file] = 1;
-        grow_in_place(S, &edges, total, tests, test_mod, 0);
+        grow_in_place(S, &edges, total, tests, test_mod, 0, 0, NULL);
         for (size_t k = 0; k < n; k++)
             if (tests[k]) unc[k] = 1;
         free(test_mod);
         free(entry);
         for (size_t k = 0; k < n; k++)
-            if (S->fns[k].f->fflags & FN_UNCANCELLED) unc[k] = 0; /* (the frontend's own) */
+            if (S->fns[k].f->fflags & FN_UNCANCELLED) unc[k] = unh[k] = 0; /* (the frontend's own) */
+        for (size_t k = 0; k < n; k++)
+            if (unc[k]) unh[k] = 0;
         free(total);
         free(placed);
         free(handed);
@@ -1331,7 +1350,9 @@ void scan_mark_main_only(scan_state *S, uint8_t *stale)
      * they change is analysed again) */
     apply_scan_flag(S, only, FN_MAIN_ONLY, stale);
     apply_scan_flag(S, unc, FN_UNCANCELLED_VIA, stale);
+    apply_scan_flag(S, unh, FN_UNHELD_VIA, stale);
     free(only);
     free(unc);
+    free(unh);
     free(tests);
 }

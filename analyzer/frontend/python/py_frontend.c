@@ -2545,6 +2545,7 @@ static int coroutine_var(lower *L, pn call, int v)
 }
 
 static int held_for_await(lower *L, pn x);
+static int uncancelled_start(lower *L, pn x);
 
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
@@ -3033,6 +3034,12 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
                 if (oc.name && spawns_task(L, &oc, NULL, 0)) {
                     n->flags |= CALL_NO_RAISE;
                     if (held_for_await(L, outer)) n->flags |= CALL_HELD_AWAIT;
+                    /* (a plain task, not a group's: one whose holder
+                     * cancels nothing, or no holder at all) */
+                    const ca_cat_entry *te = oc.dotted ? cat(L, CAT_ACQUIRE, oc.dotted) : NULL;
+                    if (te && te->kind && (strcmp(te->kind, "task") == 0 || strcmp(te->kind, "future") == 0) &&
+                        uncancelled_start(L, outer))
+                        n->flags |= CALL_UNHELD_START;
                 }
             }
         }
