@@ -456,6 +456,29 @@ static void on_event(rule_run *rr, const eng_walk *W, const eng_event *ev)
      * its own (which its caller sees as TimeoutError, an ordinary
      * exception): its other checkpoints open no window. */
     if ((eng_func(W)->fflags & (FN_UNCANCELLED | FN_UNCANCELLED_VIA | FN_UNHELD_VIA)) && !ev->in_timeout) return;
+    /* In a program's main coroutine (or what only it awaits in place), the
+     * only cancellation outside a timeout of its own is the user's
+     * interrupt, which ends the process: a value no cleanup of the
+     * function's covers (CAN102's) goes with the process. One whose cleanup
+     * misses cancellation (the author meant to clean up on the way out: an
+     * `except KeyboardInterrupt:` that never sees the interrupt, which
+     * comes as a cancellation), a registry's entry, or a remote object,
+     * which outlives the process, keeps its window. */
+    eng_event mo;
+    eng_window mkeep[64];
+    if ((eng_func(W)->fflags & FN_MAIN_ONLY) && !ev->in_timeout && ev->nwindows <= 64) {
+        mo = *ev;
+        mo.windows = mkeep;
+        mo.nwindows = 0;
+        for (int i = 0; i < ev->nwindows; i++) {
+            const eng_window *w = &ev->windows[i];
+            const char *k = w->acquired ? w->acquired->rkind : NULL;
+            if (w->nmissing || w->registry_take || w->conditional || (k && strcmp(k, "remote") == 0))
+                mkeep[mo.nwindows++] = *w;
+        }
+        if (!mo.nwindows) return;
+        ev = &mo;
+    }
     /* A value the function never names again from the checkpoint on (nor
      * anything holding it; in a loop, from the loop's start) meets the same
      * fate whether the task is cancelled there or not: the code after the
