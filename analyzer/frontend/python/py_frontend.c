@@ -9683,6 +9683,10 @@ static int only_started(lower *L, pn root, const char *fn, const task_start *sta
             if (!pn_is(ob, PT_identifier) || (strcmp(text(L, ob), "self") != 0 && strcmp(text(L, ob), "cls") != 0))
                 continue;
         }
+        /* (nor a module of a package, `from pantalaimon.daemon import
+         * ProxyDaemon`, nor a keyword's name, `Thread(daemon=True)`) */
+        if (pn_is(p, PT_dotted_name) && pn_first_named(p) != u) continue;
+        if (pn_is(p, PT_keyword_argument) && pn_field(p, PF_name) == u) continue;
         /* self._run or _run, called: the call must be a start's argument */
         pn ref = pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u ? p : u;
         pn c = pn_parent(ref);
@@ -9730,6 +9734,7 @@ static int named_as_value(lower *L, pn root, const char *fn)
         } else if (pn_is(p, PT_attribute)) {
             continue; /* (fn.x: the object of a member read) */
         }
+        if (pn_is(p, PT_dotted_name) && pn_first_named(p) != u) continue; /* (`from pkg.fn import X`) */
         pn ref = pn_is(p, PT_attribute) && pn_field(p, PF_attribute) == u ? p : u;
         pn c = pn_parent(ref);
         if (pn_is(c, PT_call) && pn_field(c, PF_function) == ref) continue;
