@@ -9604,6 +9604,18 @@ static int uncancelled_start(lower *L, pn x)
 {
     pn p = pn_parent(x);
     if (pn_is(p, PT_expression_statement)) return 1;
+    /* the body of a lambda handed to a call that drops what its callback
+     * returns (catalog callback-registrar: `loop.add_signal_handler(sig,
+     * lambda: asyncio.create_task(self._stop()))`) */
+    if (pn_is(p, PT_lambda) && pn_field(p, PF_body) == x) {
+        pn al = pn_parent(p);
+        pn rc = pn_is(al, PT_argument_list) ? pn_parent(al) : &pt_null;
+        if (pn_is(rc, PT_call)) {
+            call_info rci = call_of(L, rc);
+            if (rci.dotted && cat(L, CAT_CALLBACK_REGISTRAR, rci.dotted)) return 1;
+        }
+        return 0;
+    }
     if (!pn_is(p, PT_assignment) || pn_field(p, PF_right) != x) return 0;
     pn left = unparen(pn_field(p, PF_left));
     int attr = pn_is(left, PT_attribute) && pn_is(unparen(pn_field(left, PF_object)), PT_identifier) &&

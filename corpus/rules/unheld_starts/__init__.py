@@ -9,6 +9,11 @@ nothing a cancellation could cut short. The twins are started by the same
 module into a task another method cancels (`self._task.cancel()`), or
 awaited by a method a caller may cancel: there the window is real.
 
+So is a start that is the body of a lambda handed to a call that drops
+what its callback returns (`signal.signal(SIGTERM, lambda *a:
+asyncio.create_task(self.drain()))`), but not one of a lambda the code
+keeps and calls (`task = self._flusher(); task.cancel()`).
+
 A handler that swallows the teardown's cancel in such a task still keeps
 the task running, so CAN401 is reported there as anywhere (`listen`).
 """
