@@ -1044,7 +1044,9 @@ static int note_calls(void *ctx, const ir_node *n)
  * (a public function every call of which in the tree runs there is that
  * task's code; the user who calls it elsewhere is no caller the tree
  * shows, a risk taken for the server handlers and dropped starts whose
- * code is reached only so). */
+ * code is reached only so). With unheld, a start nothing can cancel
+ * (CALL_UNHELD_START), in any module, counts as such a call too; blocked
+ * functions never join (an override a base runs elsewhere). */
 static void grow_in_place(const scan_state *S, const main_edge_vec *edges, const int *total, uint8_t *set,
                           const uint8_t *entry, int across, int unheld, const uint8_t *blocked)
 {
