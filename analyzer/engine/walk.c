@@ -1344,6 +1344,17 @@ static int swept_container(const ir_node *n)
     return -1;
 }
 
+/* Does loop n's body start with its own test as `if c: ... else: break`
+ * (IF_LOOP_TEST)? */
+static int loop_test_first(const ir_node *n)
+{
+    if (n->a.n == 0 || n->b.n > 0) return 0;
+    const ir_node *t = n->a.v[0];
+    if (t->kind != IR_IF || !(t->flags & IF_LOOP_TEST) || t->nbranches != 2) return 0;
+    const ir_block *e = &t->branches[1];
+    return e->n > 0 && e->v[e->n - 1]->kind == IR_BREAK;
+}
+
 static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
 {
     frame fr = {st_new(E), st_new(E), NULL, n->site.start}; /* break, continue */
@@ -1361,7 +1372,10 @@ static void walk_loop(eng_walk *E, const ir_node *n, uint8_t *s)
             int ex = n->var;
             checkpoint(E, cur, n, n->site, &ex, ex >= 0 && step_releases(E, ex) ? 1 : 0);
         }
-        if (!(n->flags & LOOP_INFINITE)) st_join(E, exit, cur);
+        /* (a `while c:` whose body starts with its test read as `if not
+         * c: break` leaves by that break, with what the test's failure
+         * says: `while not t.done():` leaves with t done) */
+        if (!(n->flags & LOOP_INFINITE) && !loop_test_first(n)) st_join(E, exit, cur);
         st_copy(E, body, cur);
         walk_block(E, &n->a, body);
         uint8_t *next = st_new(E);

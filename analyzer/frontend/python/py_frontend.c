@@ -7324,11 +7324,20 @@ static void lower_stmt(lower *L, pn s, ir_block *out)
             ir_site at = site_of(L, cond);
             ir_node *t = ir_node_new(L->m, IR_IF, at);
             if_atoms(L, t, cond);
-            if (t->nvars > 0) {
+            /* `while not task.done():` left by its test: the task has
+             * ended there (a break inside leaves it as it was) */
+            cond_fact xf = cond_test(L, cond);
+            if (t->nvars > 0 || (xf.var >= 0 && xf.empty_if_false)) {
                 t->branches = ca_arena_alloc(&L->m->arena, sizeof(ir_block) * 2);
                 memset(t->branches, 0, sizeof(ir_block) * 2);
                 t->nbranches = 2;
                 t->flags |= IF_HAS_ELSE | IF_LOOP_TEST;
+                if (xf.var >= 0 && xf.empty_if_false) {
+                    ir_node *d = ir_node_new(L->m, IR_DONE, at);
+                    d->var = xf.var;
+                    d->flags = value_test(cond) ? DONE_EMPTY : 0;
+                    ir_block_push(L->m, &t->branches[1], d);
+                }
                 ir_block_push(L->m, &t->branches[1], ir_node_new(L->m, IR_BREAK, at));
                 ir_block_push(L->m, &n->a, t);
                 for (int i = n->a.n - 1; i > 0; i--) n->a.v[i] = n->a.v[i - 1];
