@@ -18,6 +18,12 @@ import asyncio
 from typing import Any
 
 
+async def _heartbeat() -> None:
+    """A task's work: it runs until cancelled."""
+    while True:
+        await asyncio.sleep(1)
+
+
 async def open_port(path: str) -> Any:
     _, writer = await asyncio.open_unix_connection(path)
     return writer
@@ -110,7 +116,7 @@ async def start_modem(path: str) -> Modem:
 class Pager:
     def __init__(self, path: str) -> None:
         self._path = path
-        self._task: Any = asyncio.create_task(asyncio.sleep(3600))
+        self._task: Any = asyncio.create_task(_heartbeat())
         self._port: Any = None
 
     async def connect(self) -> None:

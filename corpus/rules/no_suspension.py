@@ -9,6 +9,12 @@ import asyncio
 from typing import Any
 
 
+async def _heartbeat() -> None:
+    """A task's work: it runs until cancelled."""
+    while True:
+        await asyncio.sleep(1)
+
+
 class Registry:
     def __init__(self) -> None:
         self._entries: dict[str, object] = {}
@@ -29,13 +35,13 @@ class Registry:
     # Fine: _record never suspends, so the task is registered before any
     # cancellation can land.
     async def start(self, key: str) -> None:
-        task = asyncio.create_task(asyncio.sleep(1))
+        task = asyncio.create_task(_heartbeat())
         await self._record_twice(key)
         self._entries[key] = task
 
     # Buggy twin: _flush suspends.
     async def start_flushing(self, key: str) -> None:
-        task = asyncio.create_task(asyncio.sleep(1))
+        task = asyncio.create_task(_heartbeat())
         await self._flush()  # expect: CAN102
         self._entries[key] = task
 
@@ -45,7 +51,7 @@ class Registry:
         await self._flush()
 
     async def start_flushing_all(self, key: str) -> None:
-        task = asyncio.create_task(asyncio.sleep(1))
+        task = asyncio.create_task(_heartbeat())
         await self._flush_all()  # expect: CAN102
         self._entries[key] = task
 
@@ -59,20 +65,20 @@ class Lifespan:
     # Fine: a queue made with no maxsize is never full, so put() returns at
     # once and the task is registered before any cancellation can land.
     async def begin(self, key: str) -> None:
-        task = asyncio.create_task(asyncio.sleep(1))
+        task = asyncio.create_task(_heartbeat())
         await self._inbox.put(key)
         self._tasks[key] = task
 
     # Buggy twin: a bounded queue's put waits while it is full.
     async def begin_bounded(self, key: str) -> None:
-        task = asyncio.create_task(asyncio.sleep(1))
+        task = asyncio.create_task(_heartbeat())
         await self._bounded.put(key)  # expect: CAN102
         self._tasks[key] = task
 
     # Fine: the same with a local unbounded queue.
     async def begin_local(self, key: str) -> "asyncio.Queue[str]":
         inbox = asyncio.Queue()
-        task = asyncio.create_task(asyncio.sleep(1))
+        task = asyncio.create_task(_heartbeat())
         await inbox.put(key)
         self._tasks[key] = task
         return inbox
@@ -102,13 +108,13 @@ class Upgrader:
     # before any cancellation can land.
     async def upgrade(self, key: str) -> None:
         async with quiet_deadline(5.0):
-            task = asyncio.create_task(asyncio.sleep(1))
+            task = asyncio.create_task(_heartbeat())
         self._conns[key] = task
 
     # Buggy twin: the helper may return a semaphore.
     async def upgrade_gated(self, key: str, gate: "asyncio.Semaphore") -> None:
         async with noisy_deadline(5.0, gate):  # expect: CAN102
-            task = asyncio.create_task(asyncio.sleep(1))
+            task = asyncio.create_task(_heartbeat())
         self._conns[key] = task
 
 

@@ -197,7 +197,7 @@ class CFrontend(unittest.TestCase):
             import asyncio
 
             async def start(reg):
-                t = asyncio.create_task(asyncio.sleep(9))
+                t = asyncio.create_task(reg.pump())
                 await asyncio.sleep(1)
                 reg.add(t)
             """))

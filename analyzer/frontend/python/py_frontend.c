@@ -4577,6 +4577,23 @@ static rhs_info classify_rhs(lower *L, pn right)
     if (e && e->kind && strcmp(e->kind, "task") == 0 && receive_watcher(L, unparen(first_pos_arg(r, 0)))) return ri;
     if (e && e->kind && strcmp(e->kind, "task") == 0 && spawns_awaited_none(L, first_pos_arg(r, 0))) return ri;
     if (e && e->kind && strcmp(e->kind, "task") == 0 && spawns_timed_wait(L, first_pos_arg(r, 0))) return ri;
+    if (e && e->kind && strcmp(e->kind, "task") == 0) {
+        pn a0 = unparen(first_pos_arg(r, 0));
+        /* `asyncio.create_task(asyncio.sleep(t))`: a timer task, which
+         * holds nothing and ends by itself */
+        char *ad = pn_is(a0, PT_call) ? dotted(L, pn_field(a0, PF_function)) : NULL;
+        if (ad && strcmp(ad, "asyncio.sleep") == 0) return ri;
+        /* `asyncio.ensure_future(fut)` of a parameter annotated as a
+         * future or a task hands back that same object, the caller's:
+         * nothing is made */
+        int av = ci.name && strcmp(ci.name, "ensure_future") == 0 && pn_is(a0, PT_identifier) ? var_of(L, a0) : -1;
+        const char *ac = av >= 0 && (L->f->vars[av].flags & VAR_PARAM)
+                             ? map_get(L->param_class.v, L->param_class.n, text(L, a0))
+                             : NULL;
+        const char *last = ac ? strrchr(ac, '.') : NULL;
+        last = last ? last + 1 : ac;
+        if (last && (strcmp(last, "Future") == 0 || strcmp(last, "Task") == 0)) return ri;
+    }
     if (e) {
         ri.acq = ACQ_STRONG;
         ri.rkind = e->kind;
