@@ -79,6 +79,8 @@ typedef struct judge_ctx {
     int *depth;
     size_t *touched;
     size_t ntouched;
+    ca_results *dst; /* where the cells go (out, writable) */
+    size_t cap;      /* cells allocated in dst->coverage */
 } judge_ctx;
 
 /* Code of one backend, or (of none) of one file. */
@@ -194,13 +196,20 @@ static void judge(judge_ctx *J, const size_t *defs, size_t ndefs, ca_coverage *c
     cell->protection = ca_xstrdup(prot ? eng_protection_best(prot) : "");
 }
 
-static void push_cell(ca_results *out, const ca_coverage *cell)
+/* Cells grow by doubling: a family of a hundred backends and two hundred
+ * boundaries has tens of thousands of cells, and growing one at a time
+ * copies the array that many times (hours under a sanitizer's realloc). */
+static void push_cell(judge_ctx *J, const ca_coverage *cell)
 {
-    out->coverage = ca_xrealloc(out->coverage, sizeof(ca_coverage) * (out->ncoverage + 1));
+    ca_results *out = J->dst;
+    if (out->ncoverage == J->cap) {
+        J->cap = J->cap ? J->cap * 2 : 64;
+        out->coverage = ca_xrealloc(out->coverage, sizeof(ca_coverage) * J->cap);
+    }
     out->coverage[out->ncoverage++] = *cell;
 }
 
-static void family_cells(judge_ctx *J, const ca_matrix_family *f, ca_results *out)
+static void family_cells(judge_ctx *J, const ca_matrix_family *f)
 {
     for (size_t k = 0; k < f->nboundaries; k++)
         for (size_t b = 0; b < f->nbackends; b++) {
@@ -217,12 +226,12 @@ static void family_cells(judge_ctx *J, const ca_matrix_family *f, ca_results *ou
                 free(cell.status);
                 cell.status = ca_xstrdup("inherited");
             }
-            push_cell(out, &cell);
+            push_cell(J, &cell);
         }
 }
 
 /* The older rule, for a tree without a family: backends by fns[].backend. */
-static void fallback_cells(judge_ctx *J, const char *family, ca_results *out)
+static void fallback_cells(judge_ctx *J, const char *family)
 {
     const ca_matrix_fn *fns = J->fns;
     size_t n = J->n;
@@ -293,7 +302,7 @@ static void fallback_cells(judge_ctx *J, const char *family, ca_results *out)
                 while (be < ce && strcmp(fns[cand[be]].backend, backends[b]) == 0) be++;
                 judge(J, cand + bi, be - bi, &cell);
                 bi = be;
-                push_cell(out, &cell);
+                push_cell(J, &cell);
             }
             ci = ce;
         }
@@ -312,6 +321,8 @@ void ca_matrix_build(const ca_matrix_fn *fns, size_t n, const ca_matrix_family *
     J.fns = fns;
     J.n = n;
     J.out = out;
+    J.dst = out;
+    J.cap = out->ncoverage; /* what is there may be allocated exactly */
     /* unsuppressed findings by (path, function, index) */
     J.fidx = ca_xmalloc(sizeof(size_t) * (out->nfindings + 1));
     for (size_t f = 0; f < out->nfindings; f++)
@@ -324,9 +335,9 @@ void ca_matrix_build(const ca_matrix_fn *fns, size_t n, const ca_matrix_family *
     J.touched = ca_xmalloc(sizeof(size_t) * (n + 1));
 
     if (nfams)
-        for (size_t i = 0; i < nfams; i++) family_cells(&J, &fams[i], out);
+        for (size_t i = 0; i < nfams; i++) family_cells(&J, &fams[i]);
     else
-        fallback_cells(&J, fallback ? fallback : "", out);
+        fallback_cells(&J, fallback ? fallback : "");
 
     free(J.mark);
     free(J.stack);
