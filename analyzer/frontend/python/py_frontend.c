@@ -2256,6 +2256,13 @@ static void note_handed_call(lower *L, pn call, unsigned flag)
     if (pn_is(fn, PT_identifier) && defined_here(L, text(L, fn))) return;
     unsigned fl = flag;
     const char *t = ref_text(L, fn, &fl);
+    /* (or a function of a module of the tree imported whole, `from pkg
+     * import app` ... `asyncio.run(app.run(args))`: read as the call's
+     * dotted name, `pkg.app.run`, as for a call of it) */
+    if (!t && pn_is(fn, PT_attribute)) {
+        pn r = unparen(pn_field(fn, PF_object));
+        if (pn_is(r, PT_identifier) && imported_module(L, text(L, r))) t = dotted(L, fn);
+    }
     if (t && !(fl & CALL_ON_SELF)) ir_spawn_add(L->m, fi, t, fl);
 }
 

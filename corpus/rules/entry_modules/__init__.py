@@ -10,5 +10,6 @@ enter `server_main` under a timeout, so its windows stay.
 asyncio.run: `commands.py` runs as the program too, and `sync_all`, which
 its main awaits in place, leaves its tasks to the runner. `handle_report`
 is also awaited under a timeout by `dashboard.py`: `report_all` keeps its
-window.
+window. `jobs.py`, imported whole (`from . import jobs`), is the same
+through a module's name: `asyncio.run(jobs.handle_prune(args))`.
 """
