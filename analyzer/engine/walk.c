@@ -2256,8 +2256,12 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
                 assembled = 0;
                 E->names_later[v] = 1;
             }
+            /* (nor a value the function compares with a bool or a number,
+             * `if result is False:`, `if added > 0:`: a flag or a count,
+             * whatever the call that returned it is named) */
             if (owns_nothing(E, n) || empty_record(E, n) || assembled || rewraps_parameter(E, n) ||
-                wraps_parameter(E, n) || joins_owner(E, n) || status_only(E, v) || raised_value(E, v))
+                wraps_parameter(E, n) || joins_owner(E, n) || status_only(E, v) || raised_value(E, v) ||
+                (E->f->vars[v].flags & VAR_SCALAR))
                 ok = 0;
             /* (a message a send posted is content, not something held:
              * deleting it on an error path tidies a channel; unless the

@@ -332,6 +332,8 @@ struct ir_node {
 #define VAR_TEARDOWN    0x100u /* lowering: bound to a teardown task (ACQ_TEARDOWN) */
 #define VAR_PLAIN       0x200u /* a parameter annotated as plain data (`path: str`, `n: int | None`) */
 #define VAR_MAKER       0x400u /* lowering: bound to a task whose coroutine makes a resource (ACQ_MAKER) */
+#define VAR_SCALAR      0x800u /* compared with a bool or number literal in the body (`if ok is False:`,
+                                 `if added > 0:`, `rc == 0`): a flag or a count, which holds nothing */
 
 typedef struct ir_var {
     const char *name;

@@ -8327,6 +8327,25 @@ static int starter_decorator(lower *L, pn def)
     return starts;
 }
 
+/* Is x an operand of comparison up whose other operand is a bool or a
+ * number literal (`ok is False`, `added > 0`, `0 < n <= 3`)? Such a value
+ * is a flag or a count. */
+static int compared_with_scalar(pn up, pn x)
+{
+    if (!pn_is(up, PT_comparison_operator)) return 0;
+    int mine = 0, scalar = 0;
+    PN_FOR_NAMED(o, up) {
+        if (o == x) {
+            mine = 1;
+            continue;
+        }
+        pn u = unparen(o);
+        if (pn_is(u, PT_unary_operator)) u = unparen(pn_field(u, PF_argument));
+        if (pn_is(u, PT_true) || pn_is(u, PT_false) || pn_is(u, PT_integer) || pn_is(u, PT_float)) scalar = 1;
+    }
+    return mine && scalar;
+}
+
 static void lower_function(lower *L, pn def, const char *prefix, const char *class_name)
 {
     ir_func *f = ir_func_new(L->m);
@@ -8536,6 +8555,7 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
         int v = var_of(L, x);
         if (v >= 0 && v < f->nparams && v < 64 && !tool_use(L, x)) f->param_mentions |= 1ull << v;
         pn up = pn_parent(x);
+        if (v >= 0 && x->start >= nested_end && compared_with_scalar(up, x)) f->vars[v].flags |= VAR_SCALAR;
         int mv = pn_is(up, PT_attribute) && pn_field(up, PF_object) == x ? var_of(L, up) : -1;
         for (int k = 0; k < 2; k++) {
             int w = k ? mv : v;

@@ -68,7 +68,7 @@
     X(binary_operator, "binary_operator") X(type, "type") X(member_type, "member_type") X(string, "string") \
     X(false, "false") X(type_parameter, "type_parameter") X(concatenated_string, "concatenated_string") \
     X(if_clause, "if_clause") X(pass_statement, "pass_statement") X(ellipsis, "ellipsis")               \
-    X(dictionary_comprehension, "dictionary_comprehension")
+    X(dictionary_comprehension, "dictionary_comprehension") X(unary_operator, "unary_operator")
 
 /* Field names the frontend asks for. X(id, "name"). */
 #define PT_FIELD_LIST(X)                                                                              \
