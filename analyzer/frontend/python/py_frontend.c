@@ -2554,6 +2554,42 @@ static int coroutine_var(lower *L, pn call, int v)
 static int held_for_await(lower *L, pn x);
 static int uncancelled_start(lower *L, pn x);
 
+/* The local that holds what `self.NAME` (attr) holds at `at`: bound by
+ * `local = self.NAME` before at in the function around it, with neither
+ * the local nor `self.NAME` bound again between; -1 when there is none. */
+static int alias_of_self_attr(lower *L, pn attr, pn at)
+{
+    pn o = unparen(pn_field(attr, PF_object));
+    if (!pn_is(o, PT_identifier) || strcmp(text(L, o), "self") != 0) return -1;
+    const char *an = text(L, pn_field(attr, PF_attribute));
+    pn d = pn_parent(at);
+    while (!pn_isnull(d) && !pn_is(d, PT_function_definition)) d = pn_parent(d);
+    pn body = pn_isnull(d) ? d : pn_field(d, PF_body);
+    if (pn_isnull(body)) return -1;
+    const pt_node *endp = L->T->v + L->T->n;
+    const char *cand = NULL;
+    for (pn u = body; u < endp && u->start < at->start; u++) {
+        if (!pn_is(u, PT_assignment) && !pn_is(u, PT_augmented_assignment)) continue;
+        pn l = unparen(pn_field(u, PF_left)), r = unparen(pn_field(u, PF_right));
+        int to_attr = pn_is(l, PT_attribute) && pn_is(unparen(pn_field(l, PF_object)), PT_identifier) &&
+                      strcmp(text(L, unparen(pn_field(l, PF_object))), "self") == 0 &&
+                      strcmp(text(L, pn_field(l, PF_attribute)), an) == 0;
+        if (to_attr) {
+            cand = NULL;
+            continue;
+        }
+        if (!pn_is(l, PT_identifier)) continue;
+        const char *ln = text(L, l);
+        int from_attr = pn_is(u, PT_assignment) && pn_is(r, PT_attribute) &&
+                        pn_is(unparen(pn_field(r, PF_object)), PT_identifier) &&
+                        strcmp(text(L, unparen(pn_field(r, PF_object))), "self") == 0 &&
+                        strcmp(text(L, pn_field(r, PF_attribute)), an) == 0;
+        if (from_attr) cand = ln;
+        else if (cand && strcmp(cand, ln) == 0) cand = NULL;
+    }
+    return cand ? ir_var_find(L->f, cand) : -1;
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
@@ -2631,6 +2667,13 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     unsigned relf = (shielded ? REL_SHIELDED : 0) | (ci.awaited ? REL_AWAITED : 0);
     pn args = pn_field(call, PF_arguments);
     int handled = 0;
+
+    /* `task = self._task` ... `self._task.cancel()`: the local names the
+     * task cancelled, as after `task.cancel()` */
+    if (ci.name && strcmp(ci.name, "cancel") == 0 && L->f && pn_is(unparen(ci.recv), PT_attribute)) {
+        int tv = alias_of_self_attr(L, unparen(ci.recv), call);
+        if (tv >= 0 && L->f->vars[tv].first_cancel == UINT32_MAX) L->f->vars[tv].first_cancel = call->start;
+    }
 
     /* `cancel_task_safe(task=t)`, `await cancel_and_wait(t)`: a helper that
      * cancels the task it is handed (catalog cancel-helper); an await of t
