@@ -1432,6 +1432,24 @@ static int quiet_cm(eng_walk *E, const ir_node *w, ir_fflags which)
     return callee && (callee->fflags & which);
 }
 
+/* `async with OpTimeout(t, loop):` where OpTimeout is a class of the tree
+ * whose `dunder` (`__aenter__`, `__aexit__`; its own or a base's of the
+ * tree) is a coroutine that cannot suspend: that entry or exit is no
+ * checkpoint. */
+static int quiet_class_cm(eng_walk *E, const ir_node *w, const char *dunder)
+{
+    const ir_node *mk = w->ref;
+    if (!mk || mk->kind != IR_CALL || !mk->text || !E->res || !E->res->resolve || !E->res->class_of) return 0;
+    if (!(E->res->class_of(E->res->ctx, E->m, mk->text) & ENG_CLASS_KNOWN)) return 0;
+    char *t = ca_xasprintf("%s.%s", mk->text, dunder);
+    ir_node stub = ir_call_stub(t, 0, w->site);
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, &stub, &sum, &off);
+    free(t);
+    return g && g != E->f && g->is_async && g->name && strcmp(g->name, dunder) == 0 && sum && !sum->suspends;
+}
+
 static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
 {
     push_reg(E, ENG_REG_WITH, w, NULL);
@@ -1447,7 +1465,8 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         }
     }
     int quiet = quiet_scope(E, w);
-    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_ENTER) && !quiet && !quiet_cm(E, w, FN_CM_QUIET_ENTER))
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_ENTER) && !quiet && !quiet_cm(E, w, FN_CM_QUIET_ENTER) &&
+        !quiet_class_cm(E, w, "__aenter__"))
         checkpoint(E, s, w, w->site, NULL, 0);
     if ((w->flags & WITH_OWNS) && w->var >= 0) {
         s[w->var] = (uint8_t)((s[w->var] & ~ST_LIVE) | ST_ADOPTED);
@@ -1469,7 +1488,8 @@ static void walk_with(eng_walk *E, const ir_node *w, uint8_t *s)
         if (E->adopt[v] == w) s[v] &= (uint8_t)~ST_ADOPTED;
     if ((w->flags & WITH_TARGET) && w->var >= 0 && E->adopt[w->var] == w) E->adopt[w->var] = NULL;
     pop_reg(E);
-    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && !quiet && REACH(E, s) && !quiet_cm(E, w, FN_CM_QUIET_EXIT))
+    if ((w->flags & WITH_ASYNC) && !(w->flags & WITH_NONSUSP_EXIT) && !quiet && REACH(E, s) &&
+        !quiet_cm(E, w, FN_CM_QUIET_EXIT) && !quiet_class_cm(E, w, "__aexit__"))
         checkpoint(E, s, w, w->site, NULL, 0);
 }
 
