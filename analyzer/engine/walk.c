@@ -1441,12 +1441,15 @@ static int quiet_class_cm(eng_walk *E, const ir_node *w, const char *dunder)
     const ir_node *mk = w->ref;
     if (!mk || mk->kind != IR_CALL || !mk->text || !E->res || !E->res->resolve || !E->res->class_of) return 0;
     if (!(E->res->class_of(E->res->ctx, E->m, mk->text) & ENG_CLASS_KNOWN)) return 0;
-    char *t = ca_xasprintf("%s.%s", mk->text, dunder);
+    /* (the name lives as long as the module: the resolver keeps it among
+     * the file's dependencies; the module is this walk's alone) */
+    char *tmp = ca_xasprintf("%s.%s", mk->text, dunder);
+    const char *t = ca_arena_strdup(&((ir_module *)E->m)->arena, tmp);
+    free(tmp);
     ir_node stub = ir_call_stub(t, 0, w->site);
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, &stub, &sum, &off);
-    free(t);
     return g && g != E->f && g->is_async && g->name && strcmp(g->name, dunder) == 0 && sum && !sum->suspends;
 }
 
