@@ -2554,14 +2554,22 @@ static int coroutine_var(lower *L, pn call, int v)
 static int held_for_await(lower *L, pn x);
 static int uncancelled_start(lower *L, pn x);
 
+/* Is n the attribute `self.NAME`, NAME being name? */
+static int is_self_attr_named(lower *L, pn n, const char *name)
+{
+    if (!pn_is(n, PT_attribute)) return 0;
+    pn o = unparen(pn_field(n, PF_object));
+    return pn_is(o, PT_identifier) && strcmp(text(L, o), "self") == 0 &&
+           strcmp(text(L, pn_field(n, PF_attribute)), name) == 0;
+}
+
 /* The local that holds what `self.NAME` (attr) holds at `at`: bound by
  * `local = self.NAME` before at in the function around it, with neither
  * the local nor `self.NAME` bound again between; -1 when there is none. */
 static int alias_of_self_attr(lower *L, pn attr, pn at)
 {
-    pn o = unparen(pn_field(attr, PF_object));
-    if (!pn_is(o, PT_identifier) || strcmp(text(L, o), "self") != 0) return -1;
     const char *an = text(L, pn_field(attr, PF_attribute));
+    if (!is_self_attr_named(L, attr, an)) return -1;
     pn d = pn_parent(at);
     while (!pn_isnull(d) && !pn_is(d, PT_function_definition)) d = pn_parent(d);
     pn body = pn_isnull(d) ? d : pn_field(d, PF_body);
@@ -2571,20 +2579,13 @@ static int alias_of_self_attr(lower *L, pn attr, pn at)
     for (pn u = body; u < endp && u->start < at->start; u++) {
         if (!pn_is(u, PT_assignment) && !pn_is(u, PT_augmented_assignment)) continue;
         pn l = unparen(pn_field(u, PF_left)), r = unparen(pn_field(u, PF_right));
-        int to_attr = pn_is(l, PT_attribute) && pn_is(unparen(pn_field(l, PF_object)), PT_identifier) &&
-                      strcmp(text(L, unparen(pn_field(l, PF_object))), "self") == 0 &&
-                      strcmp(text(L, pn_field(l, PF_attribute)), an) == 0;
-        if (to_attr) {
+        if (is_self_attr_named(L, l, an)) {
             cand = NULL;
             continue;
         }
         if (!pn_is(l, PT_identifier)) continue;
         const char *ln = text(L, l);
-        int from_attr = pn_is(u, PT_assignment) && pn_is(r, PT_attribute) &&
-                        pn_is(unparen(pn_field(r, PF_object)), PT_identifier) &&
-                        strcmp(text(L, unparen(pn_field(r, PF_object))), "self") == 0 &&
-                        strcmp(text(L, pn_field(r, PF_attribute)), an) == 0;
-        if (from_attr) cand = ln;
+        if (pn_is(u, PT_assignment) && is_self_attr_named(L, r, an)) cand = ln;
         else if (cand && strcmp(cand, ln) == 0) cand = NULL;
     }
     return cand ? ir_var_find(L->f, cand) : -1;
