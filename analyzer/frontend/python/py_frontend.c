@@ -4641,8 +4641,7 @@ static rhs_info classify_rhs(lower *L, pn right)
         const char *ac = av >= 0 && (L->f->vars[av].flags & VAR_PARAM)
                              ? map_get(L->param_class.v, L->param_class.n, text(L, a0))
                              : NULL;
-        const char *last = ac ? strrchr(ac, '.') : NULL;
-        last = last ? last + 1 : ac;
+        const char *last = last_component(ac);
         if (last && (strcmp(last, "Future") == 0 || strcmp(last, "Task") == 0)) return ri;
     }
     if (e) {
