@@ -443,6 +443,9 @@ typedef uint64_t ir_fflags;
                                           leaks nothing a process exit does not release. For the resource
                                           rules only: a handler that swallows that teardown's cancel keeps the
                                           task running, which CAN401 still reports */
+#define FN_HANDS_OUT_TASK (1ull << 36) /* hands its own task to someone (`t = asyncio.current_task()`,
+                                          `loop.call_later(n, t.cancel)`, `self._task = current_task()`):
+                                          whoever holds it may cancel it, the function itself included */
 #define FN_DELEGATES      0x8000ull /* only awaits the same-named method of something held by self (a proxy's
                                      method); set by the scan (coverage/family.h), not by frontends; a high
                                      bit, clear of the frontends' flags */

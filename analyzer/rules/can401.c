@@ -63,7 +63,7 @@ typedef struct swallow_state {
     int cleanup;            /* a helper only handlers that raise afterwards run (cleanup_helper) */
     int staged;             /* the function stages the cancellation it catches (FN_STAGES_CANCEL) */
     int params_cancelled;   /* a private helper every caller hands a task it has just cancelled */
-    uint8_t *until_cancelled; /* per handler: the only way out of an endless loop of a private coroutine */
+    uint8_t *until_cancelled; /* per handler: the only way out of an endless loop (runs_until_cancelled) */
     uint8_t *flag_exit;     /* per handler: it clears the local its loop tests, its try ending the pass */
     CA_VEC(const ir_handler *) found;
 } swallow_state;
@@ -732,11 +732,14 @@ static int leaves_loop(const ir_block *b, int depth)
  * cancelled, which is how whoever starts it (a polling task's owner) stops
  * it, and ending quietly then is its design. A public one, or one the
  * module awaits, may run in a caller's task, whose cancellation (a timeout
- * around the call) it would drop; an async generator's consumer would see
- * its cancellation become a normal end of the stream. */
+ * around the call) it would drop; so may one that hands out its own task
+ * (`t = current_task()`, `call_later(n, current_task().cancel)`): the
+ * cancellation it waits for is one it arranged, and a caller's is caught
+ * with it. An async generator's consumer would see its cancellation become
+ * a normal end of the stream. */
 static int runs_until_cancelled(const ir_func *f, const ir_handler *h)
 {
-    if (f->fflags & (FN_GENERATOR | FN_AWAITED_HERE)) return 0;
+    if (f->fflags & (FN_GENERATOR | FN_AWAITED_HERE | FN_HANDS_OUT_TASK)) return 0;
     int local = f->qualname && strstr(f->qualname, ".<locals>.") != NULL;
     int priv = f->name && f->name[0] == '_' && strncmp(f->name, "__", 2) != 0;
     if (!local && !priv) return 0;

@@ -7,9 +7,12 @@ that the module never awaits in place: it runs until it is cancelled,
 which is how whoever starts it as a task stops it, and ending quietly then
 is its design. A public one, or a private one the module awaits, may run
 in a caller's task whose cancellation (a timeout around the call) it would
-drop; a loop that also ends by itself, a handler that goes round again,
-and an async generator (whose consumer would see its cancellation become
-a normal end of the stream) still swallow it.
+drop; so may one that hands out its own task (`call_later(n,
+current_task().cancel)`): it waits for a cancellation it arranged and
+catches a caller's with it (naming the task in a log hands nothing out).
+A loop that also ends by itself, a handler that goes round again, and an
+async generator (whose consumer would see its cancellation become a normal
+end of the stream) still swallow it.
 """
 
 import asyncio
@@ -54,6 +57,27 @@ async def poll_forever(device: Any, interval: float) -> None:
         except asyncio.CancelledError:  # expect: CAN401
             break
         await asyncio.sleep(interval)
+
+
+# Buggy: it schedules its own cancellation to end the loop, and catches a
+# caller's cancel with it.
+async def _collect_for(conn: Any, seconds: float, got: list) -> None:
+    asyncio.get_running_loop().call_later(seconds, asyncio.current_task().cancel)
+    while True:
+        try:
+            got.append(await conn.read())
+        except asyncio.CancelledError:  # expect: CAN401
+            break
+
+
+# Fine: naming its task in a log hands nothing out.
+async def _watch(device: Any) -> None:
+    while True:
+        try:
+            await device.refresh()
+        except asyncio.CancelledError:
+            print("watcher stopped:", asyncio.current_task())
+            break
 
 
 # Buggy: the module awaits it in place, in the caller's task.

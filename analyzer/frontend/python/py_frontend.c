@@ -8288,7 +8288,7 @@ static int publishes_current_task(lower *L, pn def)
 /* Does def hand its own task to anyone (`queue.put(("register",
  * asyncio.current_task()))`, `self._task = current_task()`, `t =
  * current_task()`)? Whoever gets it may cancel it. Asking it something
- * (`current_task().cancelling()`) hands out nothing. */
+ * (`current_task().cancelling()`) or reporting it hands out nothing. */
 static int hands_out_current_task(lower *L, pn def)
 {
     pn body = pn_field(def, PF_body);
@@ -8299,7 +8299,21 @@ static int hands_out_current_task(lower *L, pn def)
         char *d = dotted(L, pn_field(x, PF_function));
         if (!d || !cat(L, CAT_CURRENT_TASK, d)) continue;
         pn p = pn_parent(x);
-        if (pn_is(p, PT_attribute) && pn_field(p, PF_object) == x) continue;
+        /* (but its bound cancel handed on, `loop.call_later(n,
+         * current_task().cancel)`, is its task handed out) */
+        if (pn_is(p, PT_attribute) && pn_field(p, PF_object) == x) {
+            pn pp = pn_parent(p);
+            int called = pn_is(pp, PT_call) && pn_field(pp, PF_function) == p;
+            if (called || !text_is(L, pn_field(p, PF_attribute), "cancel")) continue;
+            return 1;
+        }
+        /* (nor does naming it in a report: `log.debug("[%s] stopped",
+         * asyncio.current_task())`) */
+        if (pn_is(p, PT_argument_list)) {
+            pn call = pn_parent(p);
+            char *r = pn_is(call, PT_call) ? dotted(L, pn_field(call, PF_function)) : NULL;
+            if (r && cat(L, CAT_REPORT_CALL, r)) continue;
+        }
         return 1;
     }
     return 0;
@@ -8453,7 +8467,10 @@ static void lower_function(lower *L, pn def, const char *prefix, const char *cla
             (class_name && strchr(L->uncancelled.v[k], '.') && strcmp(L->uncancelled.v[k], f->qualname) == 0))
             f->fflags |= FN_UNCANCELLED;
     /* (a task that hands itself out is held by whoever gets it) */
-    if ((f->fflags & FN_UNCANCELLED) && hands_out_current_task(L, def)) f->fflags &= ~FN_UNCANCELLED;
+    if (hands_out_current_task(L, def)) {
+        if (f->is_async) f->fflags |= FN_HANDS_OUT_TASK;
+        f->fflags &= ~FN_UNCANCELLED;
+    }
     for (size_t k = 0; k < L->scope_driven.n && !class_name; k++)
         if (strcmp(L->scope_driven.v[k], name) == 0 && !strstr(f->qualname, ".<locals>.")) f->fflags |= FN_SCOPE_DRIVEN;
     for (size_t k = 0; k < L->scope_driven_defs.n; k++)
