@@ -1276,6 +1276,74 @@ static int receive_watcher(lower *L, pn co)
     return awaits > 0;
 }
 
+/* Is outer (a call that starts a task: `tg.create_task(pump())`) made on
+ * a receiver that cancels what it started when the scope it came from
+ * unwinds: a task group (`nursery.start_soon(...)`) or any object entered
+ * by `async with ... as tc` in the function (a home-made task context)?
+ * Such a task is cancelled along with its starter, perhaps before it has
+ * run far. */
+static int spawned_in_scope(lower *L, pn outer)
+{
+    if (!pn_is(outer, PT_call)) return 0;
+    pn fn = unparen(pn_field(outer, PF_function));
+    if (!pn_is(fn, PT_attribute)) return 0;
+    pn recv = unparen(pn_field(fn, PF_object));
+    if (recv_is_group(L, recv)) return 1;
+    if (!pn_is(recv, PT_identifier)) return 0;
+    pn def = pn_parent(outer);
+    while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+    if (pn_isnull(def)) return 0;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = def; y < endp && y->start < def->end; y++) {
+        if (y->type != PT_with_statement || !has_token(y, PT_async)) continue;
+        for (pn z = y; z < endp && z->start < y->end; z++) {
+            if (z->type != PT_with_item) continue;
+            pn val = unparen(pn_field(z, PF_value));
+            pn target = pn_is(val, PT_as_pattern) ? as_target(val) : &pt_null;
+            if (pn_is(target, PT_identifier) && text_is(L, target, text(L, recv))) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is y in a branch of an `if` that x is not in (`if a: await a.close()`
+ * / `elif b: await b.close()`), so that the two never run on one path? */
+static int other_branch(pn y, pn x, pn body)
+{
+    for (pn c = y, p = pn_parent(y); !pn_isnull(p) && c != body; c = p, p = pn_parent(p)) {
+        int branch = pn_is(c, PT_elif_clause) || pn_is(c, PT_else_clause) ||
+                     (pn_is(p, PT_if_statement) && pn_field(p, PF_consequence) == c);
+        if (branch && !(x->start >= c->start && x->end <= c->end)) return 1;
+    }
+    return 0;
+}
+
+/* Does release call x, in body (a nested function's, run as a task), run
+ * even when that task is cancelled: in a finally or an except clause, or
+ * with no suspension before it in the body (an `await`, `async for` or
+ * `async with` earlier in the text), so a cancellation cannot come first?
+ * A closure that stops a spinner only once its `async for` has read a
+ * chunk releases nothing when the group it runs in cancels it before. */
+static int sure_release_in(lower *L, pn x, pn body)
+{
+    for (pn p = pn_parent(x); !pn_isnull(p) && p != body; p = pn_parent(p))
+        if (pn_is(p, PT_finally_clause) || pn_is(p, PT_except_clause)) return 1;
+    const pt_node *endp = L->T->v + L->T->n;
+    for (pn y = body; y < endp && y->start < x->start; y++) {
+        if (y->type == PT_function_definition || y->type == PT_lambda) {
+            /* (a nested def's awaits are not this body's) */
+            uint32_t e = y->end;
+            while (y + 1 < endp && y[1].start < e) y++;
+            continue;
+        }
+        /* (an await expression, not its keyword, which has its type too) */
+        int suspends = (y->type == PT_await && !pn_isnull(pn_first_named(y)) && y->end < x->start) ||
+                       ((y->type == PT_for_statement || y->type == PT_with_statement) && has_token(y, PT_async));
+        if (suspends && !other_branch(y, x, body)) return 0;
+    }
+    return 1;
+}
+
 /* `tg.start_soon(_drain)` / `create_task(pump())` where _drain is a function
  * defined in this one that releases a value it shares with it (`finally:
  * r_file.close()`): the task owns that value from here on. */
@@ -1289,6 +1357,7 @@ static void spawn_closure(lower *L, ir_block *out, pn call)
     if (pn_isnull(def)) return;
     pn params = pn_field(def, PF_parameters), body = pn_field(def, PF_body);
     if (pn_isnull(body)) return;
+    int scoped = spawned_in_scope(L, call);
     const pt_node *endp = L->T->v + L->T->n;
     for (pn x = body; x < endp && x->start < body->end; x++) {
         if (!pn_is(x, PT_call)) continue;
@@ -1304,6 +1373,9 @@ static void spawn_closure(lower *L, ir_block *out, pn call)
             if (d && cat(L, CAT_RELEASE_FUNC, d) && pn_is(r0, PT_identifier)) target = r0;
         }
         if (pn_isnull(target)) continue;
+        /* (a release the task may be cancelled before, in a group that
+         * cancels it with its starter, gives the task nothing to own) */
+        if (scoped && !sure_release_in(L, x, body)) continue;
         const char *tn = text(L, target);
         int own = 0; /* a parameter of the nested function is not shared */
         if (!pn_isnull(params))
@@ -2460,6 +2532,9 @@ static int binds_locally(lower *L, pn d, const char *name)
     return binds;
 }
 
+static int sure_release_in(lower *L, pn x, pn body);
+static int spawned_in_scope(lower *L, pn outer);
+
 /* `stop()` of a function nested in this one (`async def stop(): t.cancel();
  * await t`), its body cancelling or closing a value of this function it
  * names freely: the call releases that value here, as the same statements
@@ -2486,6 +2561,8 @@ static void closure_releases(lower *L, ir_block *out, pn call, const char *calle
         if (text_is(L, pn_field(L->closures.v[i], PF_name), callee)) nested = L->closures.v[i];
     if (pn_isnull(nested)) return;
     pn body = pn_field(nested, PF_body);
+    pn args = pn_parent(call);
+    int scoped = pn_is(args, PT_argument_list) && spawned_in_scope(L, pn_parent(args));
     const pt_node *endp = L->T->v + L->T->n;
     for (pn x = body; x < endp && x->start < body->end; x++) {
         if (x->type != PT_call) continue;
@@ -2497,6 +2574,9 @@ static void closure_releases(lower *L, ir_block *out, pn call, const char *calle
         const char *name = text(L, o);
         int v = var_of(L, o);
         if (v < 0 || binds_locally(L, nested, name)) continue;
+        /* (not where the call makes a task that a group may cancel before
+         * it gets there: spawn_closure's case) */
+        if (scoped && !sure_release_in(L, x, body)) continue;
         emit_release(L, out, call, v, 0, deferred);
     }
 }
