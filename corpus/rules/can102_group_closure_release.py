@@ -118,10 +118,9 @@ async def attach(argv: list, connected: asyncio.Event) -> None:
 async def attach_detached(argv: list, connected: asyncio.Event) -> asyncio.Task:
     proc = await asyncio.create_subprocess_exec(*argv, stdout=asyncio.subprocess.PIPE)
 
-    async def watch() -> None:
-        async for _line in proc.stdout:
-            if not connected.is_set():
-                connected.set()
+    async def follow() -> None:
+        while await proc.stdout.readline():
+            connected.set()
         proc.kill()
 
-    return asyncio.create_task(watch())
+    return asyncio.create_task(follow())

@@ -2532,9 +2532,6 @@ static int binds_locally(lower *L, pn d, const char *name)
     return binds;
 }
 
-static int sure_release_in(lower *L, pn x, pn body);
-static int spawned_in_scope(lower *L, pn outer);
-
 /* `stop()` of a function nested in this one (`async def stop(): t.cancel();
  * await t`), its body cancelling or closing a value of this function it
  * names freely: the call releases that value here, as the same statements
