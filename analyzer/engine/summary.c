@@ -359,7 +359,11 @@ static int ret_node(void *ctx, const ir_node *n)
  * name, positional by position, past *args in it), or -1. */
 int eng_call_param(const ir_node *n, int k, const ir_func *callee, int off)
 {
-    if (n->kwnames && n->kwnames[k]) {
+    /* (a later element of a tuple written in place lands where its first
+     * one does; a later variable an argument's expression reads, nowhere) */
+    if (ir_arg_part(n, k)) return -1;
+    while (k > 0 && ir_arg_cont(n, k)) k--;
+    if (n->kwnames && n->kwnames[k] && !ir_arg_cont(n, k)) {
         for (int q = 0; q < callee->nparams; q++)
             if (strcmp(callee->vars[q].name, n->kwnames[k]) == 0) return q;
         return -1;

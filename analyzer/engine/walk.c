@@ -353,7 +353,7 @@ static int prepass(void *ctx, const ir_node *n)
         for (int k = 0; k < n->nvars; k++) {
             int v = n->vars[k];
             if (v < 0) continue;
-            if ((n->flags & CALL_NAME_REGISTERS) && !n->kwnames[k]) E->stored_any[v] = E->kept_any[v] = E->kept_whole[v] = 1;
+            if ((n->flags & CALL_NAME_REGISTERS) && ir_arg_positional(n, k)) E->stored_any[v] = E->kept_any[v] = E->kept_whole[v] = 1;
             if (n->flags & (CALL_IN_CLEANUP | CALL_NAME_RELEASES)) {
                 E->released_any[v] = 1;
                 if (E->rel.element_of[v] >= 0) E->released_any[E->rel.element_of[v]] = 1;
@@ -361,7 +361,7 @@ static int prepass(void *ctx, const ir_node *n)
             /* only a call that says it releases makes a value a resource;
              * any call in cleanup protects a known resource, but logging
              * or collecting an exception does not make it one */
-            if ((n->flags & CALL_IN_CLEANUP) && (n->flags & CALL_NAME_RELEASES) && !n->kwnames[k] &&
+            if ((n->flags & CALL_IN_CLEANUP) && (n->flags & CALL_NAME_RELEASES) && ir_arg_positional(n, k) &&
                 !ignored_by_callee(E, n, k))
                 E->weak_ok[v] = 1;
         }
@@ -995,7 +995,7 @@ static void checkpoint_call(eng_walk *E, uint8_t *s, const ir_node *cp)
         CA_VEC(int) ex = {0};
         for (int k = 0; k < cp->nvars; k++) CA_VEC_PUSH(ex, cp->vars[k]);
         for (int k = 0; k < call->nvars; k++)
-            if (call->vars[k] >= 0 && !(call->kwnames && call->kwnames[k])) CA_VEC_PUSH(ex, call->vars[k]);
+            if (call->vars[k] >= 0 && ir_arg_positional(call, k)) CA_VEC_PUSH(ex, call->vars[k]);
         checkpoint(E, s, cp, cp->site, ex.v, (int)ex.n);
         for (size_t k = 0; k < ex.n; k++) kill(E, s, ex.v[k]);
         CA_VEC_FREE(ex);
@@ -1172,7 +1172,7 @@ static int apply_call(eng_walk *E, uint8_t *s, const ir_node *n, int *noreturn)
             continue;
         }
         /* `_cancel_and_wait(fut, loop=loop)` releases fut, not the loop */
-        if ((n->flags & (CALL_NAME_RELEASES | CALL_NAME_REGISTERS)) && !n->kwnames[k]) kill(E, s, v);
+        if ((n->flags & (CALL_NAME_RELEASES | CALL_NAME_REGISTERS)) && ir_arg_positional(n, k)) kill(E, s, v);
     }
     /* an awaited call raises at its await: the checkpoint that follows
      * ends the path there (its IR_CALL comes first) */
@@ -2015,7 +2015,7 @@ static int wraps_parameter(const eng_walk *E, const ir_node *acq)
     if (!mk || mk->kind != IR_CALL || !(acq->flags & ACQ_WEAK) || (acq->flags & ACQ_HEURISTIC)) return 0;
     for (int k = 0; k < mk->nvars; k++) {
         int x = mk->vars[k];
-        if (x < 0 || x == acq->var || (mk->kwnames && mk->kwnames[k])) continue;
+        if (x < 0 || x == acq->var || !ir_arg_positional(mk, k)) continue;
         unsigned xf = E->f->vars[x].flags;
         /* (closed by a release of its own, `await stream.aclose()`; handed
          * to a cleanup call beside other values says nothing of it) */

@@ -321,6 +321,29 @@ struct ir_node {
     int nhandlers;
 };
 
+/* kwnames[k] of an IR_CALL var that is not the first variable of its
+ * positional argument, so that the vars after it keep their argument's
+ * position (`f((a, b), c)`: vars a, b, c, c in argument 1). IR_KW_CONT:
+ * another element of a tuple or list written in place, `(a, b)`, which the
+ * parameter holds as it holds the first; IR_KW_PART: another variable
+ * the argument's expression reads (`g(a, b)`, `f"{a}{b}"`), which lands
+ * in no parameter. Both count as positional for the name heuristics. */
+#define IR_KW_CONT "\x01"
+#define IR_KW_PART "\x02"
+static inline int ir_arg_cont(const ir_node *n, int k)
+{
+    return n->kwnames && n->kwnames[k] && n->kwnames[k][0] == '\x01';
+}
+static inline int ir_arg_part(const ir_node *n, int k)
+{
+    return n->kwnames && n->kwnames[k] && n->kwnames[k][0] == '\x02';
+}
+/* Is var k of call n (a part of) a positional argument? */
+static inline int ir_arg_positional(const ir_node *n, int k)
+{
+    return !n->kwnames || !n->kwnames[k] || n->kwnames[k][0] == '\x01' || n->kwnames[k][0] == '\x02';
+}
+
 #define VAR_PARAM       0x01u
 #define VAR_SELF        0x02u /* first parameter of a method (self/cls) */
 #define VAR_GROUP       0x04u /* a task group / nursery */

@@ -2532,6 +2532,21 @@ static int binds_locally(lower *L, pn d, const char *name)
     return binds;
 }
 
+/* The tuple or list written in place that the `for` around x (a call in
+ * nested def d) binding name iterates (`for writer in (a[1], b[1]):
+ * writer.close()`); null when x is in no such loop. */
+static pn literal_loop_over(lower *L, pn d, pn x, const char *name)
+{
+    for (pn up = pn_parent(x); !pn_isnull(up) && up != d; up = pn_parent(up)) {
+        if (!pn_is(up, PT_for_statement)) continue;
+        pn left = unparen(pn_field(up, PF_left));
+        if (!pn_is(left, PT_identifier) || !text_is(L, left, name)) continue;
+        pn right = unparen(pn_field(up, PF_right));
+        return pn_is(right, PT_tuple) || pn_is(right, PT_list) ? right : &pt_null;
+    }
+    return &pt_null;
+}
+
 /* `stop()` of a function nested in this one (`async def stop(): t.cancel();
  * await t`), its body cancelling or closing a value of this function it
  * names freely: the call releases that value here, as the same statements
@@ -2569,11 +2584,26 @@ static void closure_releases(lower *L, ir_block *out, pn call, const char *calle
         pn o = unparen(pn_field(f, PF_object));
         if (!pn_is(o, PT_identifier) || (strcmp(m, "cancel") != 0 && !cat(L, CAT_RELEASE_METHOD, m))) continue;
         const char *name = text(L, o);
-        int v = var_of(L, o);
-        if (v < 0 || binds_locally(L, nested, name)) continue;
-        /* (not where the call makes a task that a group may cancel before
-         * it gets there: spawn_closure's case) */
+        /* (scoped: not where the call makes a task that a group may cancel
+         * before it gets there, spawn_closure's case) */
         if (scoped && !sure_release_in(L, x, body)) continue;
+        if (binds_locally(L, nested, name)) {
+            /* `for writer in (a[1], b[1]): writer.close()`: a loop over a
+             * tuple written in place releases the values it names, parts of
+             * the enclosing function's (`a`, `b`) */
+            pn lit = literal_loop_over(L, nested, x, name);
+            if (pn_isnull(lit)) continue;
+            PN_FOR_NAMED(el, lit) {
+                pn r = unparen(el);
+                while (pn_is(r, PT_subscript)) r = unparen(pn_field(r, PF_value));
+                if (!pn_is(r, PT_identifier) || binds_locally(L, nested, text(L, r))) continue;
+                int ev = var_of(L, r);
+                if (ev >= 0 && !(L->f->vars[ev].flags & VAR_SELF)) emit_release(L, out, call, ev, 0, deferred);
+            }
+            continue;
+        }
+        int v = var_of(L, o);
+        if (v < 0) continue;
         emit_release(L, out, call, v, 0, deferred);
     }
 }
@@ -3079,9 +3109,14 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
                 CA_VEC_PUSH(vs, -1);
                 CA_VEC_PUSH(kws, kw);
             }
+            /* (the later variables of one positional argument continue
+             * it, so the next argument keeps its position: elements of a
+             * tuple or list written in place, or parts of an expression) */
+            pn ua = unparen(a);
+            const char *more = pn_is(ua, PT_tuple) || pn_is(ua, PT_list) ? IR_KW_CONT : IR_KW_PART;
             for (size_t j = 0; j < one.n; j++) {
                 CA_VEC_PUSH(vs, one.v[j]);
-                CA_VEC_PUSH(kws, kw);
+                CA_VEC_PUSH(kws, kw || j == 0 ? kw : more);
             }
             CA_VEC_FREE(one);
         }
