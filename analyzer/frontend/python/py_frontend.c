@@ -1103,7 +1103,10 @@ static int bound_to_group(lower *L, pn x, const char *name)
     return 0;
 }
 
-static int bound_to_group_in(lower *L, pn body, const char *name)
+/* Is name bound in body by `with ... as name`: of a task group's
+ * constructor (any_entered 0), or of anything an `async with` enters
+ * (any_entered 1: a home-made task context)? */
+static int bound_by_with_in(lower *L, pn body, const char *name, int any_entered)
 {
     const pt_node *endp = L->T->v + L->T->n;
     for (pn y = body; y < endp && y->start < body->end; y++) {
@@ -1112,12 +1115,20 @@ static int bound_to_group_in(lower *L, pn body, const char *name)
         if (!pn_is(val, PT_as_pattern)) continue;
         pn target = as_target(val);
         if (pn_isnull(target) || !pn_is(target, PT_identifier) || strcmp(text(L, target), name) != 0) continue;
+        if (any_entered) {
+            pn w = pn_parent(y);
+            while (!pn_isnull(w) && !pn_is(w, PT_with_statement)) w = pn_parent(w);
+            if (!pn_isnull(w) && has_token(w, PT_async)) return 1;
+            continue;
+        }
         pn e = unparen(pn_first_named(val));
         char *d = pn_is(e, PT_call) ? dotted(L, pn_field(e, PF_function)) : NULL;
         if (d && cat(L, CAT_GROUP_CTOR, d)) return 1;
     }
     return 0;
 }
+
+static int bound_to_group_in(lower *L, pn body, const char *name) { return bound_by_with_in(L, body, name, 0); }
 
 static int recv_is_group(lower *L, pn recv)
 {
@@ -1292,18 +1303,8 @@ static int spawned_in_scope(lower *L, pn outer)
     if (!pn_is(recv, PT_identifier)) return 0;
     pn def = pn_parent(outer);
     while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
-    if (pn_isnull(def)) return 0;
-    const pt_node *endp = L->T->v + L->T->n;
-    for (pn y = def; y < endp && y->start < def->end; y++) {
-        if (y->type != PT_with_statement || !has_token(y, PT_async)) continue;
-        for (pn z = y; z < endp && z->start < y->end; z++) {
-            if (z->type != PT_with_item) continue;
-            pn val = unparen(pn_field(z, PF_value));
-            pn target = pn_is(val, PT_as_pattern) ? as_target(val) : &pt_null;
-            if (pn_is(target, PT_identifier) && text_is(L, target, text(L, recv))) return 1;
-        }
-    }
-    return 0;
+    pn body = pn_isnull(def) ? def : pn_field(def, PF_body);
+    return !pn_isnull(body) && bound_by_with_in(L, body, text(L, recv), 1);
 }
 
 /* Is y in a branch of an `if` that x is not in (`if a: await a.close()`
