@@ -204,6 +204,7 @@ static void same_module(const char *path, const ir_module *a, const ir_module *b
             SAME_STR(&c, u->name, v->name, "ir_var.name");
             SAME_INT(&c, u->flags, v->flags, "ir_var.flags");
             SAME_INT(&c, u->first_cancel, v->first_cancel, "ir_var.first_cancel");
+            SAME_INT(&c, u->last_mention, v->last_mention, "ir_var.last_mention");
             if (mapped(&c, u->stack_with) != v->stack_with) differs(&c, "ir_var.stack_with");
         }
     }
