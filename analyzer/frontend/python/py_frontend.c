@@ -6717,6 +6717,28 @@ static cond_fact no_fact(void)
 }
 
 static cond_fact cond_test_d(lower *L, pn cond, int depth);
+static int finished_set(lower *L, pn def, const char *name);
+
+/* Is c a two-operand comparison whose operator is op ("in", "not in")?
+ * The operator is the text between the operands, spaces folded. */
+static int comparison_is(lower *L, pn c, const char *op)
+{
+    pn a = pn_first_named(c), b = pn_named_child(c, 1);
+    if (pn_isnull(a) || pn_isnull(b) || b->start < a->end) return 0;
+    const char *p = L->src + a->end, *e = L->src + b->start;
+    while (p < e && isspace((unsigned char)*p)) p++;
+    while (e > p && isspace((unsigned char)e[-1])) e--;
+    for (const char *o = op; *o; o++) {
+        if (*o == ' ') {
+            if (p >= e || !isspace((unsigned char)*p)) return 0;
+            while (p < e && isspace((unsigned char)*p)) p++;
+            continue;
+        }
+        if (p >= e || *p != *o) return 0;
+        p++;
+    }
+    return p == e;
+}
 
 /* One test, not a chain: `v`, `v is None`, `v is not None`, `v.done()`,
  * `v.returncode is None`, with `not` around it; or, nested in parentheses
@@ -6759,6 +6781,18 @@ static cond_fact cond_atom(lower *L, pn cond, int depth)
         else if (cat(L, CAT_LIVE_TEST, m)) f.empty_if_false = 1;
         else return no_fact();
         f.var = var_of(L, pn_field(fn, PF_object));
+    } else if (pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2 &&
+               pn_is(unparen(pn_first_named(c)), PT_identifier) && pn_is(unparen(pn_named_child(c, 1)), PT_identifier) &&
+               (comparison_is(L, c, "in") || comparison_is(L, c, "not in"))) {
+        /* `if t not in done:` of `done, _ = await asyncio.wait({t, ...})`
+         * (a finished set, finished_set): where t is in it, t has ended */
+        pn def = pn_parent(c);
+        while (!pn_isnull(def) && !pn_is(def, PT_function_definition)) def = pn_parent(def);
+        if (pn_isnull(def) || !finished_set(L, def, text(L, unparen(pn_named_child(c, 1))))) return no_fact();
+        f.var = var_of(L, unparen(pn_first_named(c)));
+        int in = comparison_is(L, c, "in");
+        f.empty_if_true = in;
+        f.empty_if_false = !in;
     } else if (pn_is(c, PT_comparison_operator) && pn_named_count(c) == 2) {
         pn a = unparen(pn_first_named(c)), b = unparen(pn_named_child(c, 1));
         if (!pn_is(b, PT_none)) return no_fact();
