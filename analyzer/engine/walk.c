@@ -1440,10 +1440,21 @@ static int quiet_class_cm(eng_walk *E, const ir_node *w, const char *dunder)
 {
     const ir_node *mk = w->ref;
     if (!mk || mk->kind != IR_CALL || !mk->text || !E->res || !E->res->resolve || !E->res->class_of) return 0;
-    if (!(E->res->class_of(E->res->ctx, E->m, mk->text) & ENG_CLASS_KNOWN)) return 0;
+    const char *cls = mk->text;
+    /* (or a function of the tree annotated to return such a class: `async
+     * with self.comm.proxy(name):` of a `def proxy(...) -> _ProxyContext`) */
+    if (!(E->res->class_of(E->res->ctx, E->m, cls) & ENG_CLASS_KNOWN)) {
+        const eng_summary *msum = NULL;
+        int moff = 0;
+        const ir_func *mf = E->res->resolve(E->res->ctx, E->m, E->f, mk, &msum, &moff);
+        if (!mf || mf == E->f || mf->is_async || !mf->ret_type ||
+            !(E->res->class_of(E->res->ctx, E->m, mf->ret_type) & ENG_CLASS_KNOWN))
+            return 0;
+        cls = mf->ret_type;
+    }
     /* (the name lives as long as the module: the resolver keeps it among
      * the file's dependencies; the module is this walk's alone) */
-    char *tmp = ca_xasprintf("%s.%s", mk->text, dunder);
+    char *tmp = ca_xasprintf("%s.%s", cls, dunder);
     const char *t = ca_arena_strdup(&((ir_module *)E->m)->arena, tmp);
     free(tmp);
     ir_node stub = ir_call_stub(t, 0, w->site);
