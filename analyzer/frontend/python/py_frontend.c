@@ -2699,6 +2699,27 @@ static int alias_of_self_attr(lower *L, pn attr, pn at)
     return cand ? ir_var_find(L->f, cand) : -1;
 }
 
+/* Is c a two-operand comparison whose operator is op ("in", "not in")?
+ * The operator is the text between the operands, spaces folded. */
+static int comparison_is(lower *L, pn c, const char *op)
+{
+    pn a = pn_first_named(c), b = pn_named_child(c, 1);
+    if (pn_isnull(a) || pn_isnull(b) || b->start < a->end) return 0;
+    const char *p = L->src + a->end, *e = L->src + b->start;
+    while (p < e && isspace((unsigned char)*p)) p++;
+    while (e > p && isspace((unsigned char)e[-1])) e--;
+    for (const char *o = op; *o; o++) {
+        if (*o == ' ') {
+            if (p >= e || !isspace((unsigned char)*p)) return 0;
+            while (p < e && isspace((unsigned char)*p)) p++;
+            continue;
+        }
+        if (p >= e || *p != *o) return 0;
+        p++;
+    }
+    return p == e;
+}
+
 static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded, int_vec *deferred)
 {
     call_info ci = call_of(L, call);
@@ -2872,11 +2893,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
         if (pn_is(rcv, PT_identifier) && pn_is(cond, PT_comparison_operator) && pn_named_count(cond) == 2) {
             pn lhs = unparen(pn_named_child(cond, 0)), rhs = unparen(pn_named_child(cond, 1));
             /* (the operator between them is `in`, not `not in`) */
-            const char *op = L->src + lhs->end;
-            size_t on = rhs->start > lhs->end ? rhs->start - lhs->end : 0;
-            while (on && (*op == ' ' || *op == ')')) op++, on--;
-            while (on && (op[on - 1] == ' ' || op[on - 1] == '(')) on--;
-            int is_in = on == 2 && memcmp(op, "in", 2) == 0;
+            int is_in = comparison_is(L, cond, "in");
             if (is_in && pn_is(lhs, PT_identifier) && strcmp(text(L, lhs), text(L, rcv)) == 0 &&
                 (pn_is(rhs, PT_identifier) || pn_is(rhs, PT_attribute))) {
                 name_map c = {norm_text(L, rhs, 200), "", 0, 0};
@@ -6718,27 +6735,6 @@ static cond_fact no_fact(void)
 
 static cond_fact cond_test_d(lower *L, pn cond, int depth);
 static int finished_set(lower *L, pn def, const char *name);
-
-/* Is c a two-operand comparison whose operator is op ("in", "not in")?
- * The operator is the text between the operands, spaces folded. */
-static int comparison_is(lower *L, pn c, const char *op)
-{
-    pn a = pn_first_named(c), b = pn_named_child(c, 1);
-    if (pn_isnull(a) || pn_isnull(b) || b->start < a->end) return 0;
-    const char *p = L->src + a->end, *e = L->src + b->start;
-    while (p < e && isspace((unsigned char)*p)) p++;
-    while (e > p && isspace((unsigned char)e[-1])) e--;
-    for (const char *o = op; *o; o++) {
-        if (*o == ' ') {
-            if (p >= e || !isspace((unsigned char)*p)) return 0;
-            while (p < e && isspace((unsigned char)*p)) p++;
-            continue;
-        }
-        if (p >= e || *p != *o) return 0;
-        p++;
-    }
-    return p == e;
-}
 
 /* One test, not a chain: `v`, `v is None`, `v is not None`, `v.done()`,
  * `v.returncode is None`, with `not` around it; or, nested in parentheses
