@@ -34,6 +34,37 @@ async def stop_pending(tasks: list) -> None:
         pass
 
 
+# Fine: a comprehension cancels each element as the loop would, and the
+# gather takes the not-yet-finished ones among them.
+class Fleet:
+    def __init__(self) -> None:
+        self._workers: list = []
+
+    async def shutdown(self) -> None:
+        _ = [w.cancel() for w in self._workers if not w.done()]
+        try:
+            if live := [w for w in self._workers if not w.done()]:
+                await asyncio.gather(*live)
+        except asyncio.CancelledError:
+            pass
+
+    async def drain(self) -> None:
+        [w.cancel() for w in self._workers]
+        try:
+            await asyncio.gather(*(w for w in self._workers))
+        except asyncio.CancelledError:
+            pass
+
+    # Buggy: the comprehension only asks which are done; nothing was
+    # cancelled, so the CancelledError can be the caller's.
+    async def settle(self) -> None:
+        _ = [w.done() for w in self._workers]
+        try:
+            await asyncio.gather(*(w for w in self._workers if not w.done()))
+        except asyncio.CancelledError:  # expect: CAN401
+            pass
+
+
 # Buggy: nothing was cancelled; the caller's cancellation is dropped.
 async def wait_all(tasks: list) -> None:
     try:

@@ -1504,6 +1504,28 @@ static pn wait_members(lower *L, pn loop, const char *container)
     return members;
 }
 
+/* Is x a container whose every element the function has cancelled: one
+ * named as cancelled (`for t in tasks: t.cancel()`), or a comprehension
+ * that takes elements of one as they are (`(t for t in tasks if not
+ * t.done())`, `[t for t in self._tasks]`), filtered or not? */
+static int cancelled_container(lower *L, pn x)
+{
+    x = unparen(x);
+    if (pn_isnull(x)) return 0;
+    if (!pn_is(x, PT_list_comprehension) && !pn_is(x, PT_set_comprehension) && !pn_is(x, PT_generator_expression))
+        return map_get(L->cancelled.v, L->cancelled.n, norm_text(L, x, 200)) != NULL;
+    pn body = unparen(pn_field(x, PF_body)), clause = &pt_null;
+    PN_FOR_NAMED(c, x) {
+        if (!pn_is(c, PT_for_in_clause)) continue;
+        if (!pn_isnull(clause)) return 0; /* (a nested loop yields something else) */
+        clause = c;
+    }
+    if (pn_isnull(clause) || !pn_is(body, PT_identifier)) return 0;
+    pn lv = unparen(pn_field(clause, PF_left)), rv = unparen(pn_field(clause, PF_right));
+    return pn_is(lv, PT_identifier) && strcmp(text(L, lv), text(L, body)) == 0 &&
+           (pn_is(rv, PT_identifier) || pn_is(rv, PT_attribute)) && cancelled_container(L, rv);
+}
+
 /* `for t in pending: t.cancel()` after such a wait: every task of the wait
  * is now done (in done) or cancelled (in pending), so an await of a or b
  * raises only what that task ends with, as after `a.cancel()`. */
@@ -2870,17 +2892,33 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
     if (ci.name && !pn_isnull(ci.recv) && strcmp(ci.name, "cancel") == 0) {
         name_map e = {norm_text(L, ci.recv, 200), "", 0, 0};
         CA_VEC_PUSH(L->cancelled, e);
-        /* `for t in tasks: t.cancel()`: every element of tasks is cancelled */
+        /* `for t in tasks: t.cancel()`, `[t.cancel() for t in tasks]`: every
+         * element of tasks is cancelled */
         pn rcv = unparen(ci.recv);
         for (pn up = pn_parent(call); pn_is(rcv, PT_identifier) && !pn_isnull(up) && !pn_is(up, PT_function_definition);
              up = pn_parent(up)) {
-            if (!pn_is(up, PT_for_statement)) continue;
-            pn lv = unparen(pn_field(up, PF_left)), rv = unparen(pn_field(up, PF_right));
+            pn loop = up;
+            if (pn_is(up, PT_list_comprehension) || pn_is(up, PT_set_comprehension) ||
+                pn_is(up, PT_generator_expression)) {
+                /* (the call is the comprehension's element, made once for
+                 * each element of its one loop) */
+                if (unparen(pn_field(up, PF_body)) != call) break;
+                loop = &pt_null;
+                PN_FOR_NAMED(c, up) {
+                    if (!pn_is(c, PT_for_in_clause)) continue;
+                    if (!pn_isnull(loop)) { loop = &pt_null; break; }
+                    loop = c;
+                }
+                if (pn_isnull(loop)) break;
+            } else if (!pn_is(up, PT_for_statement)) {
+                continue;
+            }
+            pn lv = unparen(pn_field(loop, PF_left)), rv = unparen(pn_field(loop, PF_right));
             if (pn_is(lv, PT_identifier) && strcmp(text(L, lv), text(L, rcv)) == 0 &&
                 (pn_is(rv, PT_identifier) || pn_is(rv, PT_attribute))) {
                 name_map c = {norm_text(L, rv, 200), "", 0, 0};
                 CA_VEC_PUSH(L->cancelled, c);
-                if (pn_is(rv, PT_identifier)) waited_members_cancelled(L, up, text(L, rv));
+                if (pn_is(rv, PT_identifier)) waited_members_cancelled(L, loop, text(L, rv));
             }
             break;
         }
@@ -3719,7 +3757,7 @@ static void on_await(lower *L, ir_block *out, pn aw, size_t events_before, int_v
                 if (pn_is(a, PT_keyword_argument)) continue;
                 if (pn_is(a, PT_list_splat)) a = pn_first_named(a);
                 npos++;
-                if (map_get(L->cancelled.v, L->cancelled.n, norm_text(L, a, 200))) ncancelled++;
+                if (cancelled_container(L, a)) ncancelled++;
                 if (is_timeout) break;
             }
             if (!is_timeout && npos && ncancelled == npos) cp->flags |= CP_AWAITS_CANCELLED;
@@ -5595,6 +5633,13 @@ static void bind_target(lower *L, ir_block *out, pn left, pn right, pn at)
         record_ctor(L, v, right);
         note_exc_flag(L, v, right);
         note_cancelled_result(L, v, r);
+        /* `tasks = [t for t in self._tasks if not t.done()]` after each
+         * was cancelled: tasks holds cancelled tasks */
+        if ((pn_is(r, PT_list_comprehension) || pn_is(r, PT_set_comprehension) ||
+             pn_is(r, PT_generator_expression)) && cancelled_container(L, r)) {
+            name_map c = {name, "", 0, 0};
+            CA_VEC_PUSH(L->cancelled, c);
+        }
         int rv = var_of(L, r);
         if (declared_outer(L, name)) {
             /* `global task; task = create_task(...)`: the module (or the
