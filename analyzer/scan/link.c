@@ -779,9 +779,20 @@ int scan_stub_quiet(const scan_state *S, size_t stub_index)
  * abstract `Client`): that stub, which stands for them. */
 static const ir_func *unique_self_held_tail(const scan_state *S, const char *text)
 {
-    if (!text || strncmp(text, "self.", 5) != 0) return NULL;
+    if (!text) return NULL;
     const char *m = strrchr(text, '.');
-    if (!m || m == text + 4) return NULL; /* (`self.m`: self's own, resolved already) */
+    if (!m) return NULL;
+    if (strncmp(text, "self.", 5) == 0) {
+        if (m == text + 4) return NULL; /* (`self.m`: self's own, resolved already) */
+    } else {
+        /* (`create_task(app.state.processor.run(q))`: a method of an object
+         * reached through another, whose class is not known here) */
+        const char *d1 = strchr(text, '.');
+        if (d1 == m) return NULL;
+        /* (nor one some module awaits in place on an object: a coroutine
+         * of that name also runs in its awaiter's task) */
+        if (awaited_in_place(S, m + 1)) return NULL;
+    }
     m++;
     const ir_func *one = NULL;
     int several = 0;

@@ -2112,6 +2112,16 @@ static const char *spawn_target(lower *L, pn call, pn a0, unsigned *flp)
             ca_sb_addf(&q, "%s.%s", rc, text(L, pn_field(fn, PF_attribute)));
             t = ca_arena_strdup(&L->m->arena, ca_sb_str(&q));
             ca_sb_release(&q);
+        } else if (holds_task && pn_is(r, PT_attribute) && !pn_is(pn_parent(call), PT_expression_statement)) {
+            /* `tasks = [create_task(app.state.processor.run_queue(q))]`: a
+             * method of an object reached through another, whose class is
+             * not known here, started as a task the caller keeps (to
+             * cancel; one dropped, started and forgotten, says nothing of
+             * who else runs the method): named as written, for the scan
+             * to find the one coroutine of the tree of that name (as a
+             * task's tail) */
+            t = norm_text(L, fn, 200);
+            fl = SPAWN_TAIL;
         } else {
             return NULL;
         }

@@ -34,4 +34,11 @@ cancels that task at shutdown: its handler is that task's end. The twin
 object's `run` as its last step: either class's `run` is that task's end.
 The twins, `check` of both classes, are awaited by `probe`, which is no
 task.
+
+`FrameMixer.mix_frames` is started as a task by the studio through
+`app.state.mixer`, an object whose class the studio cannot name, and the
+studio keeps that task and cancels it: the one coroutine of the tree with
+that name runs as its outermost frame. The twins: `mix_replay`, started
+the same way but also awaited in place by `replay`, and `mix_preview`,
+started and dropped.
 """
