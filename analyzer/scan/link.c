@@ -405,12 +405,28 @@ static size_t memo_slot(const resolve_memo *t, size_t cap, const ir_func *caller
     return i;
 }
 
+/* A call left unresolved that names its method through an import or a
+ * chain (`pkg.obj.m`, not on self): the call graph of the reachability
+ * growths reads it as the one method of the tree of its name
+ * (unique_method), so the file depends on which that is. */
+static void note_method_dep(file_ctx *fc, const ir_module *m, const ir_node *call)
+{
+    const char *t = call->text, *d1 = t ? strchr(t, '.') : NULL;
+    if (!d1 || !strchr(d1 + 1, '.') || (call->flags & CALL_ON_SELF) || strncmp(t, "self.", 5) == 0) return;
+    ca_sb dep = {0};
+    ca_sb_addf(&dep, METHOD_DEP "%s", strrchr(t, '.') + 1);
+    const char *key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&dep));
+    ca_sb_release(&dep);
+    CA_VEC_PUSH(fc->deps, key);
+}
+
 const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller, const ir_node *call,
                             const eng_summary **summary, int *off)
 {
     file_ctx *fc = ctx;
     if (!fc->memo_cap || !call->text) {
         const ir_func *f = resolve_uncached(fc, m, caller, call, summary, off);
+        if (!f) note_method_dep(fc, m, call);
         if (f && fc->recording) CA_VEC_PUSH(fc->callee_ids, f->id);
         return f;
     }
@@ -425,6 +441,7 @@ const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller
     const eng_summary *sum = NULL;
     int o = 0;
     const ir_func *f = resolve_uncached(fc, m, caller, call, &sum, &o);
+    if (!f) note_method_dep(fc, m, call);
     if ((fc->memo_n + 1) * 2 > fc->memo_cap) { /* grow, then find the slot again */
         size_t cap = fc->memo_cap * 2;
         resolve_memo *t = ca_xcalloc(cap, sizeof(*t));
@@ -989,6 +1006,14 @@ static int called_elsewhere(const scan_state *S, const named_call_vec *v, uint64
     return 0;
 }
 
+/* The one method of the tree named name, in modules of language, when it
+ * is a coroutine; or NULL. */
+static const ir_func *unique_method(const scan_state *S, const char *name, const char *language)
+{
+    const fn_ref *r = lookup_unique(S, S->by_method, S->nby_method, name, language);
+    return r && r->f->is_async && r->f->class_name ? r->f : NULL;
+}
+
 typedef struct main_q {
     file_ctx *fc;
     const ir_module *m;
@@ -1028,6 +1053,14 @@ static int note_calls(void *ctx, const ir_node *n)
     const eng_summary *sum = NULL;
     int off = 0;
     const ir_func *g = scan_resolve(q->fc, q->m, q->f, n, &sum, &off);
+    /* (`await ledger.record(k)` of `from .book import ledger`, `await
+     * Lister(self).pick()`: a method of an object named through an import
+     * or made in place, whose class the resolver cannot name: the one
+     * coroutine method of the tree of that name. An edge more only keeps
+     * its callee out of a growth unless the call is in place in a member) */
+    const char *d1 = strchr(n->text, '.');
+    if (!g && !(n->flags & CALL_ON_SELF) && d1 && strchr(d1 + 1, '.') && strncmp(n->text, "self.", 5) != 0)
+        g = unique_method(q->fc->S, strrchr(n->text, '.') + 1, q->m->language);
     if (!g || g == q->f || g->id < 0 || (size_t)g->id >= q->fc->S->nfns || !g->is_async) return 0;
     int timed = 0;
     for (size_t k = 0; k < q->timeouts.n; k++)
