@@ -154,7 +154,7 @@ static void build_path_names(scan_state *S)
 }
 
 /* Does some path of the tree have a directory or module named n[0..len)? */
-static int tree_has_name(const scan_state *S, const char *n, size_t len)
+int scan_tree_has_name(const scan_state *S, const char *n, size_t len)
 {
     size_t lo = 0, hi = S->npath_names;
     while (lo < hi) {
@@ -220,7 +220,7 @@ const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const ch
          * module of its own: a name whose top-level package no path of the
          * tree has, and no part of which the hit's path matches, is a
          * library's class) */
-        if (k == 0 && !tree_has_name(S, name, strcspn(name, "."))) return NULL;
+        if (k == 0 && !scan_tree_has_name(S, name, strcspn(name, "."))) return NULL;
         return hit;
     }
     /* several of that name: the one of the module the name says

@@ -1014,6 +1014,32 @@ static const ir_func *unique_method(const scan_state *S, const char *name, const
     return r && r->f->is_async && r->f->class_name ? r->f : NULL;
 }
 
+/* Does a call's text name a method of an object that a module of the tree
+ * holds or makes, through the import that binds it (`app.database.ledger.
+ * record` of `from app.database import ledger`, `bot.lister.Lister.pick`
+ * of `Lister(self).pick()`): three parts at least, not on self; its first
+ * part one of the tree's names and no local of the caller's (`conn.db.
+ * fetch` of a local `conn`); and the part before the object (its module)
+ * one of the tree's names too (not `pkg.models.Task.objects.acreate`,
+ * an attribute of a class)? */
+static int names_tree_object(const scan_state *S, const ir_func *caller, const char *t)
+{
+    const char *d1 = t ? strchr(t, '.') : NULL;
+    const char *me = t ? strrchr(t, '.') : NULL;
+    if (!d1 || me == d1 || strncmp(t, "self.", 5) == 0) return 0;
+    const char *ms = me;
+    while (ms > t && ms[-1] != '.') ms--;
+    const char *pe = ms - 1, *ps = pe;
+    while (ps > t && ps[-1] != '.') ps--;
+    size_t hl = (size_t)(d1 - t);
+    if (!scan_tree_has_name(S, t, hl) || !scan_tree_has_name(S, ps, (size_t)(pe - ps))) return 0;
+    char head[128];
+    if (hl >= sizeof head) return 0;
+    memcpy(head, t, hl);
+    head[hl] = 0;
+    return ir_var_find(caller, head) < 0;
+}
+
 typedef struct main_q {
     file_ctx *fc;
     const ir_module *m;
@@ -1058,8 +1084,7 @@ static int note_calls(void *ctx, const ir_node *n)
      * or made in place, whose class the resolver cannot name: the one
      * coroutine method of the tree of that name. An edge more only keeps
      * its callee out of a growth unless the call is in place in a member) */
-    const char *d1 = strchr(n->text, '.');
-    if (!g && !(n->flags & CALL_ON_SELF) && d1 && strchr(d1 + 1, '.') && strncmp(n->text, "self.", 5) != 0)
+    if (!g && !(n->flags & CALL_ON_SELF) && names_tree_object(q->fc->S, q->f, n->text))
         g = unique_method(q->fc->S, strrchr(n->text, '.') + 1, q->m->language);
     if (!g || g == q->f || g->id < 0 || (size_t)g->id >= q->fc->S->nfns || !g->is_async) return 0;
     int timed = 0;
