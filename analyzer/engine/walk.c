@@ -1697,6 +1697,34 @@ static int loops_on_param(void *ctx, const ir_node *n)
     return q->bad;
 }
 
+/* A task over a coroutine of the tree that never suspends (its summary,
+ * from the fixed point over the call graph): it runs to its end at its
+ * first step, the loop's next turn, whatever its starter does meanwhile,
+ * so no cancellation of the starter leaves it running. */
+static int find_started(void *ctx, const ir_node *n)
+{
+    tied_q *q = ctx;
+    if (n->kind == IR_CALL && n != q->make && (n->flags & (CALL_SPAWNED | CALL_HELD_AWAIT | CALL_UNHELD_START)) &&
+        n->site.start >= q->make->site.start && n->site.end <= q->make->site.end)
+        q->spawn = n;
+    return q->spawn != NULL;
+}
+
+static int quiet_task(eng_walk *E, const ir_node *n)
+{
+    if (!n->ref || n->ref->kind != IR_CALL || !E->res || !E->res->resolve) return 0;
+    tied_q q = {n->ref, NULL, NULL, -1, 0, 0};
+    ir_visit(&E->f->body, find_started, &q);
+    if (!q.spawn) return 0;
+    const eng_summary *sum = NULL;
+    int off = 0;
+    const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, q.spawn, &sum, &off);
+    /* (a body of nothing, `async def serve(conn): ...`, stands for code
+     * that is elsewhere, as a stub does) */
+    return g && g != E->f && g->is_async && !(g->fflags & (FN_ABSTRACT | FN_STUB | FN_GENERATOR)) && g->body.n &&
+           sum && !sum->suspends;
+}
+
 static int tied_to_scope(eng_walk *E, const ir_node *n)
 {
     if (!n->ref || n->ref->kind != IR_CALL || !E->res || !E->res->resolve) return 0;
@@ -2363,6 +2391,8 @@ static void walk_node_in(eng_walk *E, const ir_node *n, uint8_t *s)
             !(n->flags & ACQ_REGISTRY_TAKE))
             ok = 0;
         if (ok && n->rkind && strcmp(n->rkind, "task") == 0 && !(n->flags & ACQ_REGISTRY_TAKE) && tied_to_scope(E, n))
+            ok = 0;
+        if (ok && n->rkind && strcmp(n->rkind, "task") == 0 && !(n->flags & ACQ_REGISTRY_TAKE) && quiet_task(E, n))
             ok = 0;
         /* a value the function drops on every path, the normal one too
          * (never released, stored, returned, awaited to its end or handed
