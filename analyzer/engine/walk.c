@@ -1697,10 +1697,8 @@ static int loops_on_param(void *ctx, const ir_node *n)
     return q->bad;
 }
 
-/* A task over a coroutine of the tree that never suspends (its summary,
- * from the fixed point over the call graph): it runs to its end at its
- * first step, the loop's next turn, whatever its starter does meanwhile,
- * so no cancellation of the starter leaves it running. */
+/* the coroutine call a task start makes, of any kind (held, dropped, a
+ * spawner's) */
 static int find_started(void *ctx, const ir_node *n)
 {
     tied_q *q = ctx;
@@ -1710,31 +1708,41 @@ static int find_started(void *ctx, const ir_node *n)
     return q->spawn != NULL;
 }
 
+/* The coroutine function a task acquisition starts, as the finder picks
+ * its call out of the making call (q->spawn set), resolved; or NULL. */
+static const ir_func *started_coroutine(eng_walk *E, const ir_node *n, int (*finder)(void *, const ir_node *),
+                                        tied_q *q, const eng_summary **sum, int *off)
+{
+    if (!n->ref || n->ref->kind != IR_CALL || !E->res || !E->res->resolve) return NULL;
+    *q = (tied_q){n->ref, NULL, NULL, -1, 0, 0};
+    ir_visit(&E->f->body, finder, q);
+    if (!q->spawn) return NULL;
+    const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, q->spawn, sum, off);
+    return g && g != E->f && g->is_async && !(g->fflags & (FN_ABSTRACT | FN_STUB | FN_GENERATOR)) ? g : NULL;
+}
+
+/* A task over a coroutine of the tree that never suspends (its summary,
+ * from the fixed point over the call graph): it runs to its end at its
+ * first step, the loop's next turn, whatever its starter does meanwhile,
+ * so no cancellation of the starter leaves it running. */
 static int quiet_task(eng_walk *E, const ir_node *n)
 {
-    if (!n->ref || n->ref->kind != IR_CALL || !E->res || !E->res->resolve) return 0;
-    tied_q q = {n->ref, NULL, NULL, -1, 0, 0};
-    ir_visit(&E->f->body, find_started, &q);
-    if (!q.spawn) return 0;
+    tied_q q;
     const eng_summary *sum = NULL;
     int off = 0;
-    const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, q.spawn, &sum, &off);
+    const ir_func *g = started_coroutine(E, n, find_started, &q, &sum, &off);
     /* (a body of nothing, `async def serve(conn): ...`, stands for code
      * that is elsewhere, as a stub does) */
-    return g && g != E->f && g->is_async && !(g->fflags & (FN_ABSTRACT | FN_STUB | FN_GENERATOR)) && g->body.n &&
-           sum && !sum->suspends;
+    return g && g->body.n && sum && !sum->suspends;
 }
 
 static int tied_to_scope(eng_walk *E, const ir_node *n)
 {
-    if (!n->ref || n->ref->kind != IR_CALL || !E->res || !E->res->resolve) return 0;
-    tied_q q = {n->ref, NULL, NULL, -1, 0, 0};
-    ir_visit(&E->f->body, find_spawned, &q);
-    if (!q.spawn) return 0;
+    tied_q q;
     const eng_summary *sum = NULL;
     int off = 0;
-    const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, q.spawn, &sum, &off);
-    if (!g || g == E->f || !g->is_async || (g->fflags & (FN_ABSTRACT | FN_STUB | FN_GENERATOR))) return 0;
+    const ir_func *g = started_coroutine(E, n, find_spawned, &q, &sum, &off);
+    if (!g) return 0;
     /* (a coroutine of this module, whose body is at hand) */
     int here = 0;
     for (int k = 0; k < E->m->nfuncs && !here; k++) here = E->m->funcs[k] == g;
