@@ -1698,14 +1698,16 @@ static int loops_on_param(void *ctx, const ir_node *n)
 }
 
 /* the coroutine call a task start makes, of any kind (held, dropped, a
- * spawner's) */
+ * spawner's, one in a comprehension): the outermost call inside the
+ * making call (`create_task(load(info, pick(s)))`: load, not pick) */
 static int find_started(void *ctx, const ir_node *n)
 {
     tied_q *q = ctx;
-    if (n->kind == IR_CALL && n != q->make && (n->flags & (CALL_SPAWNED | CALL_HELD_AWAIT | CALL_UNHELD_START)) &&
-        n->site.start >= q->make->site.start && n->site.end <= q->make->site.end)
+    if (n->kind == IR_CALL && n != q->make && n->site.start > q->make->site.start &&
+        n->site.end < q->make->site.end &&
+        (!q->spawn || n->site.end - n->site.start > q->spawn->site.end - q->spawn->site.start))
         q->spawn = n;
-    return q->spawn != NULL;
+    return 0;
 }
 
 /* The coroutine function a task acquisition starts, as the finder picks
@@ -1713,8 +1715,8 @@ static int find_started(void *ctx, const ir_node *n)
 static const ir_func *started_coroutine(eng_walk *E, const ir_node *n, int (*finder)(void *, const ir_node *),
                                         tied_q *q, const eng_summary **sum, int *off)
 {
-    if (!n->ref || n->ref->kind != IR_CALL || !E->res || !E->res->resolve) return NULL;
     *q = (tied_q){n->ref, NULL, NULL, -1, 0, 0};
+    if (!n->ref || n->ref->kind != IR_CALL || !E->res || !E->res->resolve) return NULL;
     ir_visit(&E->f->body, finder, q);
     if (!q->spawn) return NULL;
     const ir_func *g = E->res->resolve(E->res->ctx, E->m, E->f, q->spawn, sum, off);

@@ -574,12 +574,20 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
             through_class = 1;
         }
     }
+    /* (a class named through a module outside the tree, `asyncio.Queue` of
+     * `q: asyncio.Queue` or of `super()` in `class Queue(asyncio.Queue)`,
+     * is none of the tree's, whatever its last name) */
+    if (recv && strchr(recv, '.') && !scan_tree_has_name(S, recv, strcspn(recv, "."))) recv = NULL;
     if (recv) {
         /* a method of the class the receiver was made from */
         const char *cls = last_part(recv);
+        /* (never the caller itself: `await super().get()` in `class
+         * Queue(asyncio.Queue)` names asyncio's Queue, whose last part is
+         * the caller's own class's name; a base outside the tree is no
+         * function of it) */
         for (size_t k = 0; k < fc->methods.n; k++) { /* (rare: a linear look in this module first) */
             const fn_key *e = &fc->methods.v[k];
-            if (strcmp(last_part(e->a), cls) == 0 && strcmp(e->b, name) == 0) {
+            if (strcmp(last_part(e->a), cls) == 0 && strcmp(e->b, name) == 0 && m->funcs[e->index] != caller) {
                 const ir_func *f = m->funcs[e->index];
                 *off = through_class ? (f->is_method ? 1 : 0) : 1;
                 *summary = &S->fns[f->id].sum;
@@ -588,7 +596,7 @@ static const ir_func *resolve_uncached(file_ctx *fc, const ir_module *m, const i
         }
         /* the class, then its bases in the tree, nearest first */
         const fn_ref *r = method_of_class(fc, m, recv, name, 0);
-        if (r) {
+        if (r && r->f != caller) {
             *off = through_class ? (r->f->is_method ? 1 : 0) : 1;
             *summary = &r->sum;
             return r->f;

@@ -54,3 +54,54 @@ class Scheduler:
         poll = asyncio.create_task(self._poll_through(backend))
         await events.get()  # expect: CAN102
         await poll
+
+
+class Mailbox(asyncio.Queue):
+    """A queue of the tree named after nothing: its get awaits the base's."""
+
+    async def take(self):
+        return await super().get()
+
+
+class Queue(asyncio.Queue):
+    """A queue of the tree that shares its name with asyncio's."""
+
+    async def get(self):
+        item = await super().get()
+        return item
+
+
+class Reader:
+    def __init__(self, inbox: Queue) -> None:
+        self._inbox = inbox
+        self.seen = 0
+
+    async def receive(self):
+        return await self._inbox.get()
+
+    async def count(self) -> int:
+        self.seen += 1
+        return self.seen
+
+
+# Fine: the reader's count never suspends, called on a parameter of a
+# class of the tree.
+async def tally(reader: Reader, events: asyncio.Queue) -> None:
+    counting = asyncio.create_task(reader.count())
+    await events.get()
+    await counting
+
+
+# Buggy: receive waits on the queue, whose get awaits asyncio's own
+# (`super().get()` names asyncio.Queue, not the tree's Queue.get itself).
+async def pump(reader: Reader, events: asyncio.Queue) -> None:
+    receiving = asyncio.create_task(reader.receive())
+    await events.get()  # expect: CAN102
+    await receiving
+
+
+# Buggy: the same through a base method of another name.
+async def drain(box: Mailbox, events: asyncio.Queue) -> None:
+    taking = asyncio.create_task(box.take())
+    await events.get()  # expect: CAN102
+    await taking
