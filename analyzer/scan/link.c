@@ -405,16 +405,49 @@ static size_t memo_slot(const resolve_memo *t, size_t cap, const ir_func *caller
     return i;
 }
 
-/* A call left unresolved that names its method through an import or a
- * chain (`pkg.obj.m`, not on self): the call graph of the reachability
- * growths reads it as the one method of the tree of its name
- * (unique_method), so the file depends on which that is. */
-static void note_method_dep(file_ctx *fc, const ir_module *m, const ir_node *call)
+/* The one method of the tree named name, in modules of language, when it
+ * is a coroutine; or NULL. */
+static const ir_func *unique_method(const scan_state *S, const char *name, const char *language)
 {
-    const char *t = call->text, *d1 = t ? strchr(t, '.') : NULL;
-    if (!d1 || !strchr(d1 + 1, '.') || (call->flags & CALL_ON_SELF) || strncmp(t, "self.", 5) == 0) return;
+    const fn_ref *r = lookup_unique(S, S->by_method, S->nby_method, name, language);
+    return r && r->f->is_async && r->f->class_name ? r->f : NULL;
+}
+
+/* Does a call's text name a method of an object that a module of the tree
+ * holds or makes, through the import that binds it (`app.database.ledger.
+ * record` of `from app.database import ledger`, `bot.lister.Lister.pick`
+ * of `Lister(self).pick()`): three parts at least, not on self; its first
+ * part one of the tree's names and no local of the caller's (`conn.db.
+ * fetch` of a local `conn`); and the part before the object (its module)
+ * one of the tree's names too (not `pkg.models.Task.objects.acreate`,
+ * an attribute of a class)? */
+static int names_tree_object(const scan_state *S, const ir_func *caller, const char *t)
+{
+    const char *d1 = t ? strchr(t, '.') : NULL;
+    const char *me = t ? strrchr(t, '.') : NULL;
+    if (!d1 || me == d1 || strncmp(t, "self.", 5) == 0) return 0;
+    const char *ms = me;
+    while (ms > t && ms[-1] != '.') ms--;
+    const char *pe = ms - 1, *ps = pe;
+    while (ps > t && ps[-1] != '.') ps--;
+    size_t hl = (size_t)(d1 - t);
+    if (!scan_tree_has_name(S, t, hl) || !scan_tree_has_name(S, ps, (size_t)(pe - ps))) return 0;
+    char head[128];
+    if (hl >= sizeof head) return 0;
+    memcpy(head, t, hl);
+    head[hl] = 0;
+    return ir_var_find(caller, head) < 0;
+}
+
+/* A call left unresolved that names a method of an object of the tree
+ * (names_tree_object): the call graph of the reachability growths reads
+ * it as the one method of the tree of its name (unique_method), so the
+ * file depends on which that is. */
+static void note_method_dep(file_ctx *fc, const ir_module *m, const ir_func *caller, const ir_node *call)
+{
+    if ((call->flags & CALL_ON_SELF) || !names_tree_object(fc->S, caller, call->text)) return;
     ca_sb dep = {0};
-    ca_sb_addf(&dep, METHOD_DEP "%s", strrchr(t, '.') + 1);
+    ca_sb_addf(&dep, METHOD_DEP "%s", strrchr(call->text, '.') + 1);
     const char *key = ca_arena_strdup((ca_arena *)&m->arena, ca_sb_str(&dep));
     ca_sb_release(&dep);
     CA_VEC_PUSH(fc->deps, key);
@@ -426,7 +459,7 @@ const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller
     file_ctx *fc = ctx;
     if (!fc->memo_cap || !call->text) {
         const ir_func *f = resolve_uncached(fc, m, caller, call, summary, off);
-        if (!f) note_method_dep(fc, m, call);
+        if (!f) note_method_dep(fc, m, caller, call);
         if (f && fc->recording) CA_VEC_PUSH(fc->callee_ids, f->id);
         return f;
     }
@@ -441,7 +474,7 @@ const ir_func *scan_resolve(void *ctx, const ir_module *m, const ir_func *caller
     const eng_summary *sum = NULL;
     int o = 0;
     const ir_func *f = resolve_uncached(fc, m, caller, call, &sum, &o);
-    if (!f) note_method_dep(fc, m, call);
+    if (!f) note_method_dep(fc, m, caller, call);
     if ((fc->memo_n + 1) * 2 > fc->memo_cap) { /* grow, then find the slot again */
         size_t cap = fc->memo_cap * 2;
         resolve_memo *t = ca_xcalloc(cap, sizeof(*t));
@@ -1012,40 +1045,6 @@ static int called_elsewhere(const scan_state *S, const named_call_vec *v, uint64
         if (v->v[lo].cls && inherits(S, c, v->v[lo].cls)) return 1;
     }
     return 0;
-}
-
-/* The one method of the tree named name, in modules of language, when it
- * is a coroutine; or NULL. */
-static const ir_func *unique_method(const scan_state *S, const char *name, const char *language)
-{
-    const fn_ref *r = lookup_unique(S, S->by_method, S->nby_method, name, language);
-    return r && r->f->is_async && r->f->class_name ? r->f : NULL;
-}
-
-/* Does a call's text name a method of an object that a module of the tree
- * holds or makes, through the import that binds it (`app.database.ledger.
- * record` of `from app.database import ledger`, `bot.lister.Lister.pick`
- * of `Lister(self).pick()`): three parts at least, not on self; its first
- * part one of the tree's names and no local of the caller's (`conn.db.
- * fetch` of a local `conn`); and the part before the object (its module)
- * one of the tree's names too (not `pkg.models.Task.objects.acreate`,
- * an attribute of a class)? */
-static int names_tree_object(const scan_state *S, const ir_func *caller, const char *t)
-{
-    const char *d1 = t ? strchr(t, '.') : NULL;
-    const char *me = t ? strrchr(t, '.') : NULL;
-    if (!d1 || me == d1 || strncmp(t, "self.", 5) == 0) return 0;
-    const char *ms = me;
-    while (ms > t && ms[-1] != '.') ms--;
-    const char *pe = ms - 1, *ps = pe;
-    while (ps > t && ps[-1] != '.') ps--;
-    size_t hl = (size_t)(d1 - t);
-    if (!scan_tree_has_name(S, t, hl) || !scan_tree_has_name(S, ps, (size_t)(pe - ps))) return 0;
-    char head[128];
-    if (hl >= sizeof head) return 0;
-    memcpy(head, t, hl);
-    head[hl] = 0;
-    return ir_var_find(caller, head) < 0;
 }
 
 typedef struct main_q {

@@ -242,8 +242,6 @@ int scan_plain_base(const scan_state *S, const char *base);
 const cls_ref *scan_find_class(const scan_state *S, const ir_module *m, const char *name);
 /* Does some path of the tree have a directory or module named n[0..len)? */
 int scan_tree_has_name(const scan_state *S, const char *n, size_t len);
-/* Does some path of the tree have a directory or module named n[0..len)? */
-int scan_tree_has_name(const scan_state *S, const char *n, size_t len);
 /* The files the prefilter skipped that define a class lowered code makes
  * objects of (`tm = TimeoutHandle(...)` with TimeoutHandle in a module
  * without coroutines): marked forced and put in S->order for phase 1;

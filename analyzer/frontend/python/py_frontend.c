@@ -1504,6 +1504,22 @@ static pn wait_members(lower *L, pn loop, const char *container)
     return members;
 }
 
+/* The one loop of a list or set comprehension or generator expression
+ * (`t for t in tasks`), or null: none, several (a nested loop yields
+ * something else), or x no comprehension. */
+static pn sole_for_clause(pn x)
+{
+    if (!pn_is(x, PT_list_comprehension) && !pn_is(x, PT_set_comprehension) && !pn_is(x, PT_generator_expression))
+        return &pt_null;
+    pn clause = &pt_null;
+    PN_FOR_NAMED(c, x) {
+        if (!pn_is(c, PT_for_in_clause)) continue;
+        if (!pn_isnull(clause)) return &pt_null;
+        clause = c;
+    }
+    return clause;
+}
+
 /* Is x a container whose every element the function has cancelled: one
  * named as cancelled (`for t in tasks: t.cancel()`), or a comprehension
  * that takes elements of one as they are (`(t for t in tasks if not
@@ -1514,12 +1530,7 @@ static int cancelled_container(lower *L, pn x)
     if (pn_isnull(x)) return 0;
     if (!pn_is(x, PT_list_comprehension) && !pn_is(x, PT_set_comprehension) && !pn_is(x, PT_generator_expression))
         return map_get(L->cancelled.v, L->cancelled.n, norm_text(L, x, 200)) != NULL;
-    pn body = unparen(pn_field(x, PF_body)), clause = &pt_null;
-    PN_FOR_NAMED(c, x) {
-        if (!pn_is(c, PT_for_in_clause)) continue;
-        if (!pn_isnull(clause)) return 0; /* (a nested loop yields something else) */
-        clause = c;
-    }
+    pn body = unparen(pn_field(x, PF_body)), clause = sole_for_clause(x);
     if (pn_isnull(clause) || !pn_is(body, PT_identifier)) return 0;
     pn lv = unparen(pn_field(clause, PF_left)), rv = unparen(pn_field(clause, PF_right));
     return pn_is(lv, PT_identifier) && strcmp(text(L, lv), text(L, body)) == 0 &&
@@ -2913,12 +2924,7 @@ static void on_call(lower *L, ir_block *out, pn call, int awaited, int shielded,
                 /* (the call is the comprehension's element, made once for
                  * each element of its one loop) */
                 if (unparen(pn_field(up, PF_body)) != call) break;
-                loop = &pt_null;
-                PN_FOR_NAMED(c, up) {
-                    if (!pn_is(c, PT_for_in_clause)) continue;
-                    if (!pn_isnull(loop)) { loop = &pt_null; break; }
-                    loop = c;
-                }
+                loop = sole_for_clause(up);
                 if (pn_isnull(loop)) break;
             } else if (!pn_is(up, PT_for_statement)) {
                 continue;
